@@ -1,0 +1,112 @@
+// FindPath: the one entry point of the search library.
+//
+// FindPath(map, query, context) is a pure function of the map and the query;
+// the context only lends it memory (see search_context.h). The algorithm,
+// diagonal policy, budgets, snapping and smoothing are all fields of the
+// query.
+//
+// Moves: the four straight moves, plus the four diagonals as the query's
+// DiagonalPolicy allows. A move from a to b costs step * (cost(a) + cost(b)) / 2
+// with step 1 (straight) or sqrt(2) (diagonal), so a path costs the same in
+// both directions and, on maps of cost-1 cells, its cost is its octile length.
+//
+// Errors, chosen by what the caller should do:
+//   InvalidArgument    a malformed query: an end off the map or blocked (and
+//                      not snapped), a weight or snap radius out of range.
+//   NotFound           the ends are valid but no path joins them (different
+//                      components). Decided without searching.
+//   ResourceExhausted  the map is larger than the context's capacity.
+// Running out of max_expansions or of the deadline is not an error: the
+// result is the path to the expanded cell closest to the goal (by the
+// heuristic distance), with `partial` set.
+//
+// Thread-safety: any number of threads may search one GridMap at once, each
+// with its own SearchContext.
+
+#ifndef GRIDSTAR_FIND_PATH_H_
+#define GRIDSTAR_FIND_PATH_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "gridstar/grid_map.h"
+#include "gridstar/search_context.h"
+#include "gridstar/types.h"
+
+namespace gridstar {
+
+// Limits of the query fields.
+inline constexpr double kMaxWeight = 100.0;
+inline constexpr int32_t kMaxSnapRadius = 256;
+
+struct PathQuery {
+  Cell start;
+  Cell goal;
+  Algorithm algorithm = Algorithm::kAStar;
+  // Heuristic weight of kWeighted, in [1, kMaxWeight]; ignored otherwise.
+  double weight = 1.5;
+  DiagonalPolicy diagonal = DiagonalPolicy::kNoCornerCutting;
+  // At most this many cells are expanded; 0 means no limit.
+  uint64_t max_expansions = 0;
+  // The search stops with a partial result once this time has passed
+  // (checked every 256 expansions).
+  absl::Time deadline = absl::InfiniteFuture();
+  // A blocked or off-map start or goal moves to the nearest passable cell
+  // (Euclidean, preferring cells reachable from the other end) within this
+  // Chebyshev radius, in [0, kMaxSnapRadius]; 0 means no snapping.
+  int32_t snap_radius = 0;
+  // Also string-pull the path into line-of-sight waypoints.
+  bool smooth = false;
+};
+
+enum class PartialReason : uint8_t { kNone, kMaxExpansions, kDeadline };
+
+struct PathResult {
+  // Cells from start to goal (or to the best cell reached, when partial),
+  // each a legal move from the one before. Both ends included.
+  std::vector<Cell> cells;
+  // Sum of the move costs along `cells`.
+  double cost = 0;
+  // With `smooth`: the waypoints (both ends included) of the string-pulled
+  // path, and its true cost (each segment's length through each cell times
+  // that cell's cost). Never more than `cost`.
+  std::vector<Cell> waypoints;
+  double smoothed_cost = 0;
+  uint64_t expanded = 0;   // Cells taken off the open list.
+  uint64_t generated = 0;  // Cells put on the open list.
+  bool partial = false;
+  PartialReason partial_reason = PartialReason::kNone;
+  // The ends actually searched, after snapping.
+  Cell start;
+  Cell goal;
+  bool start_snapped = false;
+  bool goal_snapped = false;
+  // Wall time of the whole call, in microseconds.
+  double micros = 0;
+};
+
+// Searches as described above, writing into *result and reusing its vectors'
+// capacity, so that repeated searches allocate nothing.
+absl::Status FindPath(const GridMap& map, const PathQuery& query,
+                      SearchContext& context, PathResult* result);
+
+// The same, returning a fresh result.
+absl::StatusOr<PathResult> FindPath(const GridMap& map, const PathQuery& query,
+                                    SearchContext& context);
+
+// The cost of one move from a to b under the cost model above, or -1 when
+// the move is not legal under `policy` (not adjacent, an end blocked or off
+// the map, or a diagonal the policy forbids). Tests and tools use it to check
+// paths.
+double MoveCost(const GridMap& map, Cell a, Cell b, DiagonalPolicy policy);
+
+// Sum of MoveCost along a path, or -1 if any move is illegal.
+double PathCost(const GridMap& map, const std::vector<Cell>& cells,
+                DiagonalPolicy policy);
+
+}  // namespace gridstar
+
+#endif  // GRIDSTAR_FIND_PATH_H_

@@ -1,0 +1,127 @@
+// GridMap: a rectangular grid of terrain costs, the map every search runs on.
+//
+// Each cell holds a cost byte: 0 = blocked, 1..255 = passable with that
+// terrain cost. Built once through FromCosts (or a reader in map_io.h) and
+// immutable afterwards, so one GridMap may be read by any number of threads
+// at once without locking. Copying is allowed (a later map update builds a
+// changed copy aside); moving is cheap.
+//
+// Derived data computed at construction:
+//   - a padded copy of the costs, one blocked cell of border on every side,
+//     so that searches can look at all eight neighbours without bounds checks;
+//   - connected components. Under every DiagonalPolicy a diagonal move needs
+//     at least one of its two orthogonal cells passable, so two cells are
+//     mutually reachable exactly when they are 4-connected: one labelling
+//     serves all policies.
+//
+// Invariants: 1 <= width <= limits.max_width, 1 <= height <= limits.max_height,
+// width * height <= limits.max_cells; component(c) == 0 iff c is blocked.
+
+#ifndef GRIDSTAR_GRID_MAP_H_
+#define GRIDSTAR_GRID_MAP_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "gridstar/types.h"
+
+namespace gridstar {
+
+// Size limits checked before anything is allocated.
+struct MapLimits {
+  int64_t max_width = 8192;
+  int64_t max_height = 8192;
+  int64_t max_cells = int64_t{8192} * 8192;
+};
+
+class GridMap {
+ public:
+  // Checks a width and height against `limits` without allocating. Readers
+  // call this before they trust a size read from input.
+  // Returns InvalidArgument naming the field when out of range.
+  static absl::Status CheckDimensions(int64_t width, int64_t height,
+                                      const MapLimits& limits);
+
+  // Builds a map from row-major cost bytes (costs[y * width + x]).
+  // Returns InvalidArgument when the size is out of limits or
+  // costs.size() != width * height.
+  static absl::StatusOr<GridMap> FromCosts(int64_t width, int64_t height,
+                                           absl::Span<const uint8_t> costs,
+                                           const MapLimits& limits = {});
+
+  GridMap(const GridMap&) = default;
+  GridMap& operator=(const GridMap&) = default;
+  GridMap(GridMap&&) noexcept = default;
+  GridMap& operator=(GridMap&&) noexcept = default;
+
+  int32_t width() const { return width_; }
+  int32_t height() const { return height_; }
+  int64_t cell_count() const { return int64_t{width_} * height_; }
+
+  bool InBounds(Cell c) const {
+    return c.x >= 0 && c.y >= 0 && c.x < width_ && c.y < height_;
+  }
+  // REQUIRES: InBounds(c).
+  uint8_t cost(Cell c) const { return padded_costs_[PaddedIndex(c)]; }
+  // False for blocked cells and for cells off the map.
+  bool Passable(Cell c) const { return InBounds(c) && cost(c) != 0; }
+
+  // Cheapest and dearest passable cost; both 0 when nothing is passable.
+  uint8_t min_cost() const { return min_cost_; }
+  uint8_t max_cost() const { return max_cost_; }
+  int64_t passable_count() const { return passable_count_; }
+
+  // Component label of a cell: 0 when blocked, else 1..component_count().
+  // REQUIRES: InBounds(c).
+  uint32_t component(Cell c) const {
+    return components_[static_cast<size_t>(c.y) * width_ + c.x];
+  }
+  uint32_t component_count() const { return component_count_; }
+  // True when both cells are passable and in the same component.
+  bool Connected(Cell a, Cell b) const {
+    return Passable(a) && Passable(b) && component(a) == component(b);
+  }
+
+  // The costs as row-major bytes, as FromCosts takes them.
+  std::vector<uint8_t> CopyCosts() const;
+
+  // Bytes held by this map (costs, padding and component labels).
+  size_t MemoryBytes() const;
+
+  // The padded layout, for search implementations: row r of the padding is
+  // map row r - 1, column c is map column c - 1; the border is blocked.
+  int32_t padded_width() const { return width_ + 2; }
+  size_t padded_size() const { return padded_costs_.size(); }
+  const uint8_t* padded_costs() const { return padded_costs_.data(); }
+  // REQUIRES: InBounds(c).
+  uint32_t PaddedIndex(Cell c) const {
+    return static_cast<uint32_t>(c.y + 1) * static_cast<uint32_t>(width_ + 2) +
+           static_cast<uint32_t>(c.x + 1);
+  }
+  Cell CellOfPaddedIndex(uint32_t index) const {
+    const uint32_t pw = static_cast<uint32_t>(width_ + 2);
+    return Cell{static_cast<int32_t>(index % pw) - 1,
+                static_cast<int32_t>(index / pw) - 1};
+  }
+
+ private:
+  GridMap() = default;
+  void LabelComponents();
+
+  int32_t width_ = 0;
+  int32_t height_ = 0;
+  uint8_t min_cost_ = 0;
+  uint8_t max_cost_ = 0;
+  int64_t passable_count_ = 0;
+  uint32_t component_count_ = 0;
+  std::vector<uint8_t> padded_costs_;
+  std::vector<uint32_t> components_;
+};
+
+}  // namespace gridstar
+
+#endif  // GRIDSTAR_GRID_MAP_H_

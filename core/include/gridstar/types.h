@@ -1,0 +1,72 @@
+// Small value types shared by the whole core API: cells, diagonal policies and
+// algorithm names.
+//
+// Thread-safety: plain values; the functions here are pure and thread-safe.
+
+#ifndef GRIDSTAR_TYPES_H_
+#define GRIDSTAR_TYPES_H_
+
+#include <cstdint>
+#include "absl/strings/string_view.h"
+
+#include "absl/status/statusor.h"
+
+namespace gridstar {
+
+// A cell of a grid: x is the column (0 = left), y the row (0 = first row).
+struct Cell {
+  int32_t x = 0;
+  int32_t y = 0;
+
+  friend bool operator==(Cell a, Cell b) { return a.x == b.x && a.y == b.y; }
+  friend bool operator!=(Cell a, Cell b) { return !(a == b); }
+};
+
+// Which of the four diagonal moves a search may take. Straight moves need
+// only the target cell passable.
+enum class DiagonalPolicy : uint8_t {
+  // 4-connected: no diagonal moves at all.
+  kNever = 0,
+  // A diagonal needs both orthogonal cells it passes passable (the Moving AI
+  // benchmark rule). The default.
+  kNoCornerCutting = 1,
+  // A diagonal needs at least one of the two orthogonal cells passable.
+  kAllowCornerCutting = 2,
+};
+
+inline constexpr DiagonalPolicy kAllDiagonalPolicies[] = {
+    DiagonalPolicy::kNever, DiagonalPolicy::kNoCornerCutting,
+    DiagonalPolicy::kAllowCornerCutting};
+
+enum class Algorithm : uint8_t {
+  // A* with the octile (8-connected) or Manhattan (4-connected) heuristic,
+  // scaled by the map's cheapest cost. Optimal.
+  kAStar = 0,
+  // f = g + w * h with w >= 1: cost within w times the optimum.
+  kWeighted = 1,
+  // Uniform-cost search (no heuristic). Optimal.
+  kDijkstra = 2,
+  // The textbook design kept as the benchmark yardstick: std::priority_queue
+  // with duplicates and lazy deletion. Optimal, deliberately plain.
+  kBaseline = 3,
+};
+
+inline constexpr Algorithm kAllAlgorithms[] = {
+    Algorithm::kAStar, Algorithm::kWeighted, Algorithm::kDijkstra,
+    Algorithm::kBaseline};
+
+// True for algorithms that promise optimal paths.
+constexpr bool IsOptimal(Algorithm a) { return a != Algorithm::kWeighted; }
+
+// Names as used on command lines and in the API: "astar", "weighted",
+// "dijkstra", "baseline"; "never", "no-corner-cutting", "allow-corner-cutting".
+absl::string_view AlgorithmName(Algorithm a);
+absl::string_view DiagonalPolicyName(DiagonalPolicy p);
+
+// Parses the names above; InvalidArgument (listing the valid names) otherwise.
+absl::StatusOr<Algorithm> ParseAlgorithm(absl::string_view name);
+absl::StatusOr<DiagonalPolicy> ParseDiagonalPolicy(absl::string_view name);
+
+}  // namespace gridstar
+
+#endif  // GRIDSTAR_TYPES_H_

@@ -1,0 +1,201 @@
+#include "gridstar/find_path.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "search_state.h"
+
+namespace gridstar {
+namespace {
+
+using internal::SearchState;
+
+// Resolves one end of the query: the cell itself when passable, else a
+// snapped cell. InvalidArgument naming `field` when neither works.
+absl::Status ResolveEnd(const GridMap& map, absl::string_view field, Cell asked,
+                        int32_t snap_radius, uint32_t prefer, Cell* used,
+                        bool* snapped) {
+  *snapped = false;
+  if (map.Passable(asked)) {
+    *used = asked;
+    return absl::OkStatus();
+  }
+  if (snap_radius > 0 &&
+      internal::SnapToPassable(map, asked, snap_radius, prefer, used)) {
+    *snapped = true;
+    return absl::OkStatus();
+  }
+  const std::string where =
+      map.InBounds(asked)
+          ? std::string("is blocked")
+          : absl::StrCat("is outside the ", map.width(), " x ", map.height(),
+                         " map");
+  return absl::InvalidArgumentError(absl::StrCat(
+      field, ": (", asked.x, ", ", asked.y, ") ", where,
+      snap_radius > 0
+          ? absl::StrCat(" and no passable cell lies within snap_radius ",
+                         snap_radius)
+          : std::string()));
+}
+
+absl::Status ValidateQuery(const PathQuery& q) {
+  if (q.algorithm == Algorithm::kWeighted &&
+      !(q.weight >= 1.0 && q.weight <= kMaxWeight)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "weight: ", q.weight, " is out of range [1, ", kMaxWeight, "]"));
+  }
+  if (q.snap_radius < 0 || q.snap_radius > kMaxSnapRadius) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("snap_radius: ", q.snap_radius, " is out of range [0, ",
+                     kMaxSnapRadius, "]"));
+  }
+  switch (q.algorithm) {
+    case Algorithm::kAStar:
+    case Algorithm::kWeighted:
+    case Algorithm::kDijkstra:
+    case Algorithm::kBaseline:
+      break;
+    default:
+      return absl::InvalidArgumentError(absl::StrCat(
+          "algorithm: unknown value ", static_cast<int>(q.algorithm)));
+  }
+  switch (q.diagonal) {
+    case DiagonalPolicy::kNever:
+    case DiagonalPolicy::kNoCornerCutting:
+    case DiagonalPolicy::kAllowCornerCutting:
+      break;
+    default:
+      return absl::InvalidArgumentError(absl::StrCat(
+          "diagonal: unknown value ", static_cast<int>(q.diagonal)));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Search(const GridMap& map, const PathQuery& q,
+                    SearchContext& context, PathResult* r) {
+  if (absl::Status s = ValidateQuery(q); !s.ok()) return s;
+  if (static_cast<int64_t>(map.padded_size()) > context.max_cells()) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "map: ", map.width(), " x ", map.height(),
+        " (with border) is larger than the search context's capacity of ",
+        context.max_cells(), " cells"));
+  }
+  // Each end prefers to snap into the other end's component, when that one
+  // is already valid, so a snapped query is reachable where possible.
+  const uint32_t goal_comp = map.Passable(q.goal) ? map.component(q.goal) : 0;
+  if (absl::Status s = ResolveEnd(map, "start", q.start, q.snap_radius,
+                                  goal_comp, &r->start, &r->start_snapped);
+      !s.ok()) {
+    return s;
+  }
+  if (absl::Status s =
+          ResolveEnd(map, "goal", q.goal, q.snap_radius, map.component(r->start),
+                     &r->goal, &r->goal_snapped);
+      !s.ok()) {
+    return s;
+  }
+  if (map.component(r->start) != map.component(r->goal)) {
+    return absl::NotFoundError(absl::StrCat(
+        "no path: start (", r->start.x, ", ", r->start.y, ") and goal (",
+        r->goal.x, ", ", r->goal.y, ") lie in different components"));
+  }
+
+  SearchState& state = context.state();
+  if (r->start == r->goal) {
+    r->cells.push_back(r->start);
+  } else {
+    state.BeginSearch(map);
+    internal::SearchParams p;
+    p.start = map.PaddedIndex(r->start);
+    p.goal = map.PaddedIndex(r->goal);
+    p.goal_x = r->goal.x + 1;
+    p.goal_y = r->goal.y + 1;
+    p.max_expansions = q.max_expansions;
+    p.deadline = q.deadline;
+    p.has_deadline = q.deadline != absl::InfiniteFuture();
+    switch (q.algorithm) {
+      case Algorithm::kDijkstra:
+        p.h_scale = 0;
+        break;
+      case Algorithm::kWeighted:
+        p.h_scale = map.min_cost() * q.weight;
+        break;
+      default:
+        p.h_scale = map.min_cost();
+        break;
+    }
+    if (q.algorithm == Algorithm::kBaseline) {
+      internal::RunBaseline(map, q.diagonal, p, state, r);
+    } else {
+      internal::RunBestFirst(map, q.diagonal, p, state, r);
+    }
+  }
+  if (q.smooth) internal::SmoothPath(map, q.diagonal, state, r);
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status FindPath(const GridMap& map, const PathQuery& query,
+                      SearchContext& context, PathResult* result) {
+  const auto t0 = std::chrono::steady_clock::now();
+  result->cells.clear();
+  result->waypoints.clear();
+  result->cost = 0;
+  result->smoothed_cost = 0;
+  result->expanded = 0;
+  result->generated = 0;
+  result->partial = false;
+  result->partial_reason = PartialReason::kNone;
+  result->start_snapped = false;
+  result->goal_snapped = false;
+  absl::Status status = Search(map, query, context, result);
+  result->micros = std::chrono::duration<double, std::micro>(
+                       std::chrono::steady_clock::now() - t0)
+                       .count();
+  return status;
+}
+
+absl::StatusOr<PathResult> FindPath(const GridMap& map, const PathQuery& query,
+                                    SearchContext& context) {
+  PathResult result;
+  if (absl::Status s = FindPath(map, query, context, &result); !s.ok()) {
+    return s;
+  }
+  return result;
+}
+
+double MoveCost(const GridMap& map, Cell a, Cell b, DiagonalPolicy policy) {
+  if (!map.Passable(a) || !map.Passable(b)) return -1;
+  const int64_t dx = int64_t{b.x} - a.x, dy = int64_t{b.y} - a.y;
+  if (std::llabs(dx) > 1 || std::llabs(dy) > 1 || (dx == 0 && dy == 0)) {
+    return -1;
+  }
+  const double sum = map.cost(a) + map.cost(b);
+  if (dx == 0 || dy == 0) return 0.5 * sum;
+  if (policy == DiagonalPolicy::kNever) return -1;
+  const bool side_x = map.Passable({b.x, a.y});
+  const bool side_y = map.Passable({a.x, b.y});
+  const bool ok = policy == DiagonalPolicy::kNoCornerCutting
+                      ? (side_x && side_y)
+                      : (side_x || side_y);
+  return ok ? 0.5 * internal::kSqrt2 * sum : -1;
+}
+
+double PathCost(const GridMap& map, const std::vector<Cell>& cells,
+                DiagonalPolicy policy) {
+  if (cells.empty()) return -1;
+  if (!map.Passable(cells[0])) return -1;
+  double total = 0;
+  for (size_t i = 1; i < cells.size(); ++i) {
+    const double c = MoveCost(map, cells[i - 1], cells[i], policy);
+    if (c < 0) return -1;
+    total += c;
+  }
+  return total;
+}
+
+}  // namespace gridstar

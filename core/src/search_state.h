@@ -1,0 +1,253 @@
+// Internal working memory of a SearchContext, and the pieces every search
+// implementation shares: generation stamps, the indexed 4-ary open list,
+// heuristics and path reconstruction.
+//
+// Not thread-safe (one per context). All per-cell arrays are indexed by the
+// GridMap's padded index.
+
+#ifndef GRIDSTAR_SRC_SEARCH_STATE_H_
+#define GRIDSTAR_SRC_SEARCH_STATE_H_
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "gridstar/find_path.h"
+#include "gridstar/grid_map.h"
+
+namespace gridstar::internal {
+
+inline constexpr double kSqrt2 = 1.41421356237309504880;
+
+// One cell's search record. `stamp` says whether the record belongs to the
+// current search: stamp == open_mark (on the open list) or closed_mark
+// (expanded); any other value means not seen yet, whatever g holds.
+struct Node {
+  double g;
+  uint32_t parent;
+  uint32_t stamp;
+};
+static_assert(sizeof(Node) == 16, "Node should stay one quarter cache line");
+
+// An indexed 4-ary min-heap of cells keyed by f, ties broken towards the
+// smaller h (the deeper node), with decrease-key. Four 16-byte children fill
+// one cache line, and decrease-key keeps one entry per cell, so the heap never
+// holds stale duplicates. `pos` maps a cell to its slot while it is open.
+//
+// The key is one integer, so every comparison is a single branch-free compare:
+// f >= 0, and the bit patterns of non-negative doubles order as the values
+// do. Its low 12 bits are replaced by a monotone code of h, so f values within
+// 2^12 ulps (a relative 1e-12) count as tied and go to the smaller h. That
+// perturbs the order by less than floating-point noise already does.
+class OpenList {
+ public:
+  struct Entry {
+    uint64_t key;
+    uint32_t cell;
+  };
+
+  static uint64_t MakeKey(double f, double h) {
+    uint64_t fbits;
+    std::memcpy(&fbits, &f, sizeof(f));
+    const float hf = static_cast<float>(h);
+    uint32_t hbits;
+    std::memcpy(&hbits, &hf, sizeof(hf));
+    // Sign (0), the 8 exponent bits and the top 3 mantissa bits of h.
+    return (fbits & ~uint64_t{0xfff}) | (hbits >> 19);
+  }
+
+  void Clear() { heap_.clear(); }
+  bool empty() const { return heap_.empty(); }
+  size_t size() const { return heap_.size(); }
+  void Reserve(size_t n) { heap_.reserve(n); }
+  size_t capacity() const { return heap_.capacity(); }
+  void set_positions(uint32_t* pos) { pos_ = pos; }
+
+  void Push(uint32_t cell, double f, double h) {
+    heap_.push_back({MakeKey(f, h), cell});
+    SiftUp(heap_.size() - 1);
+  }
+  // REQUIRES: cell is in the heap and f is not above its current key.
+  void Decrease(uint32_t cell, double f, double h) {
+    const size_t i = pos_[cell];
+    assert(i < heap_.size() && heap_[i].cell == cell);
+    heap_[i].key = MakeKey(f, h);
+    SiftUp(i);
+  }
+  // Removes the least entry; *f gets its f (to within the key's 1e-12).
+  // REQUIRES: !empty().
+  uint32_t PopMin(double* f) {
+    const uint32_t top = heap_[0].cell;
+    std::memcpy(f, &heap_[0].key, sizeof(*f));
+    const Entry last = heap_.back();
+    heap_.pop_back();
+    if (!heap_.empty()) SiftDown(last);
+    return top;
+  }
+
+ private:
+  void Place(size_t i, const Entry& e) {
+    heap_[i] = e;
+    pos_[e.cell] = static_cast<uint32_t>(i);
+  }
+  void SiftUp(size_t i) {
+    const Entry e = heap_[i];
+    while (i > 0) {
+      const size_t parent = (i - 1) / 4;
+      if (e.key >= heap_[parent].key) break;
+      Place(i, heap_[parent]);
+      i = parent;
+    }
+    Place(i, e);
+  }
+  // Puts e into the hole at the root and sifts it down.
+  void SiftDown(const Entry& e) {
+    const size_t n = heap_.size();
+    const Entry* h = heap_.data();
+    size_t i = 0;
+    for (;;) {
+      const size_t first = 4 * i + 1;
+      if (first >= n) break;
+      size_t best = first;
+      if (first + 4 <= n) {
+        // All four children exist: pick the least without branches.
+        const size_t a = h[first + 1].key < h[first].key ? first + 1 : first;
+        const size_t b =
+            h[first + 3].key < h[first + 2].key ? first + 3 : first + 2;
+        best = h[b].key < h[a].key ? b : a;
+      } else {
+        for (size_t c = first + 1; c < n; ++c) {
+          if (h[c].key < h[best].key) best = c;
+        }
+      }
+      if (h[best].key >= e.key) break;
+      Place(i, h[best]);
+      i = best;
+    }
+    Place(i, e);
+  }
+
+  std::vector<Entry> heap_;
+  uint32_t* pos_ = nullptr;
+};
+
+struct SearchState {
+  std::vector<Node> nodes;
+  std::vector<uint32_t> heap_pos;
+  OpenList open;
+  // Cells whose f ties the last minimum taken from `open`: expanded next,
+  // last in first out, without touching the heap.
+  std::vector<uint32_t> ties;
+  // The baseline's std::priority_queue storage, kept to reuse its capacity.
+  std::vector<std::pair<double, uint32_t>> baseline_queue;
+  // Scratch for smoothing: cost of the grid path up to each cell.
+  std::vector<double> prefix_cost;
+  uint32_t open_mark = 0;
+  uint32_t closed_mark = 1;
+
+  // Sizes the arrays for `map` (never shrinking) and starts a new generation.
+  // REQUIRES: map.padded_size() fits the context's capacity (checked by
+  // FindPath before calling).
+  void BeginSearch(const GridMap& map) {
+    const size_t n = map.padded_size();
+    if (nodes.size() < n) {
+      nodes.resize(n, Node{0, 0, 0});
+      heap_pos.resize(n, 0);
+    }
+    // The heap holds at most every passable cell once.
+    const size_t heap_need = static_cast<size_t>(map.passable_count()) + 1;
+    if (open.capacity() < heap_need) open.Reserve(heap_need);
+    if (ties.capacity() < heap_need) ties.reserve(heap_need);
+    ties.clear();
+    open.set_positions(heap_pos.data());
+    open.Clear();
+    if (open_mark >= UINT32_MAX - 2) {
+      // The stamps would wrap: clear them once so no old stamp can match.
+      for (Node& node : nodes) node.stamp = 0;
+      open_mark = 0;
+    }
+    open_mark += 2;
+    closed_mark = open_mark + 1;
+  }
+
+  size_t MemoryBytes() const {
+    return nodes.capacity() * sizeof(Node) +
+           heap_pos.capacity() * sizeof(uint32_t) +
+           open.capacity() * sizeof(OpenList::Entry) +
+           ties.capacity() * sizeof(uint32_t) +
+           baseline_queue.capacity() * sizeof(baseline_queue[0]) +
+           prefix_cost.capacity() * sizeof(double);
+  }
+};
+
+// Distance in moves of unit cost: octile with diagonals, Manhattan without.
+inline double GridDistance(int32_t dx, int32_t dy, bool diagonal) {
+  const double ax = std::abs(dx), ay = std::abs(dy);
+  if (!diagonal) return ax + ay;
+  return std::max(ax, ay) + (kSqrt2 - 1.0) * std::min(ax, ay);
+}
+
+// Writes the path ending at `last` (following parents back to `start`) into
+// result->cells, start first.
+inline void ReconstructPath(const GridMap& map, const SearchState& s,
+                            uint32_t start, uint32_t last,
+                            PathResult* result) {
+  result->cells.clear();
+  for (uint32_t i = last;; i = s.nodes[i].parent) {
+    result->cells.push_back(map.CellOfPaddedIndex(i));
+    if (i == start) break;
+  }
+  std::reverse(result->cells.begin(), result->cells.end());
+  result->cost = s.nodes[last].g;
+}
+
+// Keeps the expanded cell closest to the goal, for partial results.
+struct BestSoFar {
+  uint32_t cell;
+  double distance;
+  double g;
+  void Offer(uint32_t c, double d, double cost) {
+    if (d < distance || (d == distance && cost < g)) {
+      cell = c;
+      distance = d;
+      g = cost;
+    }
+  }
+};
+
+// Parameters of one best-first search, prepared by FindPath.
+struct SearchParams {
+  uint32_t start;
+  uint32_t goal;
+  int32_t goal_x;  // Padded coordinates.
+  int32_t goal_y;
+  double h_scale;  // 0 for Dijkstra.
+  uint64_t max_expansions;  // 0 = none.
+  absl::Time deadline;
+  bool has_deadline;
+};
+
+// The engines. Each fills cells, cost, expanded, generated and the partial
+// fields of *result.
+void RunBestFirst(const GridMap& map, DiagonalPolicy policy,
+                  const SearchParams& params, SearchState& state,
+                  PathResult* result);
+void RunBaseline(const GridMap& map, DiagonalPolicy policy,
+                 const SearchParams& params, SearchState& state,
+                 PathResult* result);
+
+// Moves an invalid end to the nearest passable cell within `radius`,
+// preferring cells of component `prefer` (0 = no preference). False if none.
+bool SnapToPassable(const GridMap& map, Cell from, int32_t radius,
+                    uint32_t prefer, Cell* out);
+
+// String-pulls result->cells into result->waypoints / smoothed_cost.
+void SmoothPath(const GridMap& map, DiagonalPolicy policy, SearchState& state,
+                PathResult* result);
+
+}  // namespace gridstar::internal
+
+#endif  // GRIDSTAR_SRC_SEARCH_STATE_H_

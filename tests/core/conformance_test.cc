@@ -1,0 +1,106 @@
+// Conformance: every query of the Moving AI sample in ../shared/movingai,
+// through astar, must match the scenario's optimal length. Every other
+// optimal algorithm runs every 25th query, weighted checks its bound on the
+// same subset.
+//
+// The data directory comes from GRIDSTAR_MOVINGAI_DIR (environment) or the
+// build-time default. When it is missing the test fails if CI is set, and is
+// skipped with a message otherwise.
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "gridstar/find_path.h"
+#include "gridstar/map_io.h"
+#include "gridstar/scenario.h"
+#include "gtest/gtest.h"
+#include "testing/status_matchers.h"
+
+namespace gridstar {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string DataDir() {
+  if (const char* env = std::getenv("GRIDSTAR_MOVINGAI_DIR")) return env;
+  return GRIDSTAR_DEFAULT_MOVINGAI_DIR;
+}
+
+std::vector<fs::path> ScenarioFiles(const std::string& dir) {
+  std::vector<fs::path> out;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(dir, ec);
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    if (it->path().extension() == ".scen") out.push_back(it->path());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+TEST(ConformanceTest, EveryMovingAiQueryMatchesItsOptimalLength) {
+  const std::string dir = DataDir();
+  const std::vector<fs::path> scens = ScenarioFiles(dir);
+  if (scens.empty()) {
+    if (std::getenv("CI") != nullptr) {
+      FAIL() << "Moving AI data missing at " << dir
+             << " (CI is set, so this is a failure)";
+    }
+    GTEST_SKIP() << "Moving AI data not found at " << dir
+                 << "; set GRIDSTAR_MOVINGAI_DIR to run conformance";
+  }
+  SearchContext context;
+  PathResult result;
+  int64_t queries = 0, checked_others = 0;
+  for (const fs::path& scen_path : scens) {
+    fs::path map_path = scen_path;
+    map_path.replace_extension();  // x.map.scen -> x.map
+    SCOPED_TRACE(map_path.string());
+    absl::StatusOr<GridMap> map = ReadMapFile(map_path.string());
+    ASSERT_OK(map);
+    absl::StatusOr<std::string> text = ReadFile(scen_path.string());
+    ASSERT_OK(text);
+    absl::StatusOr<std::vector<ScenarioQuery>> scen = ParseScenario(*text);
+    ASSERT_OK(scen);
+    int mismatches = 0;
+    for (size_t i = 0; i < scen->size(); ++i) {
+      const ScenarioQuery& sq = (*scen)[i];
+      PathQuery q;
+      q.start = sq.start;
+      q.goal = sq.goal;
+      for (Algorithm a : kAllAlgorithms) {
+        if (a != Algorithm::kAStar && i % 25 != 0) continue;
+        q.algorithm = a;
+        ASSERT_OK(FindPath(*map, q, context, &result))
+            << "line " << sq.line << " " << AlgorithmName(a);
+        const double tol = 0.01 + 1e-5 * sq.optimal;
+        const bool ok =
+            IsOptimal(a) ? LengthMatches(result.cost, sq.optimal)
+                         : (result.cost >= sq.optimal - tol &&
+                            result.cost <= q.weight * sq.optimal + tol);
+        if (!ok && ++mismatches <= 5) {
+          ADD_FAILURE() << "line " << sq.line << " " << AlgorithmName(a)
+                        << ": length " << result.cost << ", optimal "
+                        << sq.optimal;
+        }
+        if (a == Algorithm::kAStar) {
+          ++queries;
+        } else {
+          ++checked_others;
+        }
+      }
+    }
+    EXPECT_EQ(mismatches, 0);
+  }
+  // The sample holds 57,587 queries (README of the data set).
+  EXPECT_EQ(queries, 57587);
+  std::printf("conformance: %lld astar queries, %lld by the other algorithms\n",
+              static_cast<long long>(queries),
+              static_cast<long long>(checked_others));
+}
+
+}  // namespace
+}  // namespace gridstar

@@ -1,0 +1,173 @@
+// Property tests: every algorithm x every diagonal policy against a
+// brute-force Dijkstra, on 1,200 seeded random maps of mixed size, density
+// and terrain, including unreachable pairs, start == goal, blocked ends,
+// one-cell-wide corridors and 1 x N maps.
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "gridstar/find_path.h"
+#include "gtest/gtest.h"
+#include "testing/reference.h"
+#include "testing/status_matchers.h"
+
+namespace gridstar {
+namespace {
+
+using testing::CheckPath;
+using testing::Distance;
+using testing::kUnreachable;
+using testing::MakeRandomMap;
+using testing::RandomMapSpec;
+using testing::ReferenceDistances;
+
+constexpr int kMaps = 1200;
+
+RandomMapSpec SpecForSeed(std::mt19937& rng, int index) {
+  RandomMapSpec spec;
+  const int shape = index % 10;
+  std::uniform_int_distribution<int> side(1, 40);
+  spec.width = side(rng);
+  spec.height = side(rng);
+  if (shape == 0) spec.height = 1;  // 1 x N
+  if (shape == 1) spec.width = 1;   // N x 1
+  const double densities[] = {0.0, 0.1, 0.25, 0.35, 0.45};
+  spec.blocked = densities[rng() % 5];
+  const int costs[] = {1, 1, 3, 9, 255};
+  spec.max_cost = costs[rng() % 5];
+  spec.corridors = shape == 2 || shape == 3;
+  return spec;
+}
+
+struct AlgorithmCase {
+  Algorithm algorithm;
+  double weight;
+};
+
+constexpr AlgorithmCase kAlgorithms[] = {
+    {Algorithm::kAStar, 1},    {Algorithm::kWeighted, 1.5},
+    {Algorithm::kWeighted, 4}, {Algorithm::kDijkstra, 1},
+    {Algorithm::kBaseline, 1},
+};
+
+TEST(PropertyTest, EveryAlgorithmMatchesBruteForceDijkstra) {
+  std::mt19937 rng(20261202);
+  SearchContext context;  // One context for all: exercises reuse across maps.
+  int searched = 0, unreachable = 0, invalid = 0, same = 0;
+  for (int m = 0; m < kMaps; ++m) {
+    const RandomMapSpec spec = SpecForSeed(rng, m);
+    const GridMap map = MakeRandomMap(spec, static_cast<uint32_t>(rng()));
+    std::uniform_int_distribution<int> rx(0, map.width() - 1);
+    std::uniform_int_distribution<int> ry(0, map.height() - 1);
+    for (DiagonalPolicy policy : kAllDiagonalPolicies) {
+      for (int pair = 0; pair < 4; ++pair) {
+        // Any cell, passable or not; pair 3 asks start == goal.
+        const Cell start{rx(rng), ry(rng)};
+        const Cell goal = pair == 3 ? start : Cell{rx(rng), ry(rng)};
+        const std::vector<double> dist = ReferenceDistances(map, start, policy);
+        const double want =
+            map.Passable(start) && map.Passable(goal) ? Distance(dist, map, goal)
+                                                      : -1;
+        for (const AlgorithmCase& a : kAlgorithms) {
+          SCOPED_TRACE(absl::StrCat(
+              "map ", m, " (", map.width(), "x", map.height(), ", blocked ",
+              spec.blocked, ", max cost ", spec.max_cost, ", corridors ",
+              spec.corridors, ") ", AlgorithmName(a.algorithm), " w=", a.weight,
+              " ", DiagonalPolicyName(policy), " (", start.x, ",", start.y,
+              ")->(", goal.x, ",", goal.y, ")"));
+          PathQuery q;
+          q.start = start;
+          q.goal = goal;
+          q.algorithm = a.algorithm;
+          q.weight = a.weight;
+          q.diagonal = policy;
+          absl::StatusOr<PathResult> r = FindPath(map, q, context);
+          if (want < 0) {
+            EXPECT_TRUE(testing::StatusIs(r, absl::StatusCode::kInvalidArgument,
+                                          map.Passable(start) ? "goal" : "start"));
+            ++invalid;
+            continue;
+          }
+          if (want == kUnreachable) {
+            EXPECT_TRUE(
+                testing::StatusIs(r, absl::StatusCode::kNotFound, "no path"));
+            ++unreachable;
+            continue;
+          }
+          ASSERT_OK(r);
+          EXPECT_FALSE(r->partial);
+          EXPECT_EQ(CheckPath(map, *r, start, goal, policy, true), "");
+          if (IsOptimal(a.algorithm)) {
+            EXPECT_NEAR(r->cost, want, 1e-9 * (1 + want));
+          } else {
+            EXPECT_GE(r->cost, want - 1e-9 * (1 + want));
+            EXPECT_LE(r->cost, a.weight * want + 1e-9 * (1 + want));
+          }
+          if (start == goal) {
+            EXPECT_EQ(r->cells.size(), 1u);
+            ++same;
+          }
+          ++searched;
+        }
+      }
+    }
+  }
+  // The generator must really produce every kind of case.
+  EXPECT_GT(searched, 20000);
+  EXPECT_GT(unreachable, 1000);
+  EXPECT_GT(invalid, 1000);
+  EXPECT_GT(same, 1000);
+}
+
+// Smoothing keeps to free cells and the policy, and never costs more than the
+// grid path, on terrain maps too.
+TEST(PropertyTest, SmoothedPathsAreLegalAndNoDearer) {
+  std::mt19937 rng(7);
+  SearchContext context;
+  for (int m = 0; m < 300; ++m) {
+    RandomMapSpec spec = SpecForSeed(rng, m);
+    const GridMap map = MakeRandomMap(spec, static_cast<uint32_t>(rng()));
+    std::uniform_int_distribution<int> rx(0, map.width() - 1);
+    std::uniform_int_distribution<int> ry(0, map.height() - 1);
+    for (DiagonalPolicy policy : kAllDiagonalPolicies) {
+      const Cell start{rx(rng), ry(rng)}, goal{rx(rng), ry(rng)};
+      if (!map.Connected(start, goal)) continue;
+      SCOPED_TRACE(absl::StrCat("map ", m, " ", DiagonalPolicyName(policy)));
+      PathQuery q;
+      q.start = start;
+      q.goal = goal;
+      q.diagonal = policy;
+      q.smooth = true;
+      absl::StatusOr<PathResult> r = FindPath(map, q, context);
+      ASSERT_OK(r);
+      ASSERT_GE(r->waypoints.size(), 1u);
+      EXPECT_EQ(r->waypoints.front(), start);
+      EXPECT_EQ(r->waypoints.back(), goal);
+      EXPECT_LE(r->smoothed_cost, r->cost + 1e-9 * (1 + r->cost));
+      EXPECT_LE(r->waypoints.size(), r->cells.size());
+      // Every segment, sampled densely, stays on passable cells.
+      for (size_t i = 1; i < r->waypoints.size(); ++i) {
+        const Cell a = r->waypoints[i - 1], b = r->waypoints[i];
+        for (int k = 0; k <= 400; ++k) {
+          const double t = k / 400.0;
+          const double x = a.x + 0.5 + t * (b.x - a.x);
+          const double y = a.y + 0.5 + t * (b.y - a.y);
+          // Points exactly on a cell border belong to either side.
+          const Cell c{static_cast<int32_t>(x), static_cast<int32_t>(y)};
+          const bool on_border = x == static_cast<int32_t>(x) ||
+                                 y == static_cast<int32_t>(y);
+          if (!on_border) {
+            EXPECT_TRUE(map.Passable(c))
+                << "segment " << i << " crosses blocked (" << c.x << "," << c.y
+                << ")";
+          }
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace gridstar

@@ -1,0 +1,173 @@
+// Test oracles written plainly and independently of core/src: a brute-force
+// Dijkstra, a move-legality and path checker, and seeded random maps. Used by
+// the property tests and the search fuzz target.
+
+#ifndef GRIDSTAR_TESTS_TESTING_REFERENCE_H_
+#define GRIDSTAR_TESTS_TESTING_REFERENCE_H_
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <queue>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gridstar/find_path.h"
+#include "gridstar/grid_map.h"
+
+namespace gridstar::testing {
+
+inline constexpr double kUnreachable = std::numeric_limits<double>::infinity();
+
+// Cost of the move a->b under `policy` by the documented rules, or -1 when
+// illegal. Written from the spec, not shared with core.
+inline double ReferenceMoveCost(const GridMap& map, Cell a, Cell b,
+                                DiagonalPolicy policy) {
+  auto open = [&](int64_t x, int64_t y) {
+    return x >= 0 && y >= 0 && x < map.width() && y < map.height() &&
+           map.cost({static_cast<int32_t>(x), static_cast<int32_t>(y)}) != 0;
+  };
+  if (!open(a.x, a.y) || !open(b.x, b.y)) return -1;
+  const int64_t dx = int64_t{b.x} - a.x, dy = int64_t{b.y} - a.y;
+  if (dx < -1 || dx > 1 || dy < -1 || dy > 1 || (dx == 0 && dy == 0)) return -1;
+  const double avg = (map.cost(a) + map.cost(b)) / 2.0;
+  if (dx == 0 || dy == 0) return avg;
+  const bool side1 = open(b.x, a.y), side2 = open(a.x, b.y);
+  switch (policy) {
+    case DiagonalPolicy::kNever:
+      return -1;
+    case DiagonalPolicy::kNoCornerCutting:
+      if (!(side1 && side2)) return -1;
+      break;
+    case DiagonalPolicy::kAllowCornerCutting:
+      if (!(side1 || side2)) return -1;
+      break;
+  }
+  return std::sqrt(2.0) * avg;
+}
+
+// Single-source Dijkstra over (x, y), a plain binary heap with duplicates.
+// Returns the cost to every cell, row-major; kUnreachable where none.
+inline std::vector<double> ReferenceDistances(const GridMap& map, Cell start,
+                                              DiagonalPolicy policy) {
+  const int w = map.width(), h = map.height();
+  std::vector<double> dist(static_cast<size_t>(w) * h, kUnreachable);
+  if (!map.Passable(start)) return dist;
+  using Item = std::pair<double, int>;
+  std::priority_queue<Item, std::vector<Item>, std::greater<Item>> queue;
+  dist[static_cast<size_t>(start.y) * w + start.x] = 0;
+  queue.push({0.0, start.y * w + start.x});
+  std::vector<bool> done(dist.size(), false);
+  while (!queue.empty()) {
+    const auto [d, i] = queue.top();
+    queue.pop();
+    if (done[i]) continue;
+    done[i] = true;
+    const Cell c{i % w, i / w};
+    for (int dy = -1; dy <= 1; ++dy) {
+      for (int dx = -1; dx <= 1; ++dx) {
+        const Cell n{c.x + dx, c.y + dy};
+        const double step = ReferenceMoveCost(map, c, n, policy);
+        if (step < 0) continue;
+        const int j = n.y * w + n.x;
+        if (d + step < dist[j]) {
+          dist[j] = d + step;
+          queue.push({dist[j], j});
+        }
+      }
+    }
+  }
+  return dist;
+}
+
+inline double Distance(const std::vector<double>& dist, const GridMap& map,
+                       Cell c) {
+  return dist[static_cast<size_t>(c.y) * map.width() + c.x];
+}
+
+// Checks a returned path: ends as expected, every move legal, cost the sum of
+// the move costs. Returns an empty string when fine, else what is wrong.
+inline std::string CheckPath(const GridMap& map, const PathResult& r,
+                             Cell start, Cell goal, DiagonalPolicy policy,
+                             bool expect_goal) {
+  if (r.cells.empty()) return "empty path";
+  if (r.cells.front() != start) return "path does not begin at the start";
+  if (expect_goal && r.cells.back() != goal) return "path does not end at goal";
+  double sum = 0;
+  for (size_t i = 1; i < r.cells.size(); ++i) {
+    const double c = ReferenceMoveCost(map, r.cells[i - 1], r.cells[i], policy);
+    if (c < 0) {
+      return "illegal move " + std::to_string(i) + ": (" +
+             std::to_string(r.cells[i - 1].x) + "," +
+             std::to_string(r.cells[i - 1].y) + ")->(" +
+             std::to_string(r.cells[i].x) + "," +
+             std::to_string(r.cells[i].y) + ")";
+    }
+    sum += c;
+  }
+  if (std::fabs(sum - r.cost) > 1e-9 * (1 + sum)) {
+    return "reported cost " + std::to_string(r.cost) + " but moves sum to " +
+           std::to_string(sum);
+  }
+  return "";
+}
+
+// The first passable cell in row-major order and the last cell of its
+// component: a connected pair far apart, for tests that need one.
+inline std::pair<Cell, Cell> FarConnectedPair(const GridMap& map) {
+  Cell first{-1, -1}, last{-1, -1};
+  for (int32_t y = 0; y < map.height(); ++y) {
+    for (int32_t x = 0; x < map.width(); ++x) {
+      if (!map.Passable({x, y})) continue;
+      if (first.x < 0) first = {x, y};
+      if (map.component({x, y}) == map.component(first)) last = {x, y};
+    }
+  }
+  return {first, last};
+}
+
+// Parameters of a random map.
+struct RandomMapSpec {
+  int width = 16;
+  int height = 16;
+  double blocked = 0.2;   // Share of blocked cells.
+  int max_cost = 1;       // Costs drawn from 1..max_cost.
+  bool corridors = false; // Carve one-cell-wide corridors into solid rock.
+};
+
+inline GridMap MakeRandomMap(const RandomMapSpec& spec, uint32_t seed) {
+  std::mt19937 rng(seed);
+  const size_t n = static_cast<size_t>(spec.width) * spec.height;
+  std::vector<uint8_t> costs(n);
+  std::uniform_int_distribution<int> cost(1, spec.max_cost);
+  std::uniform_real_distribution<double> u(0, 1);
+  if (spec.corridors) {
+    // A random walk on even cells, knocking through walls: a maze of
+    // one-cell corridors.
+    costs.assign(n, 0);
+    int x = 0, y = 0;
+    for (int step = 0; step < spec.width * spec.height; ++step) {
+      costs[static_cast<size_t>(y) * spec.width + x] =
+          static_cast<uint8_t>(cost(rng));
+      const int dir = static_cast<int>(rng() % 4);
+      const int dx[4] = {2, -2, 0, 0}, dy[4] = {0, 0, 2, -2};
+      const int nx = x + dx[dir], ny = y + dy[dir];
+      if (nx < 0 || ny < 0 || nx >= spec.width || ny >= spec.height) continue;
+      costs[static_cast<size_t>((y + ny) / 2) * spec.width + (x + nx) / 2] =
+          static_cast<uint8_t>(cost(rng));
+      x = nx;
+      y = ny;
+    }
+  } else {
+    for (auto& c : costs) {
+      c = u(rng) < spec.blocked ? 0 : static_cast<uint8_t>(cost(rng));
+    }
+  }
+  return *GridMap::FromCosts(spec.width, spec.height, costs);
+}
+
+}  // namespace gridstar::testing
+
+#endif  // GRIDSTAR_TESTS_TESTING_REFERENCE_H_
