@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds and runs every test. The stages:
+#   1. release   optimised build; every CTest test, the Moving AI conformance
+#                run included.
+#   2. asan      AddressSanitizer + UndefinedBehaviorSanitizer build (g++);
+#                every test except the long conformance label.
+#   3. tsan      ThreadSanitizer build (g++); the concurrency tests (threads
+#                sharing one map).
+#   4. fuzz      libFuzzer targets (clang 14, ASan + UBSan), each run for
+#                GRIDSTAR_FUZZ_SECONDS (default 20) from its seed corpus.
+# Any failure, sanitizer report or fuzz crash stops the run with a non-zero exit.
+# Usage: scripts/test.sh [release|asan|tsan|fuzz ...]   (default: all stages)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+stages=("$@")
+((${#stages[@]})) || stages=(release asan tsan fuzz)
+jobs=$(nproc)
+
+scripts/install-deps.sh
+
+run_stage() {
+  local name=$1 start=$SECONDS
+  echo "=== stage $name"
+  case $name in
+    release)
+      scripts/build.sh build/release
+      (cd build/release && ctest -j "$jobs" --output-on-failure --timeout 1800)
+      ;;
+    asan)
+      scripts/build.sh build/asan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        -DGRIDSTAR_SANITIZE=address,undefined
+      (cd build/asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+        UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+        ctest -j "$jobs" --output-on-failure -LE conformance)
+      ;;
+    tsan)
+      GRIDSTAR_TARGETS=concurrency_test scripts/build.sh build/tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        -DGRIDSTAR_SANITIZE=thread
+      (cd build/tsan && TSAN_OPTIONS=halt_on_error=1 \
+        ctest -j "$jobs" --output-on-failure -L concurrency)
+      ;;
+    fuzz)
+      CC=clang-14 CXX=clang++-14 scripts/build.sh build/fuzz \
+        -DGRIDSTAR_FUZZ=ON -DGRIDSTAR_BUILD_TESTS=OFF \
+        -DGRIDSTAR_FUZZ_SECONDS="${GRIDSTAR_FUZZ_SECONDS:-20}"
+      (cd build/fuzz && ctest -j "$jobs" --output-on-failure -L fuzz)
+      ;;
+    *)
+      echo "test.sh: unknown stage '$name' (release, asan, tsan, fuzz)" >&2
+      exit 2
+      ;;
+  esac
+  echo "=== stage $name passed in $((SECONDS - start)) s"
+}
+
+# The last stage's CTest summary stays the last thing printed.
+for s in "${stages[@]}"; do run_stage "$s"; done

@@ -1,0 +1,97 @@
+// Fuzzes FindPath. The input makes a small map and a query (ends may be off
+// the map or blocked; budgets, snapping and smoothing are input too); every
+// algorithm runs under every diagonal policy. Each answer is either an error
+// status of the documented kinds or a path whose every move is legal, whose
+// ends are right, whose cost is the recomputed sum and is no more than a plain
+// Dijkstra's (optimal algorithms: the same; weighted: within its weight).
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "fuzz_util.h"
+#include "gridstar/find_path.h"
+#include "testing/reference.h"
+
+namespace {
+
+// Reads bytes in order, zeros past the end.
+class Input {
+ public:
+  Input(const uint8_t* data, size_t size) : data_(data), size_(size) {}
+  uint8_t Byte() { return pos_ < size_ ? data_[pos_++] : 0; }
+
+ private:
+  const uint8_t* data_;
+  size_t size_;
+  size_t pos_ = 0;
+};
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace gridstar;
+  Input in(data, size);
+  const int w = 1 + in.Byte() % 24, h = 1 + in.Byte() % 24;
+  const uint8_t flags = in.Byte();
+  const int max_cost = (flags & 3) == 0 ? 1 : (flags & 3) == 1 ? 9 : 255;
+  std::vector<uint8_t> costs(static_cast<size_t>(w) * h);
+  for (uint8_t& c : costs) {
+    const uint8_t b = in.Byte();
+    c = b < 80 ? 0 : static_cast<uint8_t>(1 + b % max_cost);
+  }
+  absl::StatusOr<GridMap> map = GridMap::FromCosts(w, h, costs);
+  FUZZ_CHECK(map.ok());
+  // Ends in [-4, w+3] x [-4, h+3]: off the map now and then.
+  auto coord = [&](int n) { return static_cast<int32_t>(in.Byte() % (n + 8)) - 4; };
+  PathQuery q;
+  q.start = {coord(w), coord(h)};
+  q.goal = {coord(w), coord(h)};
+  q.snap_radius = (flags & 4) ? in.Byte() % 6 : 0;
+  q.max_expansions = (flags & 8) ? in.Byte() % 40 : 0;
+  q.smooth = (flags & 16) != 0;
+  q.weight = 1.0 + (in.Byte() % 40) / 8.0;
+
+  SearchContext context;
+  PathResult r;
+  for (DiagonalPolicy policy : kAllDiagonalPolicies) {
+    q.diagonal = policy;
+    for (Algorithm a : kAllAlgorithms) {
+      q.algorithm = a;
+      const absl::Status s = FindPath(*map, q, context, &r);
+      if (!s.ok()) {
+        FUZZ_CHECK(absl::IsInvalidArgument(s) || absl::IsNotFound(s));
+        if (absl::IsNotFound(s)) {
+          FUZZ_CHECK(map->Passable(r.start) && map->Passable(r.goal));
+          FUZZ_CHECK(!map->Connected(r.start, r.goal));
+        } else {
+          FUZZ_CHECK(!map->Passable(q.start) || !map->Passable(q.goal));
+        }
+        continue;
+      }
+      FUZZ_CHECK(map->Passable(r.start) && map->Passable(r.goal));
+      FUZZ_CHECK(r.start_snapped || r.start == q.start);
+      FUZZ_CHECK(r.goal_snapped || r.goal == q.goal);
+      const bool full = !r.partial;
+      FUZZ_CHECK(testing::CheckPath(*map, r, r.start, r.goal, policy, full).empty());
+      if (q.max_expansions != 0) FUZZ_CHECK(r.expanded <= q.max_expansions);
+      const std::vector<double> dist =
+          testing::ReferenceDistances(*map, r.start, policy);
+      const double best = testing::Distance(dist, *map, r.cells.back());
+      const double tol = 1e-9 * (1 + best);
+      FUZZ_CHECK(r.cost >= best - tol);
+      if (full) {
+        if (IsOptimal(a)) FUZZ_CHECK(std::fabs(r.cost - best) <= tol);
+        if (a == Algorithm::kWeighted) FUZZ_CHECK(r.cost <= q.weight * best + tol);
+      }
+      if (q.smooth) {
+        FUZZ_CHECK(!r.waypoints.empty());
+        FUZZ_CHECK(r.waypoints.front() == r.cells.front());
+        FUZZ_CHECK(r.waypoints.back() == r.cells.back());
+        FUZZ_CHECK(r.smoothed_cost <= r.cost + 1e-9 * (1 + r.cost));
+      }
+    }
+  }
+  return 0;
+}
