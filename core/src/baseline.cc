@@ -14,7 +14,6 @@
 #include <functional>
 #include <utility>
 
-#include "absl/time/clock.h"
 #include "search_state.h"
 
 namespace gridstar::internal {
@@ -53,14 +52,8 @@ void RunBaseline(const GridMap& map, DiagonalPolicy policy,
     const double g = s.nodes[cur].g;
     if (budgeted) {
       best.Offer(cur, GridDistance(c.x - goal.x, c.y - goal.y, diagonal), g);
-      if (p.max_expansions != 0 && expanded >= p.max_expansions) {
-        stop = PartialReason::kMaxExpansions;
-        break;
-      }
-      if (p.has_deadline && (expanded & 255) == 1 && absl::Now() >= p.deadline) {
-        stop = PartialReason::kDeadline;
-        break;
-      }
+      stop = BudgetExhausted(p, expanded);
+      if (stop != PartialReason::kNone) break;
     }
     const double ca = map.cost(c);
     for (int d = 0; d < (diagonal ? 8 : 4); ++d) {
@@ -88,15 +81,7 @@ void RunBaseline(const GridMap& map, DiagonalPolicy policy,
     }
   }
 
-  result->expanded = expanded;
-  result->generated = generated;
-  if (stop == PartialReason::kNone && s.nodes[p.goal].stamp == closed_mark) {
-    ReconstructPath(map, s, p.start, p.goal, result);
-    return;
-  }
-  result->partial = true;
-  result->partial_reason = stop;
-  ReconstructPath(map, s, p.start, best.cell, result);
+  FinishSearch(map, s, p, best, stop, expanded, generated, result);
 }
 
 }  // namespace gridstar::internal

@@ -14,7 +14,6 @@
 
 #include <cstdint>
 
-#include "absl/time/clock.h"
 #include "search_state.h"
 
 namespace gridstar::internal {
@@ -79,14 +78,8 @@ void Search(const GridMap& map, const SearchParams& p, SearchState& s,
     const double g = cn.g;
     if (budgeted) {
       best.Offer(cur, GridDistance(cx - p.goal_x, cy - p.goal_y, kDiagonal), g);
-      if (p.max_expansions != 0 && expanded >= p.max_expansions) {
-        stop = PartialReason::kMaxExpansions;
-        break;
-      }
-      if (p.has_deadline && (expanded & 255) == 1 && absl::Now() >= p.deadline) {
-        stop = PartialReason::kDeadline;
-        break;
-      }
+      stop = BudgetExhausted(p, expanded);
+      if (stop != PartialReason::kNone) break;
     }
     const double ca = costs[cur];
 
@@ -152,18 +145,7 @@ void Search(const GridMap& map, const SearchParams& p, SearchState& s,
     }
   }
 
-  result->expanded = expanded;
-  result->generated = generated;
-  if (stop == PartialReason::kNone && nodes[p.goal].stamp == closed_mark) {
-    ReconstructPath(map, s, p.start, p.goal, result);
-    return;
-  }
-  // Out of budget. (An exhausted open list cannot happen: FindPath has
-  // checked that start and goal share a component.)
-  assert(stop != PartialReason::kNone);
-  result->partial = true;
-  result->partial_reason = stop;
-  ReconstructPath(map, s, p.start, best.cell, result);
+  FinishSearch(map, s, p, best, stop, expanded, generated, result);
 }
 
 }  // namespace

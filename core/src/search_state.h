@@ -13,8 +13,11 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <memory>
+#include <new>
 #include <vector>
 
+#include "absl/time/clock.h"
 #include "gridstar/find_path.h"
 #include "gridstar/grid_map.h"
 
@@ -59,21 +62,34 @@ class OpenList {
     return (fbits & ~uint64_t{0xfff}) | (hbits >> 19);
   }
 
-  void Clear() { heap_.clear(); }
-  bool empty() const { return heap_.empty(); }
-  size_t size() const { return heap_.size(); }
-  void Reserve(size_t n) { heap_.reserve(n); }
-  size_t capacity() const { return heap_.capacity(); }
+  void Clear() { size_ = 0; }
+  bool empty() const { return size_ == 0; }
+  size_t size() const { return size_; }
+  size_t capacity() const { return capacity_; }
+  // Grows the storage to hold n entries (never shrinks).
+  void Reserve(size_t n) {
+    if (n <= capacity_) return;
+    // Slot 0 sits 16 bytes before a 64-byte boundary, so each group of four
+    // children (slots 4i+1 .. 4i+4) fills exactly one cache line.
+    Storage fresh(static_cast<Entry*>(::operator new(
+        (n + 3) * sizeof(Entry), std::align_val_t(kLine))));
+    Entry* heap = fresh.get() + 3;
+    if (size_ > 0) std::memcpy(heap, heap_, size_ * sizeof(Entry));
+    storage_ = std::move(fresh);
+    heap_ = heap;
+    capacity_ = n;
+  }
   void set_positions(uint32_t* pos) { pos_ = pos; }
 
   void Push(uint32_t cell, double f, double h) {
-    heap_.push_back({MakeKey(f, h), cell});
-    SiftUp(heap_.size() - 1);
+    if (size_ == capacity_) Reserve(2 * capacity_ + 64);
+    heap_[size_++] = {MakeKey(f, h), cell};
+    SiftUp(size_ - 1);
   }
   // REQUIRES: cell is in the heap and f is not above its current key.
   void Decrease(uint32_t cell, double f, double h) {
     const size_t i = pos_[cell];
-    assert(i < heap_.size() && heap_[i].cell == cell);
+    assert(i < size_ && heap_[i].cell == cell);
     heap_[i].key = MakeKey(f, h);
     SiftUp(i);
   }
@@ -82,9 +98,8 @@ class OpenList {
   uint32_t PopMin(double* f) {
     const uint32_t top = heap_[0].cell;
     std::memcpy(f, &heap_[0].key, sizeof(*f));
-    const Entry last = heap_.back();
-    heap_.pop_back();
-    if (!heap_.empty()) SiftDown(last);
+    const Entry last = heap_[--size_];
+    if (size_ > 0) SiftDown(last);
     return top;
   }
 
@@ -105,8 +120,8 @@ class OpenList {
   }
   // Puts e into the hole at the root and sifts it down.
   void SiftDown(const Entry& e) {
-    const size_t n = heap_.size();
-    const Entry* h = heap_.data();
+    const size_t n = size_;
+    const Entry* h = heap_;
     size_t i = 0;
     for (;;) {
       const size_t first = 4 * i + 1;
@@ -130,7 +145,19 @@ class OpenList {
     Place(i, e);
   }
 
-  std::vector<Entry> heap_;
+  static constexpr size_t kLine = 64;
+  struct AlignedDelete {
+    void operator()(Entry* p) const {
+      ::operator delete(p, std::align_val_t(kLine));
+    }
+  };
+  using Storage = std::unique_ptr<Entry, AlignedDelete>;
+  static_assert(sizeof(Entry) == 16, "four entries per cache line");
+
+  Storage storage_;
+  Entry* heap_ = nullptr;
+  size_t size_ = 0;
+  size_t capacity_ = 0;
   uint32_t* pos_ = nullptr;
 };
 
@@ -229,6 +256,39 @@ struct SearchParams {
   absl::Time deadline;
   bool has_deadline;
 };
+
+// Whether a search with `expanded` cells so far must stop for its budget.
+inline PartialReason BudgetExhausted(const SearchParams& p, uint64_t expanded) {
+  if (p.max_expansions != 0 && expanded >= p.max_expansions) {
+    return PartialReason::kMaxExpansions;
+  }
+  // The clock is read every 256 expansions only, starting with the first.
+  if (p.has_deadline && (expanded & 255) == 1 && absl::Now() >= p.deadline) {
+    return PartialReason::kDeadline;
+  }
+  return PartialReason::kNone;
+}
+
+// Writes the outcome of a search: the path to the goal when it was expanded,
+// else the path to `best` flagged partial.
+inline void FinishSearch(const GridMap& map, const SearchState& s,
+                         const SearchParams& p, const BestSoFar& best,
+                         PartialReason stop, uint64_t expanded,
+                         uint64_t generated, PathResult* result) {
+  result->expanded = expanded;
+  result->generated = generated;
+  if (stop == PartialReason::kNone && s.nodes[p.goal].stamp == s.closed_mark) {
+    ReconstructPath(map, s, p.start, p.goal, result);
+    return;
+  }
+  // Out of budget. (An open list running dry cannot happen, since FindPath
+  // has checked that start and goal share a component; were it to, the
+  // result would still be a valid partial path.)
+  assert(stop != PartialReason::kNone);
+  result->partial = true;
+  result->partial_reason = stop;
+  ReconstructPath(map, s, p.start, best.cell, result);
+}
 
 // The engines. Each fills cells, cost, expanded, generated and the partial
 // fields of *result.
