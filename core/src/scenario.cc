@@ -72,21 +72,19 @@ absl::StatusOr<std::vector<ScenarioQuery>> ParseScenario(
     if (!ParseStrictInt(f[3], &q.map_height) || q.map_height < 0) {
       return FieldError(n, "map-height", f[3]);
     }
-    if (absl::Status s = ParseCoordinate(n, "start-x", f[4], &q.start.x);
-        !s.ok()) {
-      return s;
-    }
-    if (absl::Status s = ParseCoordinate(n, "start-y", f[5], &q.start.y);
-        !s.ok()) {
-      return s;
-    }
-    if (absl::Status s = ParseCoordinate(n, "goal-x", f[6], &q.goal.x);
-        !s.ok()) {
-      return s;
-    }
-    if (absl::Status s = ParseCoordinate(n, "goal-y", f[7], &q.goal.y);
-        !s.ok()) {
-      return s;
+    const struct {
+      const char* name;
+      absl::string_view token;
+      int32_t* out;
+    } coordinates[] = {{"start-x", f[4], &q.start.x},
+                       {"start-y", f[5], &q.start.y},
+                       {"goal-x", f[6], &q.goal.x},
+                       {"goal-y", f[7], &q.goal.y}};
+    for (const auto& c : coordinates) {
+      if (absl::Status s = ParseCoordinate(n, c.name, c.token, c.out);
+          !s.ok()) {
+        return s;
+      }
     }
     if (!absl::SimpleAtod(f[8], &q.optimal) || !std::isfinite(q.optimal) ||
         (q.optimal < 0 && q.optimal != -1)) {

@@ -9,9 +9,7 @@
 #include "gridstar/map_io.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  gridstar::MapLimits limits;
-  limits.max_width = limits.max_height = 512;
-  limits.max_cells = 1 << 16;
+  const gridstar::MapLimits limits = gridstar::fuzz::SmallLimits();
   const absl::string_view text(reinterpret_cast<const char*>(data), size);
   absl::StatusOr<gridstar::GridMap> map = gridstar::ParseMovingAiMap(text, limits);
   if (!map.ok()) {
