@@ -6,11 +6,13 @@
 // deeper node, which on open maps expands far fewer cells; and a cell whose f
 // ties the current minimum (most cells on the way to the goal, on open maps)
 // skips the heap altogether: it goes on a stack that is expanded first.
-// Taking a tie first is a legal A* order; the tie test allows a relative 1e-9,
-// measured against the f last taken from the heap so that it cannot add up. Correctness: the
-// heuristics are consistent (see FindPath), so an expanded cell is final and
-// never reopened; with an inflated heuristic (weighted) not reopening keeps
-// the cost within the weight of the optimum.
+// Taking a tie first is a legal A* order; the tie test allows a relative
+// 1e-9, measured against the f last taken from the heap so that it cannot add
+// up.
+//
+// Correctness: the heuristics are consistent (see FindPath), so an expanded
+// cell is final and never reopened; with an inflated heuristic (weighted) not
+// reopening keeps the cost within the weight of the optimum.
 
 #include <cstdint>
 
@@ -19,14 +21,13 @@
 namespace gridstar::internal {
 namespace {
 
-template <DiagonalPolicy kPolicy>
+template <DiagonalPolicy kPolicy, typename Queue>
 void Search(const GridMap& map, const SearchParams& p, SearchState& s,
-            PathResult* result) {
+            Queue& open, PathResult* result) {
   constexpr bool kDiagonal = kPolicy != DiagonalPolicy::kNever;
   const uint8_t* costs = map.padded_costs();
   const int32_t pw = map.padded_width();
   Node* nodes = s.nodes.data();
-  OpenList& open = s.open;
   const uint32_t open_mark = s.open_mark;
   const uint32_t closed_mark = s.closed_mark;
   const bool budgeted = p.max_expansions != 0 || p.has_deadline;
@@ -62,6 +63,7 @@ void Search(const GridMap& map, const SearchParams& p, SearchState& s,
       tie_limit = f + 1e-9 * (1.0 + f);
     }
     Node& cn = nodes[cur];
+    if (cn.stamp == closed_mark) continue;  // A stale duplicate (lazy queue).
     cn.stamp = closed_mark;
     ++expanded;
     if (cur == p.goal) break;
@@ -83,27 +85,30 @@ void Search(const GridMap& map, const SearchParams& p, SearchState& s,
     }
     const double ca = costs[cur];
 
+    auto enqueue = [&](uint32_t nb, double f, double h) {
+      if (f <= tie_limit) {
+        ties.push_back(nb);
+        if constexpr (!Queue::kLazy) heap_pos[nb] = kInTies;
+      } else {
+        open.Push(nb, f, h);
+      }
+    };
     auto relax = [&](uint32_t nb, double ng, int32_t nx, int32_t ny) {
       Node& n = nodes[nb];
       if (n.stamp == open_mark) {
-        if (ng < n.g) {
-          n.g = ng;
-          n.parent = cur;
-          if (heap_pos[nb] != kInTies) {
-            const double h = heuristic(nx, ny);
-            open.Decrease(nb, ng + h, h);
-          }
+        if (!(ng < n.g)) return;
+        n.g = ng;
+        n.parent = cur;
+        const double h = heuristic(nx, ny);
+        if constexpr (Queue::kLazy) {
+          enqueue(nb, ng + h, h);  // The old entry is skipped when popped.
+        } else if (heap_pos[nb] != kInTies) {
+          open.Decrease(nb, ng + h, h);
         }
       } else if (n.stamp != closed_mark) {
         n = Node{ng, cur, open_mark};
         const double h = heuristic(nx, ny);
-        const double f = ng + h;
-        if (f <= tie_limit) {
-          ties.push_back(nb);
-          heap_pos[nb] = kInTies;
-        } else {
-          open.Push(nb, f, h);
-        }
+        enqueue(nb, ng + h, h);
         ++generated;
       }
     };
@@ -148,6 +153,16 @@ void Search(const GridMap& map, const SearchParams& p, SearchState& s,
   FinishSearch(map, s, p, best, stop, expanded, generated, result);
 }
 
+template <DiagonalPolicy kPolicy>
+void SearchWithQueue(const GridMap& map, const SearchParams& params,
+                     SearchState& state, PathResult* result) {
+  if (params.consistent) {
+    Search<kPolicy>(map, params, state, state.radix, result);
+  } else {
+    Search<kPolicy>(map, params, state, state.open, result);
+  }
+}
+
 }  // namespace
 
 void RunBestFirst(const GridMap& map, DiagonalPolicy policy,
@@ -155,13 +170,14 @@ void RunBestFirst(const GridMap& map, DiagonalPolicy policy,
                   PathResult* result) {
   switch (policy) {
     case DiagonalPolicy::kNever:
-      return Search<DiagonalPolicy::kNever>(map, params, state, result);
+      return SearchWithQueue<DiagonalPolicy::kNever>(map, params, state,
+                                                     result);
     case DiagonalPolicy::kNoCornerCutting:
-      return Search<DiagonalPolicy::kNoCornerCutting>(map, params, state,
-                                                      result);
+      return SearchWithQueue<DiagonalPolicy::kNoCornerCutting>(map, params,
+                                                               state, result);
     case DiagonalPolicy::kAllowCornerCutting:
-      return Search<DiagonalPolicy::kAllowCornerCutting>(map, params, state,
-                                                         result);
+      return SearchWithQueue<DiagonalPolicy::kAllowCornerCutting>(
+          map, params, state, result);
   }
 }
 

@@ -28,11 +28,10 @@ absl::Status ResolveEnd(const GridMap& map, absl::string_view field, Cell asked,
     *snapped = true;
     return absl::OkStatus();
   }
-  const std::string where =
-      map.InBounds(asked)
-          ? std::string("is blocked")
-          : absl::StrCat("is outside the ", map.width(), " x ", map.height(),
-                         " map");
+  const std::string where = map.InBounds(asked)
+                                ? std::string("is blocked")
+                                : absl::StrCat("is outside the ", map.width(),
+                                               " x ", map.height(), " map");
   return absl::InvalidArgumentError(absl::StrCat(
       field, ": (", asked.x, ", ", asked.y, ") ", where,
       snap_radius > 0
@@ -92,8 +91,8 @@ absl::Status Search(const GridMap& map, const PathQuery& q,
     return s;
   }
   if (absl::Status s =
-          ResolveEnd(map, "goal", q.goal, q.snap_radius, map.component(r->start),
-                     &r->goal, &r->goal_snapped);
+          ResolveEnd(map, "goal", q.goal, q.snap_radius,
+                     map.component(r->start), &r->goal, &r->goal_snapped);
       !s.ok()) {
     return s;
   }
@@ -116,6 +115,7 @@ absl::Status Search(const GridMap& map, const PathQuery& q,
     p.max_expansions = q.max_expansions;
     p.deadline = q.deadline;
     p.has_deadline = q.deadline != absl::InfiniteFuture();
+    p.consistent = q.algorithm != Algorithm::kWeighted;
     switch (q.algorithm) {
       case Algorithm::kDijkstra:
         p.h_scale = 0;

@@ -18,10 +18,9 @@ absl::Status GridMap::CheckDimensions(int64_t width, int64_t height,
   }
   // Both factors are at most int32-sized here, so the product cannot overflow.
   if (width * height > limits.max_cells) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("width x height: ", width, " x ", height, " = ",
-                     width * height, " cells is over the limit of ",
-                     limits.max_cells));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "width x height: ", width, " x ", height, " = ", width * height,
+        " cells is over the limit of ", limits.max_cells));
   }
   return absl::OkStatus();
 }
@@ -33,9 +32,10 @@ absl::StatusOr<GridMap> GridMap::FromCosts(int64_t width, int64_t height,
     return s;
   }
   if (static_cast<int64_t>(costs.size()) != width * height) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("cells: got ", costs.size(), " bytes, expected width x "
-                     "height = ", width * height));
+    return absl::InvalidArgumentError(absl::StrCat("cells: got ", costs.size(),
+                                                   " bytes, expected width x "
+                                                   "height = ",
+                                                   width * height));
   }
   GridMap map;
   map.width_ = static_cast<int32_t>(width);

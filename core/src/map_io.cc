@@ -30,8 +30,9 @@ absl::Status ParseHeaderNumber(absl::string_view line, int line_number,
   std::vector<absl::string_view> parts =
       absl::StrSplit(line, absl::ByAnyChar(" \t"), absl::SkipEmpty());
   if (parts.size() != 2 || parts[0] != key || !ParseStrictInt(parts[1], out)) {
-    return LineError(line_number, absl::StrCat("expected '", key,
-                                               " <number>', got ", Quote(line)));
+    return LineError(
+        line_number,
+        absl::StrCat("expected '", key, " <number>', got ", Quote(line)));
   }
   return absl::OkStatus();
 }
@@ -96,8 +97,10 @@ absl::Status ReadPgmNumber(PgmTokenizer& t, absl::string_view field,
     return PgmError(t, absl::StrCat(field, ": missing (truncated header)"));
   }
   if (token[0] == '-' || token[0] == '+' || !ParseStrictInt(token, out)) {
-    return PgmError(t, absl::StrCat(field, ": expected a non-negative number, "
-                                           "got ", Quote(token)));
+    return PgmError(t, absl::StrCat(field,
+                                    ": expected a non-negative number, "
+                                    "got ",
+                                    Quote(token)));
   }
   return absl::OkStatus();
 }
@@ -129,7 +132,8 @@ absl::StatusOr<GridMap> ParseMovingAiMap(absl::string_view text,
       return LineError(lines.line_number(),
                        absl::StrCat("'", key, "' given twice"));
     }
-    if (absl::Status s = ParseHeaderNumber(line, lines.line_number(), key, field);
+    if (absl::Status s =
+            ParseHeaderNumber(line, lines.line_number(), key, field);
         !s.ok()) {
       return s;
     }
@@ -145,9 +149,9 @@ absl::StatusOr<GridMap> ParseMovingAiMap(absl::string_view text,
   std::vector<uint8_t> costs(static_cast<size_t>(width * height));
   for (int64_t y = 0; y < height; ++y) {
     if (!lines.Next(&line)) {
-      return LineError(lines.line_number() + 1,
-                       absl::StrCat("truncated map: got ", y, " rows, expected ",
-                                    height));
+      return LineError(
+          lines.line_number() + 1,
+          absl::StrCat("truncated map: got ", y, " rows, expected ", height));
     }
     if (static_cast<int64_t>(line.size()) != width) {
       return LineError(lines.line_number(),
@@ -173,8 +177,8 @@ absl::StatusOr<GridMap> ParsePgm(absl::string_view data,
   PgmTokenizer t(data);
   const absl::string_view magic = t.Next();
   if (magic != "P5" && magic != "P2") {
-    return PgmError(t, absl::StrCat("magic: expected P5 or P2, got ",
-                                    Quote(magic)));
+    return PgmError(
+        t, absl::StrCat("magic: expected P5 or P2, got ", Quote(magic)));
   }
   const bool binary = magic == "P5";
   int64_t width = 0, height = 0, maxval = 0;
@@ -210,9 +214,9 @@ absl::StatusOr<GridMap> ParsePgm(absl::string_view data,
     for (size_t i = 0; i < n; ++i) {
       const uint8_t v = static_cast<uint8_t>(data[start + i]);
       if (v > maxval) {
-        return PgmError(t, absl::StrCat("pixel ", i, " (x=", i % width,
-                                        ", y=", i / width, "): value ", v,
-                                        " exceeds maxval ", maxval));
+        return PgmError(
+            t, absl::StrCat("pixel ", i, " (x=", i % width, ", y=", i / width,
+                            "): value ", v, " exceeds maxval ", maxval));
       }
       costs[i] = v;
     }
@@ -225,19 +229,21 @@ absl::StatusOr<GridMap> ParsePgm(absl::string_view data,
                                         " pixels, expected ", n));
       }
       if (token[0] == '-' || token[0] == '+' || !ParseStrictInt(token, &v)) {
-        return PgmError(t, absl::StrCat("pixel ", i, ": expected a number, "
-                                                     "got ", Quote(token)));
+        return PgmError(t, absl::StrCat("pixel ", i,
+                                        ": expected a number, "
+                                        "got ",
+                                        Quote(token)));
       }
       if (v > maxval) {
-        return PgmError(t, absl::StrCat("pixel ", i, " (x=", i % width,
-                                        ", y=", i / width, "): value ", v,
-                                        " exceeds maxval ", maxval));
+        return PgmError(
+            t, absl::StrCat("pixel ", i, " (x=", i % width, ", y=", i / width,
+                            "): value ", v, " exceeds maxval ", maxval));
       }
       costs[i] = static_cast<uint8_t>(v);
     }
     if (!t.AtEnd()) {
-      return PgmError(t, absl::StrCat("pixel data: trailing data after ", n,
-                                      " pixels"));
+      return PgmError(
+          t, absl::StrCat("pixel data: trailing data after ", n, " pixels"));
     }
   }
   return GridMap::FromCosts(width, height, costs, limits);
@@ -277,7 +283,8 @@ absl::StatusOr<std::string> WriteMovingAiMap(const GridMap& map) {
   }
   std::string out = absl::StrCat("type octile\nheight ", map.height(),
                                  "\nwidth ", map.width(), "\nmap\n");
-  out.reserve(out.size() + static_cast<size_t>(map.cell_count() + map.height()));
+  out.reserve(out.size() +
+              static_cast<size_t>(map.cell_count() + map.height()));
   for (int32_t y = 0; y < map.height(); ++y) {
     for (int32_t x = 0; x < map.width(); ++x) {
       out += map.cost({x, y}) ? '.' : '@';
@@ -316,9 +323,8 @@ absl::StatusOr<std::string> ReadFile(const std::string& path,
   size_t got;
   while ((got = std::fread(buf, 1, sizeof(buf), f.get())) > 0) {
     if (out.size() + got > max_bytes) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(path, ": larger than the limit of ", max_bytes,
-                       " bytes"));
+      return absl::InvalidArgumentError(absl::StrCat(
+          path, ": larger than the limit of ", max_bytes, " bytes"));
     }
     out.append(buf, got);
   }

@@ -17,7 +17,8 @@ using internal::LineReader;
 using internal::ParseStrictInt;
 using internal::Quote;
 
-absl::Status FieldError(int line, absl::string_view field, absl::string_view got) {
+absl::Status FieldError(int line, absl::string_view field,
+                        absl::string_view got) {
   return absl::InvalidArgumentError(
       absl::StrCat("line ", line, ": ", field, ": invalid value ", Quote(got)));
 }
@@ -58,7 +59,8 @@ absl::StatusOr<std::vector<ScenarioQuery>> ParseScenario(
     }
     if (f.size() != 9) {
       return absl::InvalidArgumentError(
-          absl::StrCat("line ", n, ": expected 9 fields (bucket map width "
+          absl::StrCat("line ", n,
+                       ": expected 9 fields (bucket map width "
                        "height start-x start-y goal-x goal-y optimal), got ",
                        f.size()));
     }

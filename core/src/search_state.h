@@ -47,6 +47,7 @@ static_assert(sizeof(Node) == 16, "Node should stay one quarter cache line");
 // perturbs the order by less than floating-point noise already does.
 class OpenList {
  public:
+  static constexpr bool kLazy = false;
   struct Entry {
     uint64_t key;
     uint32_t cell;
@@ -71,8 +72,8 @@ class OpenList {
     if (n <= capacity_) return;
     // Slot 0 sits 16 bytes before a 64-byte boundary, so each group of four
     // children (slots 4i+1 .. 4i+4) fills exactly one cache line.
-    Storage fresh(static_cast<Entry*>(::operator new(
-        (n + 3) * sizeof(Entry), std::align_val_t(kLine))));
+    Storage fresh(static_cast<Entry*>(
+        ::operator new((n + 3) * sizeof(Entry), std::align_val_t(kLine))));
     Entry* heap = fresh.get() + 3;
     if (size_ > 0) std::memcpy(heap, heap_, size_ * sizeof(Entry));
     storage_ = std::move(fresh);
@@ -161,10 +162,81 @@ class OpenList {
   uint32_t* pos_ = nullptr;
 };
 
+// A radix heap of (key, cell) with lazy deletion, for searches whose keys
+// never fall below the last minimum taken (A* with a consistent heuristic,
+// Dijkstra). Bucket i holds the keys whose highest bit differing from the last
+// minimum is bit i - 1; bucket 0 holds keys equal to it. A pop takes from
+// bucket 0, or first finds the least key of the lowest non-empty bucket and
+// spreads that bucket into lower ones. Every operation is a sequential append
+// or scan: no per-cell position array and no compare chain per heap level,
+// which on large maps is where an indexed heap spends its time.
+//
+// A key below the last minimum (floating-point noise of a consistent
+// heuristic, or an h code that breaks an f tie the other way) is raised to it,
+// so it counts as a tie of the current minimum.
+class RadixQueue {
+ public:
+  static constexpr bool kLazy = true;
+  using Entry = OpenList::Entry;
+
+  void Clear() {
+    for (std::vector<Entry>& b : buckets_) b.clear();
+    last_ = 0;
+    size_ = 0;
+  }
+  bool empty() const { return size_ == 0; }
+
+  void Push(uint32_t cell, double f, double h) {
+    const uint64_t key = std::max(OpenList::MakeKey(f, h), last_);
+    buckets_[BucketOf(key)].push_back({key, cell});
+    ++size_;
+  }
+
+  // Removes a least entry; *f gets its f (to within the key's 1e-12).
+  // REQUIRES: !empty().
+  uint32_t PopMin(double* f) {
+    if (buckets_[0].empty()) {
+      size_t i = 1;
+      while (buckets_[i].empty()) ++i;
+      std::vector<Entry>& from = buckets_[i];
+      uint64_t least = from[0].key;
+      for (const Entry& e : from) least = std::min(least, e.key);
+      last_ = least;
+      for (const Entry& e : from) buckets_[BucketOf(e.key)].push_back(e);
+      from.clear();
+    }
+    const Entry e = buckets_[0].back();
+    buckets_[0].pop_back();
+    --size_;
+    std::memcpy(f, &e.key, sizeof(*f));
+    return e.cell;
+  }
+
+  size_t MemoryBytes() const {
+    size_t bytes = 0;
+    for (const std::vector<Entry>& b : buckets_) {
+      bytes += b.capacity() * sizeof(Entry);
+    }
+    return bytes;
+  }
+
+ private:
+  size_t BucketOf(uint64_t key) const {
+    return key == last_
+               ? 0
+               : 64 - static_cast<size_t>(__builtin_clzll(key ^ last_));
+  }
+
+  std::vector<Entry> buckets_[65];
+  uint64_t last_ = 0;
+  size_t size_ = 0;
+};
+
 struct SearchState {
   std::vector<Node> nodes;
   std::vector<uint32_t> heap_pos;
   OpenList open;
+  RadixQueue radix;
   // Cells whose f ties the last minimum taken from `open`: expanded next,
   // last in first out, without touching the heap.
   std::vector<uint32_t> ties;
@@ -191,6 +263,7 @@ struct SearchState {
     ties.clear();
     open.set_positions(heap_pos.data());
     open.Clear();
+    radix.Clear();
     if (open_mark >= UINT32_MAX - 2) {
       // The stamps would wrap: clear them once so no old stamp can match.
       for (Node& node : nodes) node.stamp = 0;
@@ -204,7 +277,7 @@ struct SearchState {
     return nodes.capacity() * sizeof(Node) +
            heap_pos.capacity() * sizeof(uint32_t) +
            open.capacity() * sizeof(OpenList::Entry) +
-           ties.capacity() * sizeof(uint32_t) +
+           ties.capacity() * sizeof(uint32_t) + radix.MemoryBytes() +
            baseline_queue.capacity() * sizeof(baseline_queue[0]) +
            prefix_cost.capacity() * sizeof(double);
   }
@@ -220,8 +293,7 @@ inline double GridDistance(int32_t dx, int32_t dy, bool diagonal) {
 // Writes the path ending at `last` (following parents back to `start`) into
 // result->cells, start first.
 inline void ReconstructPath(const GridMap& map, const SearchState& s,
-                            uint32_t start, uint32_t last,
-                            PathResult* result) {
+                            uint32_t start, uint32_t last, PathResult* result) {
   result->cells.clear();
   for (uint32_t i = last;; i = s.nodes[i].parent) {
     result->cells.push_back(map.CellOfPaddedIndex(i));
@@ -251,8 +323,11 @@ struct SearchParams {
   uint32_t goal;
   int32_t goal_x;  // Padded coordinates.
   int32_t goal_y;
-  double h_scale;  // 0 for Dijkstra.
+  double h_scale;           // 0 for Dijkstra.
   uint64_t max_expansions;  // 0 = none.
+  // True when the heuristic is consistent (astar, dijkstra): keys then never
+  // fall below the last minimum, which lets the engine use a RadixQueue.
+  bool consistent;
   absl::Time deadline;
   bool has_deadline;
 };

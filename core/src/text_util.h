@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+
 #include "absl/strings/string_view.h"
 
 namespace gridstar::internal {
@@ -19,7 +20,7 @@ class LineReader {
     const size_t nl = rest_.find('\n');
     absl::string_view l = rest_.substr(0, nl);
     rest_ = nl == absl::string_view::npos ? absl::string_view()
-                                         : rest_.substr(nl + 1);
+                                          : rest_.substr(nl + 1);
     if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
     *line = l;
     ++line_number_;

@@ -34,7 +34,8 @@ BenchRun RunBench(const std::string& args) {
   while ((got = fread(buf, 1, sizeof(buf), p)) > 0) r.out.append(buf, got);
   const int status = pclose(p);
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::vector<std::string> lines = absl::StrSplit(r.out, '\n', absl::SkipEmpty());
+  std::vector<std::string> lines =
+      absl::StrSplit(r.out, '\n', absl::SkipEmpty());
   if (!lines.empty()) r.last_line = lines.back();
   return r;
 }
@@ -63,12 +64,12 @@ bool ParseLastLine(const std::string& line, int* queries, int* mismatches) {
   return true;
 }
 
-
 TEST(BenchCliTest, EveryAlgorithmMatchesTheSampleScenario) {
   for (const char* algo : {"astar", "weighted", "dijkstra", "baseline"}) {
     SCOPED_TRACE(algo);
-    BenchRun r = RunBench(absl::StrCat("--map ", Sample("dungeon.map"), " --scen ",
-                                  Sample("dungeon.map.scen"), " --algo ", algo));
+    BenchRun r =
+        RunBench(absl::StrCat("--map ", Sample("dungeon.map"), " --scen ",
+                              Sample("dungeon.map.scen"), " --algo ", algo));
     EXPECT_EQ(r.exit_code, 0) << r.out;
     int queries = 0, mismatches = -1;
     ASSERT_TRUE(ParseLastLine(r.last_line, &queries, &mismatches))
@@ -79,8 +80,8 @@ TEST(BenchCliTest, EveryAlgorithmMatchesTheSampleScenario) {
 }
 
 TEST(BenchCliTest, TerrainPgmMatchesItsScenario) {
-  BenchRun r = RunBench(absl::StrCat("--map ", Sample("terrain.pgm"), " --scen ",
-                                Sample("terrain.pgm.scen")));
+  BenchRun r = RunBench(absl::StrCat("--map ", Sample("terrain.pgm"),
+                                     " --scen ", Sample("terrain.pgm.scen")));
   EXPECT_EQ(r.exit_code, 0) << r.out;
   int queries = 0, mismatches = -1;
   ASSERT_TRUE(ParseLastLine(r.last_line, &queries, &mismatches));
@@ -90,8 +91,9 @@ TEST(BenchCliTest, TerrainPgmMatchesItsScenario) {
 
 TEST(BenchCliTest, CsvHasOneRowPerQueryInOrder) {
   const std::string csv = absl::StrCat(::testing::TempDir(), "/out.csv");
-  BenchRun r = RunBench(absl::StrCat("--map ", Sample("dungeon.map"), " --scen ",
-                                Sample("dungeon.map.scen"), " --csv ", csv));
+  BenchRun r =
+      RunBench(absl::StrCat("--map ", Sample("dungeon.map"), " --scen ",
+                            Sample("dungeon.map.scen"), " --csv ", csv));
   ASSERT_EQ(r.exit_code, 0) << r.out;
   std::ifstream in(csv);
   std::string line;
@@ -111,22 +113,22 @@ TEST(BenchCliTest, CsvHasOneRowPerQueryInOrder) {
 }
 
 TEST(BenchCliTest, InvalidQueryIsReportedWithItsLineAndTheRunGoesOn) {
-  const std::string scen = WriteTemp(
-      "invalid.scen",
-      "version 1\n"
-      "0 dungeon.map 128 128 1 1 2 1 1\n"
-      "0 dungeon.map 128 128 500 1 2 1 -1\n"
-      "0 dungeon.map 128 128 0 0 2 1 -1\n"
-      "0 dungeon.map 128 128 1 1 3 1 2\n");
+  const std::string scen = WriteTemp("invalid.scen",
+                                     "version 1\n"
+                                     "0 dungeon.map 128 128 1 1 2 1 1\n"
+                                     "0 dungeon.map 128 128 500 1 2 1 -1\n"
+                                     "0 dungeon.map 128 128 0 0 2 1 -1\n"
+                                     "0 dungeon.map 128 128 1 1 3 1 2\n");
   const std::string csv = absl::StrCat(::testing::TempDir(), "/invalid.csv");
-  BenchRun r = RunBench(absl::StrCat("--map ", Sample("dungeon.map"), " --scen ",
-                                scen, " --csv ", csv));
+  BenchRun r = RunBench(absl::StrCat("--map ", Sample("dungeon.map"),
+                                     " --scen ", scen, " --csv ", csv));
   EXPECT_EQ(r.exit_code, 0) << r.out;
   EXPECT_NE(r.out.find("line 3: start: (500, 1) is outside"), std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("line 4: start: (0, 0) is blocked"), std::string::npos)
       << r.out;
-  EXPECT_TRUE(std::regex_search(r.last_line, std::regex("^queries=4 mismatches=0 ")));
+  EXPECT_TRUE(
+      std::regex_search(r.last_line, std::regex("^queries=4 mismatches=0 ")));
   std::ifstream in(csv);
   std::stringstream all;
   all << in.rdbuf();
@@ -137,9 +139,11 @@ TEST(BenchCliTest, InvalidQueryIsReportedWithItsLineAndTheRunGoesOn) {
 TEST(BenchCliTest, WrongOptimalLengthIsAMismatchAndExitsOne) {
   const std::string scen =
       WriteTemp("wrong.scen", "version 1\n0 d.map 128 128 1 1 3 1 2.5\n");
-  BenchRun r = RunBench(absl::StrCat("--map ", Sample("dungeon.map"), " --scen ", scen));
+  BenchRun r =
+      RunBench(absl::StrCat("--map ", Sample("dungeon.map"), " --scen ", scen));
   EXPECT_EQ(r.exit_code, 1) << r.out;
-  EXPECT_TRUE(std::regex_search(r.last_line, std::regex("^queries=1 mismatches=1 ")));
+  EXPECT_TRUE(
+      std::regex_search(r.last_line, std::regex("^queries=1 mismatches=1 ")));
 }
 
 TEST(BenchCliTest, BadArgumentsAndUnreadableFilesExitTwo) {

@@ -1,8 +1,10 @@
 // gridstar-bench: runs a Moving AI scenario through one algorithm in-process
 // and prints timing and correctness figures.
 //
-//   gridstar-bench --map FILE --scen FILE [--algo astar|weighted|dijkstra|baseline]
-//                  [--weight W] [--diagonal never|no-corner-cutting|allow-corner-cutting]
+//   gridstar-bench --map FILE --scen FILE [--algo
+//   astar|weighted|dijkstra|baseline]
+//                  [--weight W] [--diagonal
+//                  never|no-corner-cutting|allow-corner-cutting]
 //                  [--csv OUT]
 //
 // The last line of stdout is exactly
@@ -75,8 +77,8 @@ int ParseArgs(int argc, char** argv, Options* o) {
     } else if (flag == "--weight") {
       double w = 0;
       if (!absl::SimpleAtod(value, &w) || !(w >= 1.0 && w <= kMaxWeight)) {
-        return Usage(absl::StrFormat("--weight: '%s' is not a number in [1, %g]",
-                                     value, kMaxWeight));
+        return Usage(absl::StrFormat(
+            "--weight: '%s' is not a number in [1, %g]", value, kMaxWeight));
       }
       o->query.weight = w;
     } else {
@@ -90,8 +92,8 @@ int ParseArgs(int argc, char** argv, Options* o) {
 
 double Percentile(std::vector<double> v, double p) {
   if (v.empty()) return 0;
-  const size_t k = std::min(v.size() - 1,
-                            static_cast<size_t>(p * (v.size() - 1) + 0.5));
+  const size_t k =
+      std::min(v.size() - 1, static_cast<size_t>(p * (v.size() - 1) + 0.5));
   std::nth_element(v.begin(), v.begin() + k, v.end());
   return v[k];
 }
@@ -179,10 +181,10 @@ int Run(int argc, char** argv) {
     }
     if (!match) ++mismatches;
     if (csv) {
-      std::fprintf(csv, "%zu,%.6f,%llu,%.3f\n", i,
-                   length < 0 ? -1.0 : length,
-                   static_cast<unsigned long long>(s.ok() ? result.expanded : 0),
-                   result.micros);
+      std::fprintf(
+          csv, "%zu,%.6f,%llu,%.3f\n", i, length < 0 ? -1.0 : length,
+          static_cast<unsigned long long>(s.ok() ? result.expanded : 0),
+          result.micros);
     }
   }
   if (csv) std::fclose(csv);

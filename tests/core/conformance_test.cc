@@ -77,10 +77,10 @@ TEST(ConformanceTest, EveryMovingAiQueryMatchesItsOptimalLength) {
         ASSERT_OK(FindPath(*map, q, context, &result))
             << "line " << sq.line << " " << AlgorithmName(a);
         const double tol = 0.01 + 1e-5 * sq.optimal;
-        const bool ok =
-            IsOptimal(a) ? LengthMatches(result.cost, sq.optimal)
-                         : (result.cost >= sq.optimal - tol &&
-                            result.cost <= q.weight * sq.optimal + tol);
+        const bool ok = IsOptimal(a)
+                            ? LengthMatches(result.cost, sq.optimal)
+                            : (result.cost >= sq.optimal - tol &&
+                               result.cost <= q.weight * sq.optimal + tol);
         if (!ok && ++mismatches <= 5) {
           ADD_FAILURE() << "line " << sq.line << " " << AlgorithmName(a)
                         << ": length " << result.cost << ", optimal "

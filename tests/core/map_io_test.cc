@@ -1,9 +1,10 @@
 // Readers and writers: round trips, and one test for every malformed input,
 // each asserting the status code and the line or field in the message.
 
+#include "gridstar/map_io.h"
+
 #include <string>
 
-#include "gridstar/map_io.h"
 #include "gtest/gtest.h"
 #include "testing/status_matchers.h"
 
@@ -35,8 +36,8 @@ TEST(MovingAiMapTest, ReadsPassableAndBlockedCharacters) {
 }
 
 TEST(MovingAiMapTest, AcceptsCrlfAndWidthBeforeHeight) {
-  absl::StatusOr<GridMap> map =
-      ParseMovingAiMap("type octile\r\nwidth 2\r\nheight 1\r\nmap\r\n.@\r\n\r\n");
+  absl::StatusOr<GridMap> map = ParseMovingAiMap(
+      "type octile\r\nwidth 2\r\nheight 1\r\nmap\r\n.@\r\n\r\n");
   ASSERT_OK(map);
   EXPECT_EQ(map->width(), 2);
   EXPECT_EQ(map->cost({1, 0}), 0);
@@ -69,8 +70,9 @@ TEST(MovingAiMapTest, MissingTypeLine) {
 }
 
 TEST(MovingAiMapTest, BadHeightLine) {
-  EXPECT_TRUE(StatusIs(ParseMovingAiMap("type octile\nheight x\nwidth 1\nmap\n.\n"),
-                       kInvalid, "line 2: expected 'height <number>'"));
+  EXPECT_TRUE(
+      StatusIs(ParseMovingAiMap("type octile\nheight x\nwidth 1\nmap\n.\n"),
+               kInvalid, "line 2: expected 'height <number>'"));
 }
 
 TEST(MovingAiMapTest, MissingWidthLine) {
@@ -89,13 +91,15 @@ TEST(MovingAiMapTest, TruncatedHeader) {
 }
 
 TEST(MovingAiMapTest, ZeroWidth) {
-  EXPECT_TRUE(StatusIs(ParseMovingAiMap("type octile\nheight 1\nwidth 0\nmap\n"),
-                       kInvalid, "line 3: width: 0 is out of range"));
+  EXPECT_TRUE(
+      StatusIs(ParseMovingAiMap("type octile\nheight 1\nwidth 0\nmap\n"),
+               kInvalid, "line 3: width: 0 is out of range"));
 }
 
 TEST(MovingAiMapTest, NegativeHeight) {
-  EXPECT_TRUE(StatusIs(ParseMovingAiMap("type octile\nheight -4\nwidth 2\nmap\n"),
-                       kInvalid, "height: -4 is out of range"));
+  EXPECT_TRUE(
+      StatusIs(ParseMovingAiMap("type octile\nheight -4\nwidth 2\nmap\n"),
+               kInvalid, "height: -4 is out of range"));
 }
 
 TEST(MovingAiMapTest, DimensionsOverTheLimitAreRefusedBeforeAllocating) {
@@ -125,21 +129,21 @@ TEST(MovingAiMapTest, RowTooShort) {
 }
 
 TEST(MovingAiMapTest, RowTooLong) {
-  EXPECT_TRUE(StatusIs(
-      ParseMovingAiMap("type octile\nheight 1\nwidth 3\nmap\n....\n"), kInvalid,
-      "line 5: row 0 has 4 cells"));
+  EXPECT_TRUE(
+      StatusIs(ParseMovingAiMap("type octile\nheight 1\nwidth 3\nmap\n....\n"),
+               kInvalid, "line 5: row 0 has 4 cells"));
 }
 
 TEST(MovingAiMapTest, TooFewRows) {
-  EXPECT_TRUE(StatusIs(
-      ParseMovingAiMap("type octile\nheight 3\nwidth 1\nmap\n.\n.\n"), kInvalid,
-      "line 7: truncated map: got 2 rows, expected 3"));
+  EXPECT_TRUE(
+      StatusIs(ParseMovingAiMap("type octile\nheight 3\nwidth 1\nmap\n.\n.\n"),
+               kInvalid, "line 7: truncated map: got 2 rows, expected 3"));
 }
 
 TEST(MovingAiMapTest, TooManyRows) {
-  EXPECT_TRUE(StatusIs(
-      ParseMovingAiMap("type octile\nheight 1\nwidth 1\nmap\n.\n.\n"), kInvalid,
-      "line 6: more rows than height 1"));
+  EXPECT_TRUE(
+      StatusIs(ParseMovingAiMap("type octile\nheight 1\nwidth 1\nmap\n.\n.\n"),
+               kInvalid, "line 6: more rows than height 1"));
 }
 
 constexpr char kPgmAscii[] =
@@ -196,8 +200,8 @@ TEST(PgmTest, NegativeWidth) {
 }
 
 TEST(PgmTest, ZeroHeight) {
-  EXPECT_TRUE(
-      StatusIs(ParsePgm("P5\n3 0\n255\n"), kInvalid, "height: 0 is out of range"));
+  EXPECT_TRUE(StatusIs(ParsePgm("P5\n3 0\n255\n"), kInvalid,
+                       "height: 0 is out of range"));
 }
 
 TEST(PgmTest, DimensionsOverTheLimit) {
@@ -217,12 +221,13 @@ TEST(PgmTest, MaxvalZero) {
 
 TEST(PgmTest, TruncatedBinaryData) {
   EXPECT_TRUE(StatusIs(ParsePgm(std::string("P5\n2 2\n255\n\x01\x02\x03", 14)),
-                       kInvalid, "pixel data: truncated, got 3 bytes, expected 4"));
+                       kInvalid,
+                       "pixel data: truncated, got 3 bytes, expected 4"));
 }
 
 TEST(PgmTest, BinaryDataMissingAfterMaxval) {
-  EXPECT_TRUE(StatusIs(ParsePgm("P5\n2 2\n255"), kInvalid,
-                       "pixel data: missing"));
+  EXPECT_TRUE(
+      StatusIs(ParsePgm("P5\n2 2\n255"), kInvalid, "pixel data: missing"));
 }
 
 TEST(PgmTest, TrailingBinaryData) {
@@ -256,7 +261,8 @@ TEST(PgmTest, AsciiTrailingData) {
 }
 
 TEST(RawMapTest, ReadsRowMajorBytes) {
-  absl::StatusOr<GridMap> map = ParseRawMap(2, 2, std::string("\x01\x00\x07\x02", 4));
+  absl::StatusOr<GridMap> map =
+      ParseRawMap(2, 2, std::string("\x01\x00\x07\x02", 4));
   ASSERT_OK(map);
   EXPECT_EQ(map->cost({1, 0}), 0);
   EXPECT_EQ(map->cost({0, 1}), 7);
@@ -278,7 +284,8 @@ TEST(RawMapTest, OverTheLimit) {
 }
 
 TEST(MapAutoTest, UnknownFormat) {
-  EXPECT_TRUE(StatusIs(ParseMapAuto("hello"), kInvalid, "map format: not recognised"));
+  EXPECT_TRUE(
+      StatusIs(ParseMapAuto("hello"), kInvalid, "map format: not recognised"));
 }
 
 TEST(MapAutoTest, PicksTheReaderByContent) {

@@ -67,9 +67,9 @@ TEST(PropertyTest, EveryAlgorithmMatchesBruteForceDijkstra) {
         const Cell start{rx(rng), ry(rng)};
         const Cell goal = pair == 3 ? start : Cell{rx(rng), ry(rng)};
         const std::vector<double> dist = ReferenceDistances(map, start, policy);
-        const double want =
-            map.Passable(start) && map.Passable(goal) ? Distance(dist, map, goal)
-                                                      : -1;
+        const double want = map.Passable(start) && map.Passable(goal)
+                                ? Distance(dist, map, goal)
+                                : -1;
         for (const AlgorithmCase& a : kAlgorithms) {
           SCOPED_TRACE(absl::StrCat(
               "map ", m, " (", map.width(), "x", map.height(), ", blocked ",
@@ -85,8 +85,9 @@ TEST(PropertyTest, EveryAlgorithmMatchesBruteForceDijkstra) {
           q.diagonal = policy;
           absl::StatusOr<PathResult> r = FindPath(map, q, context);
           if (want < 0) {
-            EXPECT_TRUE(testing::StatusIs(r, absl::StatusCode::kInvalidArgument,
-                                          map.Passable(start) ? "goal" : "start"));
+            EXPECT_TRUE(
+                testing::StatusIs(r, absl::StatusCode::kInvalidArgument,
+                                  map.Passable(start) ? "goal" : "start"));
             ++invalid;
             continue;
           }
@@ -156,8 +157,8 @@ TEST(PropertyTest, SmoothedPathsAreLegalAndNoDearer) {
           const double y = a.y + 0.5 + t * (b.y - a.y);
           // Points exactly on a cell border belong to either side.
           const Cell c{static_cast<int32_t>(x), static_cast<int32_t>(y)};
-          const bool on_border = x == static_cast<int32_t>(x) ||
-                                 y == static_cast<int32_t>(y);
+          const bool on_border =
+              x == static_cast<int32_t>(x) || y == static_cast<int32_t>(y);
           if (!on_border) {
             EXPECT_TRUE(map.Passable(c))
                 << "segment " << i << " crosses blocked (" << c.x << "," << c.y

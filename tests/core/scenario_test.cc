@@ -28,7 +28,8 @@ TEST(ScenarioTest, ParsesTabsSpacesBlankLinesAndCrlf) {
 }
 
 TEST(ScenarioTest, EmptyFile) {
-  EXPECT_TRUE(StatusIs(ParseScenario(""), kInvalid, "line 1: expected 'version 1'"));
+  EXPECT_TRUE(
+      StatusIs(ParseScenario(""), kInvalid, "line 1: expected 'version 1'"));
 }
 
 TEST(ScenarioTest, BadVersion) {
@@ -37,15 +38,16 @@ TEST(ScenarioTest, BadVersion) {
 }
 
 TEST(ScenarioTest, WrongFieldCount) {
-  EXPECT_TRUE(StatusIs(ParseScenario("version 1\n0 a.map 1 1 0 0 0 0\n"), kInvalid,
-                       "line 2: expected 9 fields"));
+  EXPECT_TRUE(StatusIs(ParseScenario("version 1\n0 a.map 1 1 0 0 0 0\n"),
+                       kInvalid, "line 2: expected 9 fields"));
 }
 
 TEST(ScenarioTest, BadCoordinate) {
   EXPECT_TRUE(StatusIs(ParseScenario("version 1\n0 a.map 1 1 0 x 0 0 1\n"),
                        kInvalid, "line 2: start-y: invalid value 'x'"));
-  EXPECT_TRUE(StatusIs(ParseScenario("version 1\n0 a.map 1 1 0 0 9999999999 0 1\n"),
-                       kInvalid, "goal-x"));
+  EXPECT_TRUE(
+      StatusIs(ParseScenario("version 1\n0 a.map 1 1 0 0 9999999999 0 1\n"),
+               kInvalid, "goal-x"));
 }
 
 TEST(ScenarioTest, BadOptimal) {

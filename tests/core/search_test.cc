@@ -27,7 +27,9 @@ GridMap Draw(const std::vector<std::string>& rows) {
   std::vector<uint8_t> costs;
   for (const std::string& row : rows) {
     for (char c : row) {
-      costs.push_back(c == '#' ? 0 : c == '.' ? 1 : static_cast<uint8_t>(c - '0'));
+      costs.push_back(c == '#'   ? 0
+                      : c == '.' ? 1
+                                 : static_cast<uint8_t>(c - '0'));
     }
   }
   return *GridMap::FromCosts(static_cast<int64_t>(rows[0].size()),
@@ -57,7 +59,8 @@ TEST(FindPathTest, StartEqualsGoalGivesOneCellPathOfCostZero) {
   const GridMap map = Draw({"...", "...", "..."});
   SearchContext context;
   ForEachAlgorithmAndPolicy([&](Algorithm a, DiagonalPolicy p) {
-    absl::StatusOr<PathResult> r = FindPath(map, Query({1, 1}, {1, 1}, a, p), context);
+    absl::StatusOr<PathResult> r =
+        FindPath(map, Query({1, 1}, {1, 1}, a, p), context);
     ASSERT_OK(r);
     ASSERT_EQ(r->cells.size(), 1u);
     EXPECT_EQ(r->cells[0], (Cell{1, 1}));
@@ -106,8 +109,10 @@ TEST(FindPathTest, DifferentComponentsIsNotFoundWithoutSearching) {
   SearchContext context;
   ForEachAlgorithmAndPolicy([&](Algorithm a, DiagonalPolicy p) {
     PathResult r;
-    const absl::Status s = FindPath(map, Query({0, 0}, {4, 2}, a, p), context, &r);
-    EXPECT_TRUE(StatusIs(s, absl::StatusCode::kNotFound, "different components"));
+    const absl::Status s =
+        FindPath(map, Query({0, 0}, {4, 2}, a, p), context, &r);
+    EXPECT_TRUE(
+        StatusIs(s, absl::StatusCode::kNotFound, "different components"));
     EXPECT_EQ(r.expanded, 0u);
   });
 }
@@ -126,7 +131,8 @@ TEST(FindPathTest, SingleCellMap) {
   const GridMap map = Draw({"."});
   SearchContext context;
   ForEachAlgorithmAndPolicy([&](Algorithm a, DiagonalPolicy p) {
-    absl::StatusOr<PathResult> r = FindPath(map, Query({0, 0}, {0, 0}, a, p), context);
+    absl::StatusOr<PathResult> r =
+        FindPath(map, Query({0, 0}, {0, 0}, a, p), context);
     ASSERT_OK(r);
     EXPECT_EQ(r->cells.size(), 1u);
   });
@@ -137,7 +143,8 @@ TEST(FindPathTest, OneByNAndNByOneMaps) {
   const GridMap column = Draw({".", ".", ".", ".", "."});
   SearchContext context;
   ForEachAlgorithmAndPolicy([&](Algorithm a, DiagonalPolicy p) {
-    absl::StatusOr<PathResult> r = FindPath(row, Query({8, 0}, {0, 0}, a, p), context);
+    absl::StatusOr<PathResult> r =
+        FindPath(row, Query({8, 0}, {0, 0}, a, p), context);
     ASSERT_OK(r);
     EXPECT_EQ(r->cost, 8);
     EXPECT_EQ(r->cells.size(), 9u);
@@ -156,7 +163,8 @@ TEST(FindPathTest, OneCellWideCorridorIsFollowed) {
   });
   SearchContext context;
   ForEachAlgorithmAndPolicy([&](Algorithm a, DiagonalPolicy p) {
-    absl::StatusOr<PathResult> r = FindPath(map, Query({0, 0}, {4, 3}, a, p), context);
+    absl::StatusOr<PathResult> r =
+        FindPath(map, Query({0, 0}, {4, 3}, a, p), context);
     ASSERT_OK(r);
     EXPECT_EQ(CheckPath(map, *r, {0, 0}, {4, 3}, p, true), "");
     if (IsOptimal(a)) {
@@ -176,10 +184,11 @@ TEST(FindPathTest, DiagonalPolicyDecidesCornerMoves) {
   SearchContext context;
   for (Algorithm a : kAllAlgorithms) {
     SCOPED_TRACE(AlgorithmName(a));
-    absl::StatusOr<PathResult> never =
-        FindPath(map, Query({0, 1}, {1, 0}, a, DiagonalPolicy::kNever), context);
+    absl::StatusOr<PathResult> never = FindPath(
+        map, Query({0, 1}, {1, 0}, a, DiagonalPolicy::kNever), context);
     absl::StatusOr<PathResult> no_cut = FindPath(
-        map, Query({0, 1}, {1, 0}, a, DiagonalPolicy::kNoCornerCutting), context);
+        map, Query({0, 1}, {1, 0}, a, DiagonalPolicy::kNoCornerCutting),
+        context);
     absl::StatusOr<PathResult> cut = FindPath(
         map, Query({0, 1}, {1, 0}, a, DiagonalPolicy::kAllowCornerCutting),
         context);
@@ -197,7 +206,8 @@ TEST(FindPathTest, OpenDiagonalCostsSqrtTwoUnderDiagonalPolicies) {
   const GridMap map = Draw({"....", "....", "....", "...."});
   SearchContext context;
   ForEachAlgorithmAndPolicy([&](Algorithm a, DiagonalPolicy p) {
-    absl::StatusOr<PathResult> r = FindPath(map, Query({0, 0}, {3, 3}, a, p), context);
+    absl::StatusOr<PathResult> r =
+        FindPath(map, Query({0, 0}, {3, 3}, a, p), context);
     ASSERT_OK(r);
     const double want = p == DiagonalPolicy::kNever ? 6 : 3 * std::sqrt(2.0);
     if (IsOptimal(a)) {
@@ -210,7 +220,8 @@ TEST(FindPathTest, TerrainMoveCostIsTheMeanOfBothCells) {
   const GridMap map = Draw({"13", "55"});
   SearchContext context;
   ForEachAlgorithmAndPolicy([&](Algorithm a, DiagonalPolicy p) {
-    absl::StatusOr<PathResult> r = FindPath(map, Query({0, 0}, {1, 0}, a, p), context);
+    absl::StatusOr<PathResult> r =
+        FindPath(map, Query({0, 0}, {1, 0}, a, p), context);
     ASSERT_OK(r);
     EXPECT_EQ(r->cost, 2.0);
     r = FindPath(map, Query({0, 0}, {1, 1}, a, p), context);
@@ -219,7 +230,8 @@ TEST(FindPathTest, TerrainMoveCostIsTheMeanOfBothCells) {
       // Straight (1+3)/2 + (3+5)/2 = 6 or (1+5)/2 + (5+5)/2 = 8; diagonal
       // sqrt(2) * (1+5)/2 = 4.24.
       EXPECT_NEAR(r->cost,
-                  p == DiagonalPolicy::kNever ? 6.0 : 3 * std::sqrt(2.0), 1e-12);
+                  p == DiagonalPolicy::kNever ? 6.0 : 3 * std::sqrt(2.0),
+                  1e-12);
     }
   });
 }
@@ -231,7 +243,8 @@ TEST(FindPathTest, CostIsTheSameBothWays) {
     if (!IsOptimal(a)) return;
     int compared = 0;
     for (int i = 0; i < 20; ++i) {
-      const Cell s{(i * 7) % 24, (i * 5) % 17}, g{(i * 11 + 3) % 24, (i * 3 + 1) % 17};
+      const Cell s{(i * 7) % 24, (i * 5) % 17},
+          g{(i * 11 + 3) % 24, (i * 3 + 1) % 17};
       if (!map.Connected(s, g)) continue;
       ++compared;
       absl::StatusOr<PathResult> ab = FindPath(map, Query(s, g, a, p), context);
@@ -335,10 +348,10 @@ TEST(FindPathTest, SnapWithNothingInRadiusIsInvalidArgument) {
   PathQuery q = Query({0, 2}, {2, 0}, Algorithm::kAStar,
                       DiagonalPolicy::kNoCornerCutting);
   q.snap_radius = 1;
-  EXPECT_TRUE(StatusIs(FindPath(map, q, context),
-                       absl::StatusCode::kInvalidArgument,
-                       "goal: (2, 0) is blocked and no passable cell lies within "
-                       "snap_radius 1"));
+  EXPECT_TRUE(
+      StatusIs(FindPath(map, q, context), absl::StatusCode::kInvalidArgument,
+               "goal: (2, 0) is blocked and no passable cell lies within "
+               "snap_radius 1"));
   q.goal = {1000, 1000};
   q.snap_radius = 5;
   EXPECT_TRUE(StatusIs(FindPath(map, q, context),

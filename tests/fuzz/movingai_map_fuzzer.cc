@@ -11,7 +11,8 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const gridstar::MapLimits limits = gridstar::fuzz::SmallLimits();
   const absl::string_view text(reinterpret_cast<const char*>(data), size);
-  absl::StatusOr<gridstar::GridMap> map = gridstar::ParseMovingAiMap(text, limits);
+  absl::StatusOr<gridstar::GridMap> map =
+      gridstar::ParseMovingAiMap(text, limits);
   if (!map.ok()) {
     FUZZ_CHECK(absl::IsInvalidArgument(map.status()));
     FUZZ_CHECK(!map.status().message().empty());

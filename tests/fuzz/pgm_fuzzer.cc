@@ -16,7 +16,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     FUZZ_CHECK(absl::IsInvalidArgument(map.status()));
     return 0;
   }
-  for (auto e : {gridstar::PgmEncoding::kBinary, gridstar::PgmEncoding::kAscii}) {
+  for (auto e :
+       {gridstar::PgmEncoding::kBinary, gridstar::PgmEncoding::kAscii}) {
     absl::StatusOr<gridstar::GridMap> again =
         gridstar::ParsePgm(gridstar::WritePgm(*map, e), limits);
     FUZZ_CHECK(again.ok());

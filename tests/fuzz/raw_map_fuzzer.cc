@@ -17,7 +17,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   gridstar::MapLimits limits;
   limits.max_width = limits.max_height = 1024;
   limits.max_cells = 1 << 16;
-  const absl::string_view cells(reinterpret_cast<const char*>(data + 8), size - 8);
+  const absl::string_view cells(reinterpret_cast<const char*>(data + 8),
+                                size - 8);
   absl::StatusOr<gridstar::GridMap> map =
       gridstar::ParseRawMap(w, h, cells, limits);
   if (!map.ok()) {
@@ -29,7 +30,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   uint8_t lo = 255;
   for (int32_t y = 0; y < h; ++y) {
     for (int32_t x = 0; x < w; ++x) {
-      const uint8_t c = static_cast<uint8_t>(cells[static_cast<size_t>(y) * w + x]);
+      const uint8_t c =
+          static_cast<uint8_t>(cells[static_cast<size_t>(y) * w + x]);
       FUZZ_CHECK(map->cost({x, y}) == c);
       FUZZ_CHECK((map->component({x, y}) == 0) == (c == 0));
       if (c == 0) continue;

@@ -44,7 +44,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   absl::StatusOr<GridMap> map = GridMap::FromCosts(w, h, costs);
   FUZZ_CHECK(map.ok());
   // Ends in [-4, w+3] x [-4, h+3]: off the map now and then.
-  auto coord = [&](int n) { return static_cast<int32_t>(in.Byte() % (n + 8)) - 4; };
+  auto coord = [&](int n) {
+    return static_cast<int32_t>(in.Byte() % (n + 8)) - 4;
+  };
   PathQuery q;
   q.start = {coord(w), coord(h)};
   q.goal = {coord(w), coord(h)};
@@ -74,7 +76,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       FUZZ_CHECK(r.start_snapped || r.start == q.start);
       FUZZ_CHECK(r.goal_snapped || r.goal == q.goal);
       const bool full = !r.partial;
-      FUZZ_CHECK(testing::CheckPath(*map, r, r.start, r.goal, policy, full).empty());
+      FUZZ_CHECK(
+          testing::CheckPath(*map, r, r.start, r.goal, policy, full).empty());
       if (q.max_expansions != 0) FUZZ_CHECK(r.expanded <= q.max_expansions);
       const std::vector<double> dist =
           testing::ReferenceDistances(*map, r.start, policy);
@@ -83,7 +86,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       FUZZ_CHECK(r.cost >= best - tol);
       if (full) {
         if (IsOptimal(a)) FUZZ_CHECK(std::fabs(r.cost - best) <= tol);
-        if (a == Algorithm::kWeighted) FUZZ_CHECK(r.cost <= q.weight * best + tol);
+        if (a == Algorithm::kWeighted)
+          FUZZ_CHECK(r.cost <= q.weight * best + tol);
       }
       if (q.smooth) {
         FUZZ_CHECK(!r.waypoints.empty());

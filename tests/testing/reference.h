@@ -102,8 +102,8 @@ inline std::string CheckPath(const GridMap& map, const PathResult& r,
       return "illegal move " + std::to_string(i) + ": (" +
              std::to_string(r.cells[i - 1].x) + "," +
              std::to_string(r.cells[i - 1].y) + ")->(" +
-             std::to_string(r.cells[i].x) + "," +
-             std::to_string(r.cells[i].y) + ")";
+             std::to_string(r.cells[i].x) + "," + std::to_string(r.cells[i].y) +
+             ")";
     }
     sum += c;
   }
@@ -132,9 +132,9 @@ inline std::pair<Cell, Cell> FarConnectedPair(const GridMap& map) {
 struct RandomMapSpec {
   int width = 16;
   int height = 16;
-  double blocked = 0.2;   // Share of blocked cells.
-  int max_cost = 1;       // Costs drawn from 1..max_cost.
-  bool corridors = false; // Carve one-cell-wide corridors into solid rock.
+  double blocked = 0.2;    // Share of blocked cells.
+  int max_cost = 1;        // Costs drawn from 1..max_cost.
+  bool corridors = false;  // Carve one-cell-wide corridors into solid rock.
 };
 
 inline GridMap MakeRandomMap(const RandomMapSpec& spec, uint32_t seed) {

@@ -41,7 +41,9 @@ template <typename T>
 
 }  // namespace gridstar::testing
 
-#define ASSERT_OK(expr) ASSERT_PRED_FORMAT1(::gridstar::testing::StatusIsOk, expr)
-#define EXPECT_OK(expr) EXPECT_PRED_FORMAT1(::gridstar::testing::StatusIsOk, expr)
+#define ASSERT_OK(expr) \
+  ASSERT_PRED_FORMAT1(::gridstar::testing::StatusIsOk, expr)
+#define EXPECT_OK(expr) \
+  EXPECT_PRED_FORMAT1(::gridstar::testing::StatusIsOk, expr)
 
 #endif  // GRIDSTAR_TESTS_TESTING_STATUS_MATCHERS_H_

@@ -6,8 +6,8 @@
 // query.
 //
 // Moves: the four straight moves, plus the four diagonals as the query's
-// DiagonalPolicy allows. A move from a to b costs step * (cost(a) + cost(b)) / 2
-// with step 1 (straight) or sqrt(2) (diagonal), so a path costs the same in
+// DiagonalPolicy allows. A move from a to b costs step * (cost(a) + cost(b)) /
+// 2 with step 1 (straight) or sqrt(2) (diagonal), so a path costs the same in
 // both directions and, on maps of cost-1 cells, its cost is its octile length.
 //
 // Errors, chosen by what the caller should do:

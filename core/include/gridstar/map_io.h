@@ -15,9 +15,9 @@
 
 #include <cstddef>
 #include <string>
-#include "absl/strings/string_view.h"
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "gridstar/grid_map.h"
 
 namespace gridstar {

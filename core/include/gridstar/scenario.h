@@ -11,10 +11,10 @@
 
 #include <cstdint>
 #include <string>
-#include "absl/strings/string_view.h"
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "gridstar/types.h"
 
 namespace gridstar {
@@ -31,7 +31,8 @@ struct ScenarioQuery {
 };
 
 // InvalidArgument naming the line and field for any malformed line.
-absl::StatusOr<std::vector<ScenarioQuery>> ParseScenario(absl::string_view text);
+absl::StatusOr<std::vector<ScenarioQuery>> ParseScenario(
+    absl::string_view text);
 
 // True when `length` matches `optimal` within the benchmark's rounding:
 // |length - optimal| <= 0.01 + 1e-5 * optimal. -1 matches only -1.

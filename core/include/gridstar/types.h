@@ -7,9 +7,9 @@
 #define GRIDSTAR_TYPES_H_
 
 #include <cstdint>
-#include "absl/strings/string_view.h"
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 
 namespace gridstar {
 
