@@ -1,6 +1,6 @@
 // Internal working memory of a SearchContext, and the pieces every search
-// implementation shares: generation stamps, the indexed 4-ary open list,
-// heuristics and path reconstruction.
+// implementation shares: generation stamps, the two open lists (an indexed
+// 4-ary heap and a radix heap), heuristics and path reconstruction.
 //
 // Not thread-safe (one per context). All per-cell arrays are indexed by the
 // GridMap's padded index.

@@ -9,8 +9,9 @@
 // The per-cell arrays grow to the largest map searched with this context and
 // never shrink; they never grow past `max_cells` (the node pool's fixed
 // capacity), so a map larger than that is refused with ResourceExhausted
-// instead of allocating. After a context has searched a map once, later
-// searches on maps no larger allocate nothing.
+// instead of allocating. The open lists keep the largest capacity any search
+// needed, so once a context has warmed up on a workload its searches allocate
+// nothing (a search larger than any before may grow them once).
 //
 // Thread-safety: not thread-safe. Use one context per thread; one context may
 // serve any number of maps, one search at a time.
