@@ -1,14 +1,15 @@
 // The optimised best-first engine behind astar, weighted and dijkstra.
 //
 // Why it is fast: the padded grid lets every neighbour be read without bounds
-// checks; one indexed 4-ary heap entry per cell (decrease-key, no stale
-// duplicates); 16-byte node records stamped by generation; ties on f go to the
-// deeper node, which on open maps expands far fewer cells; and a cell whose f
-// ties the current minimum (most cells on the way to the goal, on open maps)
-// skips the heap altogether: it goes on a stack that is expanded first.
-// Taking a tie first is a legal A* order; the tie test allows a relative
-// 1e-9, measured against the f last taken from the heap so that it cannot add
-// up.
+// checks; 16-byte node records stamped by generation; one-integer keys whose
+// ties on f go to the deeper node, which on open maps expands far fewer cells;
+// a cell whose f ties the current minimum (most cells on the way to the goal,
+// on open maps) skips the open list altogether: it goes on a stack that is
+// expanded first. Taking a tie first is a legal A* order; the tie test allows
+// a relative 1e-9, measured against the f last taken from the open list so
+// that it cannot add up. The open list is a RadixQueue (lazy deletion) when
+// the heuristic is consistent, else the indexed 4-ary OpenList with
+// decrease-key (keys of weighted search may fall below the last minimum).
 //
 // Correctness: the heuristics are consistent (see FindPath), so an expanded
 // cell is final and never reopened; with an inflated heuristic (weighted) not
@@ -159,6 +160,7 @@ void SearchWithQueue(const GridMap& map, const SearchParams& params,
   if (params.consistent) {
     Search<kPolicy>(map, params, state, state.radix, result);
   } else {
+    state.PrepareIndexedOpenList(map);
     Search<kPolicy>(map, params, state, state.open, result);
   }
 }

@@ -32,10 +32,9 @@ absl::StatusOr<GridMap> GridMap::FromCosts(int64_t width, int64_t height,
     return s;
   }
   if (static_cast<int64_t>(costs.size()) != width * height) {
-    return absl::InvalidArgumentError(absl::StrCat("cells: got ", costs.size(),
-                                                   " bytes, expected width x "
-                                                   "height = ",
-                                                   width * height));
+    return absl::InvalidArgumentError(
+        absl::StrCat("cells: got ", costs.size(),
+                     " bytes, expected width x height = ", width * height));
   }
   GridMap map;
   map.width_ = static_cast<int32_t>(width);

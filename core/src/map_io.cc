@@ -97,10 +97,9 @@ absl::Status ReadPgmNumber(PgmTokenizer& t, absl::string_view field,
     return PgmError(t, absl::StrCat(field, ": missing (truncated header)"));
   }
   if (token[0] == '-' || token[0] == '+' || !ParseStrictInt(token, out)) {
-    return PgmError(t, absl::StrCat(field,
-                                    ": expected a non-negative number, "
-                                    "got ",
-                                    Quote(token)));
+    return PgmError(
+        t, absl::StrCat(field, ": expected a non-negative number, got ",
+                        Quote(token)));
   }
   return absl::OkStatus();
 }

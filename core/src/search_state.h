@@ -252,17 +252,10 @@ struct SearchState {
   // FindPath before calling).
   void BeginSearch(const GridMap& map) {
     const size_t n = map.padded_size();
-    if (nodes.size() < n) {
-      nodes.resize(n, Node{0, 0, 0});
-      heap_pos.resize(n, 0);
-    }
-    // The heap holds at most every passable cell once.
-    const size_t heap_need = static_cast<size_t>(map.passable_count()) + 1;
-    if (open.capacity() < heap_need) open.Reserve(heap_need);
-    if (ties.capacity() < heap_need) ties.reserve(heap_need);
+    if (nodes.size() < n) nodes.resize(n, Node{0, 0, 0});
+    const size_t passable = static_cast<size_t>(map.passable_count()) + 1;
+    if (ties.capacity() < passable) ties.reserve(passable);
     ties.clear();
-    open.set_positions(heap_pos.data());
-    open.Clear();
     radix.Clear();
     if (open_mark >= UINT32_MAX - 2) {
       // The stamps would wrap: clear them once so no old stamp can match.
@@ -271,6 +264,19 @@ struct SearchState {
     }
     open_mark += 2;
     closed_mark = open_mark + 1;
+  }
+
+  // Sizes and empties the indexed heap and its position array, which only
+  // searches with an inconsistent heuristic use, so that contexts serving
+  // only astar and dijkstra never hold them.
+  void PrepareIndexedOpenList(const GridMap& map) {
+    const size_t n = map.padded_size();
+    if (heap_pos.size() < n) heap_pos.resize(n, 0);
+    // The heap holds at most every passable cell once.
+    const size_t need = static_cast<size_t>(map.passable_count()) + 1;
+    if (open.capacity() < need) open.Reserve(need);
+    open.set_positions(heap_pos.data());
+    open.Clear();
   }
 
   size_t MemoryBytes() const {
