@@ -114,7 +114,9 @@ absl::Status Search(const GridMap& map, const PathQuery& q,
     p.goal_y = r->goal.y + 1;
     p.max_expansions = q.max_expansions;
     p.deadline = q.deadline;
-    p.has_deadline = q.deadline != absl::InfiniteFuture();
+    p.cancelled = q.cancelled;
+    p.has_deadline =
+        q.deadline != absl::InfiniteFuture() || q.cancelled != nullptr;
     p.consistent = q.algorithm != Algorithm::kWeighted;
     switch (q.algorithm) {
       case Algorithm::kDijkstra:

@@ -9,6 +9,7 @@
 #define GRIDSTAR_SRC_SEARCH_STATE_H_
 
 #include <algorithm>
+#include <atomic>
 #include <cassert>
 #include <cmath>
 #include <cstdint>
@@ -335,7 +336,9 @@ struct SearchParams {
   // fall below the last minimum, which lets the engine use a RadixQueue.
   bool consistent;
   absl::Time deadline;
+  // Also set when a cancellation flag is given: both are checked together.
   bool has_deadline;
+  const std::atomic<bool>* cancelled;  // May be null.
 };
 
 // Whether a search with `expanded` cells so far must stop for its budget.
@@ -344,8 +347,12 @@ inline PartialReason BudgetExhausted(const SearchParams& p, uint64_t expanded) {
     return PartialReason::kMaxExpansions;
   }
   // The clock is read every 256 expansions only, starting with the first.
-  if (p.has_deadline && (expanded & 255) == 1 && absl::Now() >= p.deadline) {
-    return PartialReason::kDeadline;
+  if (p.has_deadline && (expanded & 255) == 1) {
+    if (p.cancelled != nullptr &&
+        p.cancelled->load(std::memory_order_relaxed)) {
+      return PartialReason::kCancelled;
+    }
+    if (absl::Now() >= p.deadline) return PartialReason::kDeadline;
   }
   return PartialReason::kNone;
 }

@@ -1,6 +1,7 @@
 // Named edge cases of FindPath, each run over every algorithm and every
 // diagonal policy.
 
+#include <atomic>
 #include <functional>
 #include <string>
 #include <vector>
@@ -299,6 +300,28 @@ TEST(FindPathTest, PassedDeadlineGivesPartialResult) {
     EXPECT_TRUE(r->partial);
     EXPECT_EQ(r->partial_reason, PartialReason::kDeadline);
     EXPECT_EQ(CheckPath(map, *r, s, g, p, false), "");
+  });
+}
+
+TEST(FindPathTest, CancelledFlagGivesPartialResult) {
+  const GridMap map = MakeRandomMap({64, 64, 0.1, 1, false}, 5);
+  SearchContext context;
+  ForEachAlgorithmAndPolicy([&](Algorithm a, DiagonalPolicy p) {
+    const auto [s, g] = testing::FarConnectedPair(map);
+    PathQuery q = Query(s, g, a, p);
+    std::atomic<bool> cancelled{true};
+    q.cancelled = &cancelled;
+    absl::StatusOr<PathResult> r = FindPath(map, q, context);
+    ASSERT_OK(r);
+    EXPECT_TRUE(r->partial);
+    EXPECT_EQ(r->partial_reason, PartialReason::kCancelled);
+    EXPECT_EQ(CheckPath(map, *r, s, g, p, false), "");
+    // A flag that stays false changes nothing.
+    cancelled = false;
+    r = FindPath(map, q, context);
+    ASSERT_OK(r);
+    EXPECT_FALSE(r->partial);
+    EXPECT_EQ(r->cells.back(), g);
   });
 }
 

@@ -26,6 +26,7 @@
 #ifndef GRIDSTAR_FIND_PATH_H_
 #define GRIDSTAR_FIND_PATH_H_
 
+#include <atomic>
 #include <cstdint>
 #include <vector>
 
@@ -54,6 +55,10 @@ struct PathQuery {
   // The search stops with a partial result once this time has passed
   // (checked every 256 expansions).
   absl::Time deadline = absl::InfiniteFuture();
+  // When non-null, the search stops with a partial result once this flag
+  // reads true (checked with the deadline). A server sets it when the call
+  // is cancelled; the flag must outlive the call.
+  const std::atomic<bool>* cancelled = nullptr;
   // A blocked or off-map start or goal moves to the nearest passable cell
   // (Euclidean, preferring cells reachable from the other end) within this
   // Chebyshev radius, in [0, kMaxSnapRadius]; 0 means no snapping.
@@ -62,7 +67,12 @@ struct PathQuery {
   bool smooth = false;
 };
 
-enum class PartialReason : uint8_t { kNone, kMaxExpansions, kDeadline };
+enum class PartialReason : uint8_t {
+  kNone,
+  kMaxExpansions,
+  kDeadline,
+  kCancelled
+};
 
 struct PathResult {
   // Cells from start to goal (or to the best cell reached, when partial),
