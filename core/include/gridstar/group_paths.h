@@ -1,0 +1,86 @@
+// FindGroupPaths: paths for a group of units by path splicing.
+//
+// One search finds a shared path P from a representative start (the medoid
+// of the units' starts, by octile distance) to the representative goal (the
+// shared goal, or the representative unit's own). Every other unit then
+// searches only from its start to the point of P that looks cheapest to join
+// (octile estimate to the point plus P's cost from there on), follows P, and,
+// when it has its own goal, leaves P where the rest looks cheapest and
+// searches to its goal. Loops where a leg doubles back over P are cut out.
+// A unit whose join or leave point is further than max_splice_distance (or
+// that lies in another component than P) gets its own search instead.
+//
+// Spliced paths are legal paths from the unit's start to its goal but not
+// always optimal; with report_overhead each spliced unit is also searched
+// on its own and the relative excess cost is reported.
+//
+// Thread-safety: as FindPath; one SearchContext per calling thread.
+#ifndef GRIDSTAR_GROUP_PATHS_H_
+#define GRIDSTAR_GROUP_PATHS_H_
+
+#include <atomic>
+#include <cstdint>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/time/time.h"
+#include "gridstar/find_path.h"
+#include "gridstar/grid_map.h"
+#include "gridstar/search_context.h"
+#include "gridstar/types.h"
+
+namespace gridstar {
+
+inline constexpr int32_t kDefaultSpliceDistance = 64;
+inline constexpr int32_t kMaxSpliceDistance = 8192;
+
+struct GroupQuery {
+  std::vector<Cell> starts;
+  // One goal shared by every unit, or exactly one per unit.
+  std::vector<Cell> goals;
+  // Any algorithm but kBaseline (a yardstick, not for serving).
+  Algorithm algorithm = Algorithm::kAStar;
+  double weight = 1.5;
+  DiagonalPolicy diagonal = DiagonalPolicy::kNoCornerCutting;
+  // Octile distance in cells, in [1, kMaxSpliceDistance].
+  int32_t max_splice_distance = kDefaultSpliceDistance;
+  bool report_overhead = false;
+  // Budget of the whole call: units not finished when it passes get
+  // DeadlineExceeded (or Cancelled).
+  absl::Time deadline = absl::InfiniteFuture();
+  const std::atomic<bool>* cancelled = nullptr;
+};
+
+struct UnitPath {
+  // InvalidArgument naming starts[i] / goals[i] for a bad end, NotFound when
+  // no path joins them, DeadlineExceeded / Cancelled when the budget ran
+  // out before this unit was done.
+  absl::Status status;
+  // cells, cost, expanded (summed over this unit's searches), start, goal.
+  PathResult path;
+  bool spliced = false;
+  // With report_overhead, for spliced units: the optimal cost.
+  double independent_cost = 0;
+};
+
+struct GroupResult {
+  std::vector<UnitPath> units;  // One per start, in order.
+  // Searches run to build the answer (not those of report_overhead).
+  uint64_t searches = 0;
+  uint32_t spliced_units = 0;
+  // With report_overhead: mean and max of cost / independent cost - 1 over
+  // the spliced units.
+  double mean_cost_overhead = 0;
+  double max_cost_overhead = 0;
+};
+
+// Returns InvalidArgument, naming the field, for a malformed group: no
+// starts, a goal count other than 1 or starts.size(), kBaseline, a splice
+// distance or weight out of range. Per-unit problems go in that unit's
+// status. ResourceExhausted when the map exceeds the context's capacity.
+absl::Status FindGroupPaths(const GridMap& map, const GroupQuery& query,
+                            SearchContext& context, GroupResult* result);
+
+}  // namespace gridstar
+
+#endif  // GRIDSTAR_GROUP_PATHS_H_

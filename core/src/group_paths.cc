@@ -1,0 +1,332 @@
+#include "gridstar/group_paths.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+
+namespace gridstar {
+namespace {
+
+constexpr double kSqrt2 = 1.4142135623730951;
+
+// Octile (or Manhattan, for kNever) distance in cells: a lower bound on the
+// number of cost-1 steps between two cells.
+double CellDistance(Cell a, Cell b, DiagonalPolicy policy) {
+  const double dx = std::abs(a.x - b.x), dy = std::abs(a.y - b.y);
+  if (policy == DiagonalPolicy::kNever) return dx + dy;
+  return std::max(dx, dy) + (kSqrt2 - 1.0) * std::min(dx, dy);
+}
+
+absl::Status ValidateGroup(const GroupQuery& q) {
+  if (q.starts.empty()) {
+    return absl::InvalidArgumentError("starts: the group has no units");
+  }
+  if (q.goals.size() != 1 && q.goals.size() != q.starts.size()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("goals: ", q.goals.size(), " goals for ", q.starts.size(),
+                     " units; give one shared goal or one goal per unit"));
+  }
+  if (q.algorithm == Algorithm::kBaseline) {
+    return absl::InvalidArgumentError(
+        "algorithm: baseline is a yardstick and not offered for groups");
+  }
+  if (q.max_splice_distance < 1 || q.max_splice_distance > kMaxSpliceDistance) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("max_splice_distance: ", q.max_splice_distance,
+                     " is out of range [1, ", kMaxSpliceDistance, "]"));
+  }
+  return absl::OkStatus();
+}
+
+// Removes every loop from a path: when a cell comes back, everything since
+// its first visit goes. Costs are positive, so this never raises the cost,
+// and the move into the repeated cell stays legal from its first visit.
+void RemoveLoops(std::vector<Cell>* cells,
+                 absl::flat_hash_map<uint64_t, size_t>* seen) {
+  seen->clear();
+  size_t out = 0;
+  for (size_t i = 0; i < cells->size(); ++i) {
+    const Cell c = (*cells)[i];
+    const uint64_t key =
+        (static_cast<uint64_t>(static_cast<uint32_t>(c.y)) << 32) |
+        static_cast<uint32_t>(c.x);
+    auto [it, inserted] = seen->try_emplace(key, out);
+    if (!inserted) {
+      // Forget the cells of the loop, then continue from the first visit.
+      for (size_t k = it->second + 1; k < out; ++k) {
+        const Cell d = (*cells)[k];
+        seen->erase((static_cast<uint64_t>(static_cast<uint32_t>(d.y)) << 32) |
+                    static_cast<uint32_t>(d.x));
+      }
+      out = it->second + 1;
+      continue;
+    }
+    (*cells)[out++] = c;
+  }
+  cells->resize(out);
+}
+
+class GroupSolver {
+ public:
+  GroupSolver(const GridMap& map, const GroupQuery& q, SearchContext& context,
+              GroupResult* result)
+      : map_(map), q_(q), context_(context), result_(result) {}
+
+  void Solve() {
+    const size_t n = q_.starts.size();
+    result_->units.assign(n, UnitPath());
+    std::vector<size_t> valid;
+    for (size_t i = 0; i < n; ++i) {
+      UnitPath& u = result_->units[i];
+      u.status = CheckEnd("starts", i, q_.starts[i]);
+      if (u.status.ok()) {
+        u.status = CheckEnd("goals", q_.goals.size() == 1 ? 0 : i, Goal(i));
+      }
+      if (u.status.ok()) valid.push_back(i);
+    }
+    if (valid.empty()) return;
+
+    const size_t rep = Medoid(valid);
+    UnitPath& rep_unit = result_->units[rep];
+    if (!Search(q_.starts[rep], Goal(rep), &rep_unit, &leg_)) {
+      // The representative has no path (or the budget ran out): every unit
+      // searches on its own.
+      for (size_t i : valid) {
+        if (i != rep) SolveAlone(i);
+      }
+      return;
+    }
+    const uint64_t expanded = rep_unit.path.expanded;
+    std::swap(rep_unit.path, leg_);
+    rep_unit.path.expanded = expanded;
+    const PathResult& shared = rep_unit.path;
+    PrefixCosts(shared.cells);
+    for (size_t i : valid) {
+      if (i == rep) continue;
+      if (!Splice(i, shared.cells)) SolveAlone(i);
+    }
+    if (q_.report_overhead) ReportOverhead();
+  }
+
+ private:
+  Cell Goal(size_t i) const {
+    return q_.goals.size() == 1 ? q_.goals[0] : q_.goals[i];
+  }
+
+  absl::Status CheckEnd(absl::string_view field, size_t i, Cell c) const {
+    if (map_.Passable(c)) return absl::OkStatus();
+    return absl::InvalidArgumentError(absl::StrCat(
+        field, "[", i, "]: (", c.x, ", ", c.y, ") ",
+        map_.InBounds(c) ? std::string("is blocked")
+                         : absl::StrCat("is outside the ", map_.width(), " x ",
+                                        map_.height(), " map")));
+  }
+
+  bool OutOfBudget() const {
+    return (q_.cancelled != nullptr &&
+            q_.cancelled->load(std::memory_order_relaxed)) ||
+           (q_.deadline != absl::InfiniteFuture() && absl::Now() >= q_.deadline);
+  }
+
+  absl::Status BudgetStatus() const {
+    if (q_.cancelled != nullptr &&
+        q_.cancelled->load(std::memory_order_relaxed)) {
+      return absl::CancelledError("the call was cancelled");
+    }
+    return absl::DeadlineExceededError(
+        "the deadline passed before this unit's path was found");
+  }
+
+  static bool BudgetGone(const absl::Status& s) {
+    return absl::IsDeadlineExceeded(s) || absl::IsCancelled(s);
+  }
+
+  // The valid unit whose start has the least summed distance to the others.
+  // Quadratic, so beyond 256 units only a strided sample is considered.
+  size_t Medoid(const std::vector<size_t>& valid) const {
+    const size_t stride = std::max<size_t>(1, valid.size() / 256);
+    size_t best = valid[0];
+    double best_sum = std::numeric_limits<double>::infinity();
+    for (size_t a = 0; a < valid.size(); a += stride) {
+      double sum = 0;
+      for (size_t b = 0; b < valid.size(); b += stride) {
+        sum += CellDistance(q_.starts[valid[a]], q_.starts[valid[b]],
+                            q_.diagonal);
+      }
+      if (sum < best_sum) {
+        best_sum = sum;
+        best = valid[a];
+      }
+    }
+    return best;
+  }
+
+  // One search from a to b into *out; counts it and sums its expansions into
+  // the unit. False (with the unit's status set) when it gives no full path.
+  bool Search(Cell a, Cell b, UnitPath* unit, PathResult* out) {
+    if (OutOfBudget()) {
+      unit->status = BudgetStatus();
+      return false;
+    }
+    PathQuery pq;
+    pq.start = a;
+    pq.goal = b;
+    pq.algorithm = q_.algorithm;
+    pq.weight = q_.weight;
+    pq.diagonal = q_.diagonal;
+    pq.deadline = q_.deadline;
+    pq.cancelled = q_.cancelled;
+    ++result_->searches;
+    const absl::Status s = FindPath(map_, pq, context_, out);
+    unit->path.expanded += out->expanded;
+    if (!s.ok()) {
+      unit->status = s;
+      return false;
+    }
+    if (out->partial) {
+      unit->status = BudgetStatus();
+      return false;
+    }
+    return true;
+  }
+
+  void SolveAlone(size_t i) {
+    UnitPath& u = result_->units[i];
+    u.spliced = false;
+    u.status = absl::OkStatus();
+    u.path.cells.clear();
+    u.path.cost = 0;
+    if (Search(q_.starts[i], Goal(i), &u, &leg_)) {
+      const uint64_t expanded = u.path.expanded;
+      std::swap(u.path, leg_);
+      u.path.expanded = expanded;
+    }
+    u.path.start = q_.starts[i];
+    u.path.goal = Goal(i);
+  }
+
+  void PrefixCosts(const std::vector<Cell>& p) {
+    prefix_.assign(p.size(), 0.0);
+    for (size_t k = 1; k < p.size(); ++k) {
+      prefix_[k] = prefix_[k - 1] + MoveCost(map_, p[k - 1], p[k], q_.diagonal);
+    }
+  }
+
+  // Splices unit i onto the shared path p. False when it should search on
+  // its own instead (too far from p, another component, or a leg failed for
+  // want of budget, which then is its status).
+  bool Splice(size_t i, const std::vector<Cell>& p) {
+    UnitPath& u = result_->units[i];
+    const Cell s = q_.starts[i];
+    const Cell g = Goal(i);
+    if (!map_.Connected(s, p[0]) || !map_.Connected(g, p[0])) return false;
+    const double limit = q_.max_splice_distance;
+    const double unit_cost = map_.min_cost();
+    const bool shared_goal = g == p.back();
+    // est(j) = min over i <= j of (h(s, p[i]) - prefix[i]) + prefix[j] +
+    // h(p[j], g); a shared goal always leaves at the end.
+    double best_join = std::numeric_limits<double>::infinity();
+    size_t join_at = 0, best_i = 0, best_j = 0;
+    double best_est = std::numeric_limits<double>::infinity();
+    for (size_t k = 0; k < p.size(); ++k) {
+      const double d_in = CellDistance(s, p[k], q_.diagonal);
+      if (d_in <= limit && d_in * unit_cost - prefix_[k] < best_join) {
+        best_join = d_in * unit_cost - prefix_[k];
+        join_at = k;
+      }
+      if (best_join == std::numeric_limits<double>::infinity()) continue;
+      if (shared_goal && k + 1 != p.size()) continue;
+      const double d_out = CellDistance(p[k], g, q_.diagonal);
+      if (d_out > limit) continue;
+      const double est = best_join + prefix_[k] + d_out * unit_cost;
+      if (est < best_est) {
+        best_est = est;
+        best_i = join_at;
+        best_j = k;
+      }
+    }
+    if (best_est == std::numeric_limits<double>::infinity()) return false;
+
+    std::vector<Cell>& cells = u.path.cells;
+    cells.clear();
+    // A failed leg ends the unit only when the budget is gone; otherwise it
+    // searches on its own.
+    if (!Search(s, p[best_i], &u, &leg_)) return BudgetGone(u.status);
+    cells.insert(cells.end(), leg_.cells.begin(), leg_.cells.end());
+    cells.insert(cells.end(), p.begin() + best_i + 1, p.begin() + best_j + 1);
+    if (p[best_j] != g) {
+      if (!Search(p[best_j], g, &u, &leg_)) {
+        cells.clear();
+        return BudgetGone(u.status);
+      }
+      cells.insert(cells.end(), leg_.cells.begin() + 1, leg_.cells.end());
+    }
+    RemoveLoops(&cells, &seen_);
+    u.path.cost = PathCost(map_, cells, q_.diagonal);
+    u.path.start = s;
+    u.path.goal = g;
+    u.spliced = true;
+    ++result_->spliced_units;
+    return true;
+  }
+
+  void ReportOverhead() {
+    double sum = 0;
+    uint32_t counted = 0;
+    for (size_t i = 0; i < result_->units.size(); ++i) {
+      UnitPath& u = result_->units[i];
+      if (!u.spliced || !u.status.ok()) continue;
+      PathQuery pq;
+      pq.start = q_.starts[i];
+      pq.goal = Goal(i);
+      pq.algorithm = Algorithm::kAStar;
+      pq.diagonal = q_.diagonal;
+      pq.deadline = q_.deadline;
+      pq.cancelled = q_.cancelled;
+      if (!FindPath(map_, pq, context_, &leg_).ok() || leg_.partial) continue;
+      u.independent_cost = leg_.cost;
+      const double overhead = leg_.cost > 0 ? u.path.cost / leg_.cost - 1 : 0;
+      sum += overhead;
+      result_->max_cost_overhead = std::max(result_->max_cost_overhead, overhead);
+      ++counted;
+    }
+    result_->mean_cost_overhead = counted > 0 ? sum / counted : 0;
+  }
+
+  const GridMap& map_;
+  const GroupQuery& q_;
+  SearchContext& context_;
+  GroupResult* result_;
+  PathResult leg_;
+  std::vector<double> prefix_;
+  absl::flat_hash_map<uint64_t, size_t> seen_;
+};
+
+}  // namespace
+
+absl::Status FindGroupPaths(const GridMap& map, const GroupQuery& query,
+                            SearchContext& context, GroupResult* result) {
+  *result = GroupResult();
+  if (absl::Status s = ValidateGroup(query); !s.ok()) return s;
+  if (query.algorithm == Algorithm::kWeighted &&
+      !(query.weight >= 1.0 && query.weight <= kMaxWeight)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "weight: ", query.weight, " is out of range [1, ", kMaxWeight, "]"));
+  }
+  if (static_cast<int64_t>(map.padded_size()) > context.max_cells()) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat("the map's ", map.padded_size(),
+                     " cells (with border) are more than the search "
+                     "context's capacity of ",
+                     context.max_cells(), " cells"));
+  }
+  GroupSolver(map, query, context, result).Solve();
+  return absl::OkStatus();
+}
+
+}  // namespace gridstar
