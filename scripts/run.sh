@@ -1,19 +1,20 @@
 #!/usr/bin/env bash
-# The main job on a fresh machine: installs what is missing, builds, and runs
-# gridstar-bench on the bundled sample map (every algorithm, A* last), then the
-# terrain sample. Extra arguments go to the final gridstar-bench call, e.g.
-#   scripts/run.sh --map ../shared/movingai/dao/den520d.map --scen ../shared/movingai/dao/den520d.map.scen
+# The main job on a fresh machine: installs what is missing, builds, and starts
+# gridstar-server on port 50051 (metrics on 9464) with the bundled sample maps
+# registered as "dungeon" (128x128 Moving AI map) and "terrain" (128x128 PGM,
+# costs 1..9). Ctrl-C (SIGINT) or SIGTERM drains and stops it. Extra arguments
+# go to gridstar-server (see build/release/server/gridstar-server --help), e.g.
+#   scripts/run.sh --port 6000 --data_dir /var/lib/gridstar
+# `scripts/run.sh bench [gridstar-bench args]` runs the benchmark tool instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 scripts/build.sh build/release
-bench=build/release/tests/gridstar-bench
-if (($#)); then
-  exec "$bench" "$@"
+if [[ "${1:-}" == bench ]]; then
+  shift
+  bench=build/release/tests/gridstar-bench
+  if (($#)); then exec "$bench" "$@"; fi
+  exec "$bench" --map data/sample/dungeon.map --scen data/sample/dungeon.map.scen
 fi
-for algo in baseline dijkstra weighted astar; do
-  echo "== gridstar-bench --algo $algo (data/sample/dungeon.map, 128x128)"
-  "$bench" --map data/sample/dungeon.map --scen data/sample/dungeon.map.scen --algo "$algo" | tail -1
-done
-echo "== gridstar-bench --algo astar (data/sample/terrain.pgm, costs 1..9)"
-"$bench" --map data/sample/terrain.pgm --scen data/sample/terrain.pgm.scen | tail -1
+exec build/release/server/gridstar-server \
+  --preload=dungeon=data/sample/dungeon.map,terrain=data/sample/terrain.pgm "$@"

@@ -5,7 +5,8 @@
 #   2. asan      AddressSanitizer + UndefinedBehaviorSanitizer build (g++);
 #                every test except the long conformance label.
 #   3. tsan      ThreadSanitizer build (g++); the concurrency tests (threads
-#                sharing one map).
+#                sharing one map) and the server's integration tests (a TSan
+#                gridstar-server under concurrent calls).
 #   4. fuzz      libFuzzer targets (clang 14, ASan + UBSan), each run for
 #                GRIDSTAR_FUZZ_SECONDS (default 20) from its seed corpus.
 # Any failure, sanitizer report or fuzz crash stops the run with a non-zero exit.
@@ -34,14 +35,15 @@ run_stage() {
         ctest -j "$jobs" --output-on-failure -LE conformance)
       ;;
     tsan)
-      GRIDSTAR_TARGETS=concurrency_test scripts/build.sh build/tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+      GRIDSTAR_TARGETS="concurrency_test server_test gridstar-server" \
+        scripts/build.sh build/tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
         -DGRIDSTAR_SANITIZE=thread
-      (cd build/tsan && TSAN_OPTIONS=halt_on_error=1 \
-        ctest -j "$jobs" --output-on-failure -L concurrency)
+      (cd build/tsan && TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/../../tests/tsan.supp" \
+        ctest -j "$jobs" --output-on-failure -L 'concurrency|server')
       ;;
     fuzz)
       CC=clang-14 CXX=clang++-14 scripts/build.sh build/fuzz \
-        -DGRIDSTAR_FUZZ=ON -DGRIDSTAR_BUILD_TESTS=OFF \
+        -DGRIDSTAR_FUZZ=ON -DGRIDSTAR_BUILD_TESTS=OFF -DGRIDSTAR_BUILD_SERVICE=OFF \
         -DGRIDSTAR_FUZZ_SECONDS="${GRIDSTAR_FUZZ_SECONDS:-20}"
       (cd build/fuzz && ctest -j "$jobs" --output-on-failure -L fuzz)
       ;;

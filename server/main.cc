@@ -1,0 +1,205 @@
+// gridstar-server: the gridstar.v1.Pathfinding gRPC service.
+#include <signal.h>
+
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/flags/usage.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/time/clock.h"
+#include "gridstar/map_io.h"
+#include "grpcpp/ext/proto_server_reflection_plugin.h"
+#include "grpcpp/grpcpp.h"
+#include "grpcpp/health_check_service_interface.h"
+#include "map_registry.h"
+#include "metrics.h"
+#include "prometheus/exposer.h"
+#include "scheduler.h"
+#include "service.h"
+
+ABSL_FLAG(std::string, host, "0.0.0.0", "Address to listen on for gRPC");
+ABSL_FLAG(int, port, 50051, "gRPC port; 0 picks a free one (see --port_file)");
+ABSL_FLAG(int, metrics_port, 9464,
+          "Port of the Prometheus /metrics endpoint; 0 turns it off");
+ABSL_FLAG(std::string, port_file, "",
+          "If set, the chosen gRPC port is written here once serving");
+ABSL_FLAG(int, workers, 0, "Search worker threads; 0 = hardware threads");
+ABSL_FLAG(std::string, data_dir, "",
+          "Directory where maps persist (fsync'd before a change is "
+          "acknowledged) and are reloaded at start; empty = memory only, "
+          "everything is lost on exit");
+ABSL_FLAG(int, queue_capacity, 4096,
+          "Search tasks that may wait; beyond that RESOURCE_EXHAUSTED at once");
+ABSL_FLAG(int, max_batch, 1024, "Most items of one FindPaths call");
+ABSL_FLAG(int, max_group, 1024, "Most units of one FindGroupPaths call");
+ABSL_FLAG(int, max_stream_inflight, 256,
+          "Most unanswered requests of one FindPathsStream before reading pauses");
+ABSL_FLAG(int, max_map_side, 8192, "Largest map width or height");
+ABSL_FLAG(int64_t, max_map_cells, int64_t{8192} * 8192, "Largest map, in cells");
+ABSL_FLAG(int, max_maps, 1024, "Most maps held");
+ABSL_FLAG(int64_t, max_total_cells, int64_t{1} << 30,
+          "Most cells of all maps together");
+ABSL_FLAG(int, max_message_bytes, 80 << 20,
+          "Largest gRPC message received (a 8192 x 8192 raw map is 64 MiB)");
+ABSL_FLAG(absl::Duration, max_search_time, absl::Seconds(30),
+          "Time budget of a call without a deadline (and cap of any deadline)");
+ABSL_FLAG(absl::Duration, shutdown_grace, absl::Seconds(10),
+          "On SIGTERM/SIGINT, time in-flight calls get to finish");
+ABSL_FLAG(std::vector<std::string>, preload, {},
+          "Maps to register at start, as id=path pairs (Moving AI .map or PGM)");
+
+namespace gridstar::server {
+namespace {
+
+int Run() {
+  // Signals are taken by one thread with sigwait, so block them everywhere.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGTERM);
+  sigaddset(&signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
+  MapLimits limits;
+  limits.max_width = limits.max_height = absl::GetFlag(FLAGS_max_map_side);
+  limits.max_cells = absl::GetFlag(FLAGS_max_map_cells);
+  MapRegistry::Limits registry_limits;
+  registry_limits.max_maps = static_cast<size_t>(absl::GetFlag(FLAGS_max_maps));
+  registry_limits.max_total_cells = absl::GetFlag(FLAGS_max_total_cells);
+  MapRegistry registry(absl::GetFlag(FLAGS_data_dir), registry_limits);
+  std::vector<std::string> errors;
+  if (absl::Status s = registry.LoadAll(&errors); !s.ok()) {
+    std::fprintf(stderr, "gridstar-server: %s\n", s.ToString().c_str());
+    return 1;
+  }
+  for (const std::string& e : errors) {
+    std::fprintf(stderr, "gridstar-server: skipped corrupt map file %s\n", e.c_str());
+  }
+  if (!absl::GetFlag(FLAGS_data_dir).empty()) {
+    std::fprintf(stderr, "gridstar-server: loaded %zu maps from %s\n",
+                 registry.map_count(), absl::GetFlag(FLAGS_data_dir).c_str());
+  }
+  for (const std::string& spec : absl::GetFlag(FLAGS_preload)) {
+    std::vector<std::string> parts = absl::StrSplit(spec, absl::MaxSplits('=', 1));
+    if (parts.size() != 2) {
+      std::fprintf(stderr, "gridstar-server: --preload %s: want id=path\n",
+                   spec.c_str());
+      return 2;
+    }
+    absl::StatusOr<GridMap> map = ReadMapFile(parts[1], limits);
+    absl::Status s = map.status();
+    if (map.ok()) {
+      s = registry.Register(parts[0], *std::move(map),
+                            DiagonalPolicy::kNoCornerCutting, true)
+              .status();
+    }
+    if (!s.ok()) {
+      std::fprintf(stderr, "gridstar-server: --preload %s: %s\n", spec.c_str(),
+                   s.ToString().c_str());
+      return 2;
+    }
+  }
+
+  int workers = absl::GetFlag(FLAGS_workers);
+  if (workers <= 0) workers = static_cast<int>(std::thread::hardware_concurrency());
+  if (workers <= 0) workers = 1;
+  const int64_t context_cells = (limits.max_width + 2) * (limits.max_height + 2);
+  Scheduler search(workers, static_cast<size_t>(absl::GetFlag(FLAGS_queue_capacity)),
+                   context_cells);
+  Scheduler admin(1, 256, 1);
+  Metrics metrics;
+  std::unique_ptr<prometheus::Exposer> exposer;
+  if (absl::GetFlag(FLAGS_metrics_port) != 0) {
+    exposer = std::make_unique<prometheus::Exposer>(
+        absl::StrCat(absl::GetFlag(FLAGS_host), ":", absl::GetFlag(FLAGS_metrics_port)));
+    exposer->RegisterCollectable(metrics.registry());
+  }
+
+  ServiceOptions options;
+  options.max_batch = static_cast<size_t>(absl::GetFlag(FLAGS_max_batch));
+  options.max_group = static_cast<size_t>(absl::GetFlag(FLAGS_max_group));
+  options.max_stream_inflight =
+      static_cast<size_t>(absl::GetFlag(FLAGS_max_stream_inflight));
+  options.map_limits = limits;
+  options.max_search_time = absl::GetFlag(FLAGS_max_search_time);
+  PathfindingService service(&registry, &search, &admin, &metrics, options);
+
+  grpc::EnableDefaultHealthCheckService(true);
+  grpc::reflection::InitProtoReflectionServerBuilderPlugin();
+  grpc::ServerBuilder builder;
+  int port = 0;
+  builder.AddListeningPort(
+      absl::StrCat(absl::GetFlag(FLAGS_host), ":", absl::GetFlag(FLAGS_port)),
+      grpc::InsecureServerCredentials(), &port);
+  builder.SetMaxReceiveMessageSize(absl::GetFlag(FLAGS_max_message_bytes));
+  builder.SetMaxSendMessageSize(absl::GetFlag(FLAGS_max_message_bytes));
+  builder.RegisterService(&service);
+  std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
+  if (server == nullptr || port == 0) {
+    std::fprintf(stderr, "gridstar-server: cannot listen on %s:%d\n",
+                 absl::GetFlag(FLAGS_host).c_str(), absl::GetFlag(FLAGS_port));
+    return 1;
+  }
+  server->GetHealthCheckService()->SetServingStatus(true);
+  if (!absl::GetFlag(FLAGS_port_file).empty()) {
+    const std::string tmp = absl::GetFlag(FLAGS_port_file) + ".tmp";
+    std::ofstream(tmp) << port << "\n";
+    std::rename(tmp.c_str(), absl::GetFlag(FLAGS_port_file).c_str());
+  }
+  std::fprintf(stderr,
+               "gridstar-server: serving on %s:%d with %d workers, %zu maps, "
+               "metrics %s\n",
+               absl::GetFlag(FLAGS_host).c_str(), port, workers,
+               registry.map_count(),
+               exposer ? absl::StrCat("on :", absl::GetFlag(FLAGS_metrics_port),
+                                      "/metrics").c_str()
+                       : "off");
+
+  // Gauges are sampled twice a second.
+  std::atomic<bool> stopping{false};
+  std::thread sampler([&] {
+    while (!stopping.load()) {
+      metrics.SetState(static_cast<double>(registry.map_count()),
+                       static_cast<double>(registry.total_cells()),
+                       static_cast<double>(registry.memory_bytes()),
+                       static_cast<double>(search.depth()), search.busy_workers(),
+                       static_cast<double>(search.context_memory_bytes()));
+      absl::SleepFor(absl::Milliseconds(500));
+    }
+  });
+
+  int signal = 0;
+  sigwait(&signals, &signal);
+  std::fprintf(stderr, "gridstar-server: %s, draining (grace %s)\n",
+               signal == SIGTERM ? "SIGTERM" : "SIGINT",
+               absl::FormatDuration(absl::GetFlag(FLAGS_shutdown_grace)).c_str());
+  server->GetHealthCheckService()->SetServingStatus(false);
+  // Stops accepting calls; calls still running after the grace are cancelled
+  // (their searches see the flag and stop).
+  server->Shutdown(absl::ToChronoTime(absl::Now() + absl::GetFlag(FLAGS_shutdown_grace)));
+  search.Shutdown();
+  admin.Shutdown();
+  stopping.store(true);
+  sampler.join();
+  std::fprintf(stderr, "gridstar-server: stopped\n");
+  return 0;
+}
+
+}  // namespace
+}  // namespace gridstar::server
+
+int main(int argc, char** argv) {
+  absl::SetProgramUsageMessage(
+      "gridstar-server: serves grid paths over gRPC (gridstar.v1.Pathfinding).\n"
+      "Example: gridstar-server --port 50051 --preload dungeon=data/sample/dungeon.map\n"
+      "Without --data_dir, maps live in memory only.");
+  absl::ParseCommandLine(argc, argv);
+  return gridstar::server::Run();
+}

@@ -1,0 +1,104 @@
+#include "metrics.h"
+
+#include <cmath>
+#include <string>
+
+namespace gridstar::server {
+namespace {
+
+// 5 us to about 10 s, 1.5x apart: fine enough to read a p99 of tens of
+// microseconds.
+prometheus::Histogram::BucketBoundaries TimeBuckets() {
+  prometheus::Histogram::BucketBoundaries b;
+  for (double v = 5e-6; v < 12; v *= 1.5) b.push_back(v);
+  return b;
+}
+
+prometheus::Histogram::BucketBoundaries ExpansionBuckets() {
+  prometheus::Histogram::BucketBoundaries b;
+  for (double v = 1; v < 1e8; v *= 2) b.push_back(v);
+  return b;
+}
+
+const prometheus::Histogram::BucketBoundaries& SharedTimeBuckets() {
+  static const auto* buckets =
+      new prometheus::Histogram::BucketBoundaries(TimeBuckets());
+  return *buckets;
+}
+
+}  // namespace
+
+Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()) {
+  request_seconds_ = &prometheus::BuildHistogram()
+                          .Name("gridstar_request_duration_seconds")
+                          .Help("Wall time of RPCs by method and status code")
+                          .Register(*registry_);
+  requests_ = &prometheus::BuildCounter()
+                   .Name("gridstar_requests_total")
+                   .Help("RPCs by method and status code")
+                   .Register(*registry_);
+  queue_wait_ = &prometheus::BuildHistogram()
+                     .Name("gridstar_queue_wait_seconds")
+                     .Help("Time a search task waited for a worker")
+                     .Register(*registry_)
+                     .Add({}, TimeBuckets());
+  search_seconds_ = &prometheus::BuildHistogram()
+                         .Name("gridstar_search_duration_seconds")
+                         .Help("Time of one search by algorithm")
+                         .Register(*registry_);
+  searches_ = &prometheus::BuildCounter()
+                   .Name("gridstar_searches_total")
+                   .Help("Searches by algorithm and outcome")
+                   .Register(*registry_);
+  expansions_ = &prometheus::BuildHistogram()
+                     .Name("gridstar_search_expansions")
+                     .Help("Cells expanded per search")
+                     .Register(*registry_)
+                     .Add({}, ExpansionBuckets());
+  auto gauge = [this](const char* name, const char* help) {
+    return &prometheus::BuildGauge().Name(name).Help(help).Register(*registry_).Add({});
+  };
+  maps_ = gauge("gridstar_maps", "Registered maps");
+  cells_ = gauge("gridstar_map_cells", "Cells of all registered maps");
+  map_bytes_ = gauge("gridstar_map_memory_bytes",
+                     "Memory of the registered maps and their derived data");
+  queue_depth_ = gauge("gridstar_queue_depth", "Search tasks waiting");
+  busy_workers_ = gauge("gridstar_busy_workers", "Workers running a task");
+  context_bytes_ = gauge("gridstar_search_context_memory_bytes",
+                         "Memory of the workers' search contexts");
+}
+
+void Metrics::Request(absl::string_view method, absl::string_view code,
+                      double seconds) {
+  const std::map<std::string, std::string> labels = {
+      {"method", std::string(method)}, {"code", std::string(code)}};
+  request_seconds_->Add(labels, SharedTimeBuckets()).Observe(seconds);
+  requests_->Add(labels).Increment();
+}
+
+void Metrics::QueueWait(double seconds) { queue_wait_->Observe(seconds); }
+
+void Metrics::Search(absl::string_view algorithm, absl::string_view outcome,
+                     double seconds, uint64_t expanded) {
+  search_seconds_
+      ->Add({{"algorithm", std::string(algorithm)}}, SharedTimeBuckets())
+      .Observe(seconds);
+  searches_
+      ->Add({{"algorithm", std::string(algorithm)},
+             {"outcome", std::string(outcome)}})
+      .Increment();
+  expansions_->Observe(static_cast<double>(expanded));
+}
+
+void Metrics::SetState(double maps, double cells, double map_bytes,
+                       double queue_depth, double busy_workers,
+                       double context_bytes) {
+  maps_->Set(maps);
+  cells_->Set(cells);
+  map_bytes_->Set(map_bytes);
+  queue_depth_->Set(queue_depth);
+  busy_workers_->Set(busy_workers);
+  context_bytes_->Set(context_bytes);
+}
+
+}  // namespace gridstar::server

@@ -1,0 +1,54 @@
+// Metrics: owns the Prometheus registry and hands out typed observations.
+//
+// Thread-safety: every method may be called from any thread (prometheus-cpp
+// metrics are thread-safe; the label lookups take the family's mutex).
+#ifndef GRIDSTAR_SERVER_METRICS_H_
+#define GRIDSTAR_SERVER_METRICS_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "absl/strings/string_view.h"
+#include "prometheus/counter.h"
+#include "prometheus/family.h"
+#include "prometheus/gauge.h"
+#include "prometheus/histogram.h"
+#include "prometheus/registry.h"
+
+namespace gridstar::server {
+
+class Metrics {
+ public:
+  Metrics();
+
+  std::shared_ptr<prometheus::Registry> registry() const { return registry_; }
+
+  // One finished RPC: its method, gRPC code name and wall time.
+  void Request(absl::string_view method, absl::string_view code, double seconds);
+  void QueueWait(double seconds);
+  // One search: outcome is ok, partial, no_path, deadline, cancelled, error.
+  void Search(absl::string_view algorithm, absl::string_view outcome,
+              double seconds, uint64_t expanded);
+  void SetState(double maps, double cells, double map_bytes, double queue_depth,
+                double busy_workers, double context_bytes);
+
+ private:
+  std::shared_ptr<prometheus::Registry> registry_;
+  prometheus::Family<prometheus::Histogram>* request_seconds_;
+  prometheus::Family<prometheus::Counter>* requests_;
+  prometheus::Histogram* queue_wait_;
+  prometheus::Family<prometheus::Histogram>* search_seconds_;
+  prometheus::Family<prometheus::Counter>* searches_;
+  prometheus::Histogram* expansions_;
+  prometheus::Gauge* maps_;
+  prometheus::Gauge* cells_;
+  prometheus::Gauge* map_bytes_;
+  prometheus::Gauge* queue_depth_;
+  prometheus::Gauge* busy_workers_;
+  prometheus::Gauge* context_bytes_;
+};
+
+}  // namespace gridstar::server
+
+#endif  // GRIDSTAR_SERVER_METRICS_H_

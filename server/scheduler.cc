@@ -1,0 +1,72 @@
+#include "scheduler.h"
+
+#include <utility>
+
+namespace gridstar::server {
+
+Scheduler::Scheduler(int workers, size_t capacity, int64_t context_max_cells)
+    : capacity_(capacity),
+      context_bytes_(static_cast<size_t>(workers)),
+      context_max_cells_(context_max_cells) {
+  for (int i = 0; i < workers; ++i) {
+    threads_.emplace_back([this, i] { WorkerLoop(static_cast<size_t>(i)); });
+  }
+}
+
+Scheduler::~Scheduler() { Shutdown(); }
+
+bool Scheduler::TrySubmit(Task task) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (stopping_ || queue_.size() >= capacity_) return false;
+    queue_.push_back(std::move(task));
+  }
+  ready_.notify_one();
+  return true;
+}
+
+void Scheduler::Shutdown() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (stopping_ && threads_.empty()) return;
+    stopping_ = true;
+  }
+  ready_.notify_all();
+  for (std::thread& t : threads_) {
+    if (t.joinable()) t.join();
+  }
+}
+
+size_t Scheduler::depth() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return queue_.size();
+}
+
+size_t Scheduler::context_memory_bytes() const {
+  size_t sum = 0;
+  for (const auto& b : context_bytes_) sum += b.load(std::memory_order_relaxed);
+  return sum;
+}
+
+void Scheduler::WorkerLoop(size_t index) {
+  SearchContextOptions options;
+  options.max_cells = context_max_cells_;
+  SearchContext context(options);
+  for (;;) {
+    Task task;
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      ready_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+      // Stopping still drains what was accepted.
+      if (queue_.empty()) return;
+      task = std::move(queue_.front());
+      queue_.pop_front();
+    }
+    busy_.fetch_add(1, std::memory_order_relaxed);
+    task(context);
+    busy_.fetch_sub(1, std::memory_order_relaxed);
+    context_bytes_[index].store(context.MemoryBytes(), std::memory_order_relaxed);
+  }
+}
+
+}  // namespace gridstar::server

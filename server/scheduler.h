@@ -1,0 +1,69 @@
+// Scheduler: a bounded task queue served by a fixed set of worker threads,
+// each owning one SearchContext for its whole life.
+//
+// Every search the server runs is a task here, so no search ever runs on a
+// gRPC thread. TrySubmit never blocks: a full queue refuses the task at once
+// (load shedding) and the caller answers RESOURCE_EXHAUSTED.
+//
+// Thread-safety: every method may be called from any thread.
+#ifndef GRIDSTAR_SERVER_SCHEDULER_H_
+#define GRIDSTAR_SERVER_SCHEDULER_H_
+
+#include <atomic>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "gridstar/search_context.h"
+
+namespace gridstar::server {
+
+class Scheduler {
+ public:
+  // Runs on a worker with that worker's context.
+  using Task = std::function<void(SearchContext&)>;
+
+  // REQUIRES: workers >= 1, capacity >= 1.
+  Scheduler(int workers, size_t capacity, int64_t context_max_cells);
+  // Runs every queued task, then joins the workers.
+  ~Scheduler();
+
+  Scheduler(const Scheduler&) = delete;
+  Scheduler& operator=(const Scheduler&) = delete;
+
+  // Queues a task; false when the queue is full or the scheduler is stopping.
+  bool TrySubmit(Task task);
+
+  // Stops taking tasks, runs those queued, and joins the workers.
+  void Shutdown();
+
+  size_t depth() const;
+  int busy_workers() const { return busy_.load(std::memory_order_relaxed); }
+  int workers() const { return static_cast<int>(threads_.size()); }
+  size_t capacity() const { return capacity_; }
+  // Sum of the workers' search context memory, as last reported by each.
+  size_t context_memory_bytes() const;
+
+ private:
+  void WorkerLoop(size_t index);
+
+  const size_t capacity_;
+  mutable std::mutex mu_;
+  std::condition_variable ready_;
+  std::deque<Task> queue_;
+  bool stopping_ = false;
+  std::atomic<int> busy_{0};
+  std::vector<std::atomic<size_t>> context_bytes_;
+  const int64_t context_max_cells_;
+  std::vector<std::thread> threads_;
+};
+
+}  // namespace gridstar::server
+
+#endif  // GRIDSTAR_SERVER_SCHEDULER_H_

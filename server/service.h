@@ -1,0 +1,82 @@
+// PathfindingService: the gridstar.v1.Pathfinding service on gRPC's callback
+// API. Handlers only translate and validate: every search becomes a task on
+// the search Scheduler, every map write a task on the admin Scheduler, so no
+// gRPC thread ever searches or writes a file.
+//
+// Thread-safety: gRPC calls the handlers from any thread; all shared state
+// lives in the MapRegistry, the Schedulers and Metrics, which are safe.
+#ifndef GRIDSTAR_SERVER_SERVICE_H_
+#define GRIDSTAR_SERVER_SERVICE_H_
+
+#include <cstddef>
+
+#include "absl/time/time.h"
+#include "gridstar/grid_map.h"
+#include "gridstar/v1/gridstar.grpc.pb.h"
+#include "map_registry.h"
+#include "metrics.h"
+#include "scheduler.h"
+
+namespace gridstar::server {
+
+struct ServiceOptions {
+  size_t max_batch = 1024;
+  size_t max_group = 1024;
+  size_t max_stream_inflight = 256;
+  size_t max_updates = 1 << 20;
+  MapLimits map_limits;
+  // Budget of a call that sets no deadline (and the cap of one that does not
+  // end sooner).
+  absl::Duration max_search_time = absl::Seconds(30);
+};
+
+class PathfindingService final : public v1::Pathfinding::CallbackService {
+ public:
+  PathfindingService(MapRegistry* registry, Scheduler* search, Scheduler* admin,
+                     Metrics* metrics, ServiceOptions options);
+
+  grpc::ServerUnaryReactor* RegisterMap(grpc::CallbackServerContext* ctx,
+                                        const v1::RegisterMapRequest* request,
+                                        v1::MapInfo* response) override;
+  grpc::ServerUnaryReactor* UpdateCells(grpc::CallbackServerContext* ctx,
+                                        const v1::UpdateCellsRequest* request,
+                                        v1::MapInfo* response) override;
+  grpc::ServerUnaryReactor* GetMap(grpc::CallbackServerContext* ctx,
+                                   const v1::GetMapRequest* request,
+                                   v1::GetMapResponse* response) override;
+  grpc::ServerUnaryReactor* ListMaps(grpc::CallbackServerContext* ctx,
+                                     const v1::ListMapsRequest* request,
+                                     v1::ListMapsResponse* response) override;
+  grpc::ServerUnaryReactor* DeleteMap(grpc::CallbackServerContext* ctx,
+                                      const v1::DeleteMapRequest* request,
+                                      v1::DeleteMapResponse* response) override;
+  grpc::ServerUnaryReactor* FindPath(grpc::CallbackServerContext* ctx,
+                                     const v1::PathRequest* request,
+                                     v1::PathResponse* response) override;
+  grpc::ServerUnaryReactor* FindPaths(grpc::CallbackServerContext* ctx,
+                                      const v1::FindPathsRequest* request,
+                                      v1::FindPathsResponse* response) override;
+  grpc::ServerUnaryReactor* FindGroupPaths(
+      grpc::CallbackServerContext* ctx, const v1::GroupPathsRequest* request,
+      v1::GroupPathsResponse* response) override;
+  grpc::ServerBidiReactor<v1::StreamPathRequest, v1::StreamPathResponse>*
+  FindPathsStream(grpc::CallbackServerContext* ctx) override;
+
+  // Shared with the call objects in service.cc.
+  MapRegistry* registry() const { return registry_; }
+  Scheduler* search() const { return search_; }
+  Scheduler* admin() const { return admin_; }
+  Metrics* metrics() const { return metrics_; }
+  const ServiceOptions& options() const { return options_; }
+
+ private:
+  MapRegistry* const registry_;
+  Scheduler* const search_;
+  Scheduler* const admin_;
+  Metrics* const metrics_;
+  const ServiceOptions options_;
+};
+
+}  // namespace gridstar::server
+
+#endif  // GRIDSTAR_SERVER_SERVICE_H_

@@ -1,0 +1,738 @@
+// Integration tests: each starts the real gridstar-server binary on a free
+// loopback port and talks to it over gRPC.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <set>
+#include <memory>
+#include <random>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "gridstar/find_path.h"
+#include "gridstar/map_io.h"
+#include "gridstar/v1/gridstar.grpc.pb.h"
+#include "grpcpp/grpcpp.h"
+#include "gtest/gtest.h"
+#include "testing/reference.h"
+
+namespace gridstar {
+namespace {
+
+namespace v1 = ::gridstar::v1;
+
+int FreePort() {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr));
+  socklen_t len = sizeof(addr);
+  getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+  close(fd);
+  return ntohs(addr.sin_port);
+}
+
+// The server binary as a child process.
+class ServerProcess {
+ public:
+  explicit ServerProcess(std::vector<std::string> extra = {}) {
+    static int counter = 0;
+    port_file_ = absl::StrCat(::testing::TempDir(), "/port.", getpid(), ".", counter++);
+    std::remove(port_file_.c_str());
+    metrics_port_ = FreePort();
+    std::vector<std::string> args = {
+        GRIDSTAR_SERVER_BINARY, "--host=127.0.0.1", "--port=0",
+        absl::StrCat("--port_file=", port_file_),
+        absl::StrCat("--metrics_port=", metrics_port_), "--workers=2"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    pid_ = fork();
+    if (pid_ == 0) {
+      std::vector<char*> argv;
+      for (std::string& a : args) argv.push_back(a.data());
+      argv.push_back(nullptr);
+      execv(argv[0], argv.data());
+      _exit(127);
+    }
+    for (int i = 0; i < 500 && port_ == 0; ++i) {
+      std::ifstream in(port_file_);
+      if (!(in >> port_)) port_ = 0;
+      if (port_ == 0) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    channel_ = grpc::CreateChannel(absl::StrCat("127.0.0.1:", port_),
+                                   grpc::InsecureChannelCredentials());
+    stub_ = v1::Pathfinding::NewStub(channel_);
+  }
+  ~ServerProcess() {
+    if (pid_ > 0) {
+      kill(pid_, SIGKILL);
+      waitpid(pid_, nullptr, 0);
+    }
+  }
+
+  bool started() const { return port_ != 0; }
+  v1::Pathfinding::Stub& stub() { return *stub_; }
+  int metrics_port() const { return metrics_port_; }
+
+  // Sends a signal and returns the exit status (-1 if it did not exit).
+  int SignalAndWait(int sig) {
+    kill(pid_, sig);
+    int status = 0;
+    waitpid(pid_, &status, 0);
+    pid_ = -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  }
+  void Kill9() {
+    kill(pid_, SIGKILL);
+    waitpid(pid_, nullptr, 0);
+    pid_ = -1;
+  }
+
+ private:
+  pid_t pid_ = -1;
+  int port_ = 0;
+  int metrics_port_ = 0;
+  std::string port_file_;
+  std::shared_ptr<grpc::Channel> channel_;
+  std::unique_ptr<v1::Pathfinding::Stub> stub_;
+};
+
+std::string ReadSample(const std::string& name) {
+  std::ifstream in(absl::StrCat(GRIDSTAR_SOURCE_DIR, "/data/sample/", name),
+                   std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void SetDeadline(grpc::ClientContext* ctx, int ms = 10000) {
+  ctx->set_deadline(std::chrono::system_clock::now() + std::chrono::milliseconds(ms));
+}
+
+grpc::Status Register(v1::Pathfinding::Stub& stub, const std::string& id,
+                      const std::string& movingai, v1::MapInfo* info,
+                      bool replace = false) {
+  v1::RegisterMapRequest r;
+  r.set_id(id);
+  r.set_movingai(movingai);
+  r.set_replace(replace);
+  grpc::ClientContext ctx;
+  SetDeadline(&ctx);
+  return stub.RegisterMap(&ctx, r, info);
+}
+
+v1::PathRequest Path(const std::string& map, int sx, int sy, int gx, int gy) {
+  v1::PathRequest r;
+  r.set_map_id(map);
+  r.mutable_start()->set_x(sx);
+  r.mutable_start()->set_y(sy);
+  r.mutable_goal()->set_x(gx);
+  r.mutable_goal()->set_y(gy);
+  return r;
+}
+
+std::vector<Cell> Unpack(const google::protobuf::RepeatedField<int32_t>& packed) {
+  std::vector<Cell> cells;
+  for (int i = 0; i + 1 < packed.size(); i += 2) cells.push_back({packed[i], packed[i + 1]});
+  return cells;
+}
+
+std::string Scrape(int port) {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<uint16_t>(port));
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0) {
+    close(fd);
+    return "";
+  }
+  const std::string req = "GET /metrics HTTP/1.0\r\nHost: localhost\r\n\r\n";
+  if (write(fd, req.data(), req.size()) < 0) return "";
+  std::string out;
+  char buf[4096];
+  ssize_t n;
+  while ((n = read(fd, buf, sizeof(buf))) > 0) out.append(buf, static_cast<size_t>(n));
+  close(fd);
+  return out;
+}
+
+class ServerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    server_ = std::make_unique<ServerProcess>();
+    ASSERT_TRUE(server_->started()) << "gridstar-server did not start";
+    dungeon_ = ReadSample("dungeon.map");
+    v1::MapInfo info;
+    ASSERT_TRUE(Register(server_->stub(), "dungeon", dungeon_, &info).ok());
+    absl::StatusOr<GridMap> map = ParseMovingAiMap(dungeon_);
+    ASSERT_TRUE(map.ok());
+    map_ = std::make_unique<GridMap>(*std::move(map));
+  }
+  v1::Pathfinding::Stub& stub() { return server_->stub(); }
+
+  // Two passable cells of the sample map far apart, connected.
+  std::pair<Cell, Cell> FarPair() const { return testing::FarConnectedPair(*map_); }
+
+  std::unique_ptr<ServerProcess> server_;
+  std::string dungeon_;
+  std::unique_ptr<GridMap> map_;
+};
+
+TEST_F(ServerTest, RegisterIsIdempotentAndGuardsIds) {
+  v1::MapInfo info;
+  ASSERT_TRUE(Register(stub(), "dungeon", dungeon_, &info).ok());
+  EXPECT_EQ(info.version(), 1u);
+  EXPECT_EQ(info.width(), map_->width());
+  EXPECT_EQ(info.passable_cells(), map_->passable_count());
+  EXPECT_GT(info.memory_bytes(), 0u);
+  std::string other = dungeon_;
+  other[other.size() - 2] = other[other.size() - 2] == '.' ? '@' : '.';
+  grpc::Status s = Register(stub(), "dungeon", other, &info);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::ALREADY_EXISTS) << s.error_message();
+  ASSERT_TRUE(Register(stub(), "dungeon", other, &info, true).ok());
+  EXPECT_EQ(info.version(), 2u);
+  s = Register(stub(), "bad id!", dungeon_, &info);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(s.error_message().find("id"), std::string::npos);
+  s = Register(stub(), "broken", "type octile\nheight 2\n", &info);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(s.error_message().find("cells"), std::string::npos) << s.error_message();
+  v1::RegisterMapRequest raw;
+  raw.set_id("huge");
+  raw.set_raw(std::string(16, '\1'));
+  raw.set_width(100000);
+  raw.set_height(1);
+  grpc::ClientContext ctx;
+  s = stub().RegisterMap(&ctx, raw, &info);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED) << s.error_message();
+}
+
+TEST_F(ServerTest, GetListDelete) {
+  v1::MapInfo info;
+  ASSERT_TRUE(Register(stub(), "another", dungeon_, &info).ok());
+  {
+    grpc::ClientContext ctx;
+    v1::ListMapsResponse list;
+    ASSERT_TRUE(stub().ListMaps(&ctx, {}, &list).ok());
+    ASSERT_EQ(list.maps_size(), 2);
+    EXPECT_EQ(list.maps(0).id(), "another");
+    EXPECT_EQ(list.maps(1).id(), "dungeon");
+  }
+  {
+    grpc::ClientContext ctx;
+    v1::GetMapRequest r;
+    r.set_id("dungeon");
+    r.set_include_cells(true);
+    v1::GetMapResponse got;
+    ASSERT_TRUE(stub().GetMap(&ctx, r, &got).ok());
+    const std::vector<uint8_t> costs = map_->CopyCosts();
+    EXPECT_EQ(got.raw(), std::string(costs.begin(), costs.end()));
+  }
+  {
+    grpc::ClientContext ctx;
+    v1::DeleteMapRequest r;
+    r.set_id("another");
+    v1::DeleteMapResponse out;
+    ASSERT_TRUE(stub().DeleteMap(&ctx, r, &out).ok());
+  }
+  for (const char* id : {"another", "never"}) {
+    grpc::ClientContext ctx;
+    v1::GetMapRequest r;
+    r.set_id(id);
+    v1::GetMapResponse got;
+    EXPECT_EQ(stub().GetMap(&ctx, r, &got).error_code(), grpc::StatusCode::NOT_FOUND);
+  }
+}
+
+TEST_F(ServerTest, FindPathMatchesTheLibraryForEveryAlgorithmAndPolicy) {
+  const auto [s, g] = FarPair();
+  SearchContext context;
+  for (int a = 1; a <= 4; ++a) {
+    for (int p = 1; p <= 3; ++p) {
+      SCOPED_TRACE(absl::StrCat("algorithm ", a, " policy ", p));
+      v1::PathRequest r = Path("dungeon", s.x, s.y, g.x, g.y);
+      r.set_algorithm(static_cast<v1::Algorithm>(a));
+      r.set_diagonal(static_cast<v1::DiagonalPolicy>(p));
+      r.set_smooth(true);
+      grpc::ClientContext ctx;
+      SetDeadline(&ctx);
+      v1::PathResponse out;
+      grpc::Status st = stub().FindPath(&ctx, r, &out);
+      ASSERT_TRUE(st.ok()) << st.error_message();
+      PathQuery q;
+      q.start = s;
+      q.goal = g;
+      q.algorithm = kAllAlgorithms[a - 1];
+      q.diagonal = kAllDiagonalPolicies[p - 1];
+      absl::StatusOr<PathResult> want = gridstar::FindPath(*map_, q, context);
+      ASSERT_TRUE(want.ok());
+      EXPECT_NEAR(out.cost(), want->cost, 1e-9);
+      const std::vector<Cell> cells = Unpack(out.cells());
+      EXPECT_NEAR(PathCost(*map_, cells, q.diagonal), out.cost(), 1e-6);
+      EXPECT_EQ(cells.front(), s);
+      EXPECT_EQ(cells.back(), g);
+      EXPECT_LE(out.smoothed_cost(), out.cost() + 1e-9);
+      EXPECT_EQ(out.map_version(), 1u);
+      EXPECT_FALSE(out.partial());
+    }
+  }
+}
+
+TEST_F(ServerTest, FindPathErrorsNameTheField) {
+  const auto [s, g] = FarPair();
+  struct Case {
+    const char* name;
+    v1::PathRequest request;
+    grpc::StatusCode code;
+    const char* fragment;
+  };
+  std::vector<Case> cases;
+  cases.push_back({"unknown map", Path("nope", s.x, s.y, g.x, g.y),
+                   grpc::StatusCode::NOT_FOUND, "map_id"});
+  cases.push_back({"bad map id", Path("no pe", s.x, s.y, g.x, g.y),
+                   grpc::StatusCode::INVALID_ARGUMENT, "map_id"});
+  cases.push_back({"start off map", Path("dungeon", -1, s.y, g.x, g.y),
+                   grpc::StatusCode::INVALID_ARGUMENT, "start"});
+  cases.push_back({"goal off map", Path("dungeon", s.x, s.y, 9999, g.y),
+                   grpc::StatusCode::INVALID_ARGUMENT, "goal"});
+  v1::PathRequest r = Path("dungeon", s.x, s.y, g.x, g.y);
+  r.clear_start();
+  cases.push_back({"start missing", r, grpc::StatusCode::INVALID_ARGUMENT, "start"});
+  r = Path("dungeon", s.x, s.y, g.x, g.y);
+  r.set_algorithm(static_cast<v1::Algorithm>(42));
+  cases.push_back({"unknown algorithm", r, grpc::StatusCode::INVALID_ARGUMENT, "algorithm"});
+  r = Path("dungeon", s.x, s.y, g.x, g.y);
+  r.set_diagonal(static_cast<v1::DiagonalPolicy>(9));
+  cases.push_back({"unknown policy", r, grpc::StatusCode::INVALID_ARGUMENT, "diagonal"});
+  r = Path("dungeon", s.x, s.y, g.x, g.y);
+  r.set_algorithm(v1::ALGORITHM_WEIGHTED);
+  r.set_weight(0.5);
+  cases.push_back({"weight", r, grpc::StatusCode::INVALID_ARGUMENT, "weight"});
+  r = Path("dungeon", s.x, s.y, g.x, g.y);
+  r.set_snap_radius(1000);
+  cases.push_back({"snap radius", r, grpc::StatusCode::INVALID_ARGUMENT, "snap_radius"});
+  r = Path("dungeon", s.x, s.y, g.x, g.y);
+  r.set_max_expansions(3);
+  cases.push_back({"expansions", r, grpc::StatusCode::RESOURCE_EXHAUSTED, "max_expansions"});
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    grpc::ClientContext ctx;
+    SetDeadline(&ctx);
+    v1::PathResponse out;
+    grpc::Status st = stub().FindPath(&ctx, c.request, &out);
+    EXPECT_EQ(st.error_code(), c.code) << st.error_message();
+    EXPECT_NE(st.error_message().find(c.fragment), std::string::npos)
+        << st.error_message();
+  }
+  // With allow_partial the same budget gives a partial path.
+  r = Path("dungeon", s.x, s.y, g.x, g.y);
+  r.set_max_expansions(3);
+  r.set_allow_partial(true);
+  grpc::ClientContext ctx;
+  v1::PathResponse out;
+  ASSERT_TRUE(stub().FindPath(&ctx, r, &out).ok());
+  EXPECT_TRUE(out.partial());
+  EXPECT_EQ(Unpack(out.cells()).front(), s);
+}
+
+TEST_F(ServerTest, NoPathIsFailedPrecondition) {
+  v1::MapInfo info;
+  ASSERT_TRUE(Register(stub(), "split", "type octile\nheight 1\nwidth 3\nmap\n.@.\n", &info).ok());
+  grpc::ClientContext ctx;
+  v1::PathResponse out;
+  grpc::Status st = stub().FindPath(&ctx, Path("split", 0, 0, 2, 0), &out);
+  EXPECT_EQ(st.error_code(), grpc::StatusCode::FAILED_PRECONDITION) << st.error_message();
+}
+
+TEST_F(ServerTest, BatchItemsFailAlone) {
+  const auto [s, g] = FarPair();
+  v1::FindPathsRequest batch;
+  batch.set_map_id("dungeon");
+  for (int i = 0; i < 50; ++i) {
+    *batch.add_items() = i % 5 == 3 ? Path("", -5, 0, g.x, g.y) : Path("", s.x, s.y, g.x, g.y);
+  }
+  grpc::ClientContext ctx;
+  SetDeadline(&ctx);
+  v1::FindPathsResponse out;
+  ASSERT_TRUE(stub().FindPaths(&ctx, batch, &out).ok());
+  ASSERT_EQ(out.results_size(), 50);
+  for (int i = 0; i < 50; ++i) {
+    SCOPED_TRACE(i);
+    if (i % 5 == 3) {
+      EXPECT_EQ(out.results(i).code(), static_cast<int>(grpc::StatusCode::INVALID_ARGUMENT));
+      EXPECT_NE(out.results(i).message().find(absl::StrCat("items[", i, "].start")),
+                std::string::npos)
+          << out.results(i).message();
+    } else {
+      EXPECT_EQ(out.results(i).code(), 0) << out.results(i).message();
+      EXPECT_EQ(Unpack(out.results(i).path().cells()).back(), g);
+    }
+  }
+  // Over the batch limit: the whole call is refused.
+  v1::FindPathsRequest big;
+  big.set_map_id("dungeon");
+  for (int i = 0; i < 1025; ++i) *big.add_items() = Path("", s.x, s.y, s.x, s.y);
+  grpc::ClientContext ctx2;
+  EXPECT_EQ(stub().FindPaths(&ctx2, big, &out).error_code(),
+            grpc::StatusCode::RESOURCE_EXHAUSTED);
+}
+
+TEST_F(ServerTest, GroupPathsAreValidAndReportOverhead) {
+  const auto [s, g] = FarPair();
+  v1::GroupPathsRequest r;
+  r.set_map_id("dungeon");
+  for (int dy = 0; dy < 12 && r.starts_size() < 30; ++dy) {
+    for (int dx = 0; dx < 12 && r.starts_size() < 30; ++dx) {
+      const Cell c{s.x + dx, s.y + dy};
+      if (!map_->Passable(c)) continue;
+      v1::Cell* out = r.add_starts();
+      out->set_x(c.x);
+      out->set_y(c.y);
+    }
+  }
+  r.add_goals()->set_x(g.x);
+  r.mutable_goals(0)->set_y(g.y);
+  r.set_report_overhead(true);
+  grpc::ClientContext ctx;
+  SetDeadline(&ctx);
+  v1::GroupPathsResponse out;
+  ASSERT_TRUE(stub().FindGroupPaths(&ctx, r, &out).ok());
+  ASSERT_EQ(out.units_size(), r.starts_size());
+  double overhead = 0;
+  int spliced = 0;
+  for (int i = 0; i < out.units_size(); ++i) {
+    SCOPED_TRACE(i);
+    const v1::UnitPath& u = out.units(i);
+    const Cell start{r.starts(i).x(), r.starts(i).y()};
+    if (!map_->Connected(start, g)) {
+      EXPECT_EQ(u.code(), static_cast<int>(grpc::StatusCode::FAILED_PRECONDITION));
+      continue;
+    }
+    ASSERT_EQ(u.code(), 0) << u.message();
+    const std::vector<Cell> cells = Unpack(u.path().cells());
+    EXPECT_EQ(cells.front(), start);
+    EXPECT_EQ(cells.back(), g);
+    EXPECT_NEAR(PathCost(*map_, cells, DiagonalPolicy::kNoCornerCutting),
+                u.path().cost(), 1e-6);
+    if (u.spliced()) {
+      ++spliced;
+      EXPECT_GE(u.path().cost(), u.independent_cost() - 1e-6);
+      overhead += u.path().cost() / u.independent_cost() - 1;
+    }
+  }
+  EXPECT_GT(spliced, 0);
+  EXPECT_EQ(out.spliced_units(), static_cast<uint32_t>(spliced));
+  EXPECT_NEAR(out.mean_cost_overhead(), overhead / spliced, 1e-6);
+  EXPECT_LT(out.searches(), static_cast<uint64_t>(r.starts_size()) * 2);
+}
+
+TEST_F(ServerTest, StreamAnswersEveryRequestById) {
+  const auto [s, g] = FarPair();
+  grpc::ClientContext ctx;
+  SetDeadline(&ctx, 30000);
+  auto stream = stub().FindPathsStream(&ctx);
+  const int n = 300;
+  std::thread writer([&] {
+    for (int i = 0; i < n; ++i) {
+      v1::StreamPathRequest r;
+      r.set_request_id(1000 + i);
+      *r.mutable_request() =
+          i % 7 == 0 ? Path("nope", s.x, s.y, g.x, g.y) : Path("dungeon", s.x, s.y, g.x, g.y);
+      stream->Write(r);
+    }
+    stream->WritesDone();
+  });
+  std::vector<int> seen(n, 0);
+  v1::StreamPathResponse answer;
+  while (stream->Read(&answer)) {
+    const int i = static_cast<int>(answer.request_id()) - 1000;
+    ASSERT_GE(i, 0);
+    ASSERT_LT(i, n);
+    ++seen[i];
+    if (i % 7 == 0) {
+      EXPECT_EQ(answer.result().code(), static_cast<int>(grpc::StatusCode::NOT_FOUND));
+    } else {
+      EXPECT_EQ(answer.result().code(), 0) << answer.result().message();
+    }
+  }
+  writer.join();
+  EXPECT_TRUE(stream->Finish().ok());
+  for (int i = 0; i < n; ++i) EXPECT_EQ(seen[i], 1) << i;
+}
+
+TEST_F(ServerTest, DeadlineGivesDeadlineExceededOrPartial) {
+  // A large open map, so that one search takes far longer than 2 ms.
+  const int side = 3000;
+  std::string raw(static_cast<size_t>(side) * side, '\1');
+  v1::RegisterMapRequest reg;
+  reg.set_id("big");
+  reg.set_raw(raw);
+  reg.set_width(side);
+  reg.set_height(side);
+  v1::MapInfo info;
+  {
+    grpc::ClientContext ctx;
+    SetDeadline(&ctx, 30000);
+    ASSERT_TRUE(stub().RegisterMap(&ctx, reg, &info).ok());
+  }
+  v1::PathRequest r = Path("big", 0, 0, side - 1, side - 1);
+  r.set_algorithm(v1::ALGORITHM_DIJKSTRA);
+  {
+    grpc::ClientContext ctx;
+    SetDeadline(&ctx, 20);
+    v1::PathResponse out;
+    EXPECT_EQ(stub().FindPath(&ctx, r, &out).error_code(),
+              grpc::StatusCode::DEADLINE_EXCEEDED);
+  }
+  {
+    // The server answers before the client's own deadline fires only if
+    // the budget is enforced; give the client slack beyond the server.
+    r.set_allow_partial(true);
+    grpc::ClientContext ctx;
+    SetDeadline(&ctx, 300);
+    v1::PathResponse out;
+    grpc::Status st = stub().FindPath(&ctx, r, &out);
+    // Either the partial answer arrived in time or the client gave up first.
+    if (st.ok()) {
+      EXPECT_TRUE(out.partial());
+      EXPECT_EQ(Unpack(out.cells()).front(), (Cell{0, 0}));
+    } else {
+      EXPECT_EQ(st.error_code(), grpc::StatusCode::DEADLINE_EXCEEDED);
+    }
+  }
+  // Cancelled searches stop: the server still answers quickly afterwards.
+  std::string metrics;
+  for (int i = 0; i < 40; ++i) {
+    metrics = Scrape(server_->metrics_port());
+    if (metrics.find("outcome=\"deadline\"") != std::string::npos) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  EXPECT_NE(metrics.find("outcome=\"deadline\""), std::string::npos);
+}
+
+TEST_F(ServerTest, UpdateCellsIsVersionedAndSeenByLaterSearches) {
+  const auto [s, g] = FarPair();
+  grpc::ClientContext ctx0;
+  v1::PathResponse before;
+  ASSERT_TRUE(stub().FindPath(&ctx0, Path("dungeon", s.x, s.y, g.x, g.y), &before).ok());
+  const std::vector<Cell> cells = Unpack(before.cells());
+  const Cell middle = cells[cells.size() / 2];
+  v1::UpdateCellsRequest u;
+  u.set_id("dungeon");
+  v1::CellUpdate* cu = u.add_cells();
+  cu->mutable_cell()->set_x(middle.x);
+  cu->mutable_cell()->set_y(middle.y);
+  cu->set_cost(0);
+  u.set_expected_version(1);
+  v1::MapInfo info;
+  {
+    grpc::ClientContext ctx;
+    ASSERT_TRUE(stub().UpdateCells(&ctx, u, &info).ok());
+    EXPECT_EQ(info.version(), 2u);
+  }
+  {
+    grpc::ClientContext ctx;
+    grpc::Status st = stub().UpdateCells(&ctx, u, &info);
+    EXPECT_EQ(st.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+    EXPECT_NE(st.error_message().find("expected_version"), std::string::npos);
+  }
+  {
+    v1::UpdateCellsRequest bad;
+    bad.set_id("dungeon");
+    v1::RectUpdate* rect = bad.add_rects();
+    rect->mutable_rect()->mutable_min()->set_x(0);
+    rect->mutable_rect()->mutable_max()->set_x(100000);
+    rect->mutable_rect()->mutable_max()->set_y(1);
+    grpc::ClientContext ctx;
+    grpc::Status st = stub().UpdateCells(&ctx, bad, &info);
+    EXPECT_EQ(st.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    EXPECT_NE(st.error_message().find("rects[0]"), std::string::npos) << st.error_message();
+  }
+  grpc::ClientContext ctx1;
+  v1::PathResponse after;
+  grpc::Status st = stub().FindPath(&ctx1, Path("dungeon", s.x, s.y, g.x, g.y), &after);
+  if (st.ok()) {
+    EXPECT_EQ(after.map_version(), 2u);
+    for (const Cell& c : Unpack(after.cells())) EXPECT_NE(c, middle);
+  } else {
+    EXPECT_EQ(st.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  }
+}
+
+TEST_F(ServerTest, PathsStayValidOnTheirVersionWhileUpdatesRun) {
+  const auto [s, g] = FarPair();
+  // The test applies the same changes locally, so it knows every version.
+  std::map<uint64_t, GridMap> versions;
+  versions.emplace(1, *map_);
+  std::vector<uint8_t> costs = map_->CopyCosts();
+  std::mutex mu;
+  std::vector<std::pair<uint64_t, std::vector<Cell>>> answers;
+  std::atomic<bool> done{false};
+  std::vector<std::thread> clients;
+  for (int t = 0; t < 4; ++t) {
+    clients.emplace_back([&, s = s, g = g] {
+      while (!done.load()) {
+        grpc::ClientContext ctx;
+        SetDeadline(&ctx);
+        v1::PathResponse out;
+        grpc::Status st = stub().FindPath(&ctx, Path("dungeon", s.x, s.y, g.x, g.y), &out);
+        if (!st.ok()) {
+          // A closed corridor may cut the goal off, never anything else.
+          EXPECT_EQ(st.error_code(), grpc::StatusCode::FAILED_PRECONDITION)
+              << st.error_message();
+          continue;
+        }
+        std::lock_guard<std::mutex> lock(mu);
+        answers.emplace_back(out.map_version(), Unpack(out.cells()));
+      }
+    });
+  }
+  std::mt19937 rng(11);
+  for (int round = 0; round < 30; ++round) {
+    v1::UpdateCellsRequest u;
+    u.set_id("dungeon");
+    for (int k = 0; k < 40; ++k) {
+      const Cell c{static_cast<int32_t>(rng() % map_->width()),
+                   static_cast<int32_t>(rng() % map_->height())};
+      if (c == s || c == g) continue;
+      const uint32_t cost = rng() % 3 == 0 ? 0 : 1 + rng() % 4;
+      v1::CellUpdate* cu = u.add_cells();
+      cu->mutable_cell()->set_x(c.x);
+      cu->mutable_cell()->set_y(c.y);
+      cu->set_cost(cost);
+      costs[static_cast<size_t>(c.y) * map_->width() + c.x] = static_cast<uint8_t>(cost);
+    }
+    grpc::ClientContext ctx;
+    SetDeadline(&ctx);
+    v1::MapInfo info;
+    ASSERT_TRUE(stub().UpdateCells(&ctx, u, &info).ok());
+    absl::StatusOr<GridMap> next = GridMap::FromCosts(map_->width(), map_->height(), costs);
+    ASSERT_TRUE(next.ok());
+    EXPECT_EQ(info.passable_cells(), next->passable_count());
+    versions.emplace(info.version(), *std::move(next));
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  done.store(true);
+  for (std::thread& t : clients) t.join();
+  ASSERT_GT(answers.size(), 30u);
+  std::set<uint64_t> seen;
+  for (const auto& [version, cells] : answers) {
+    ASSERT_TRUE(versions.count(version)) << version;
+    seen.insert(version);
+    EXPECT_EQ(cells.front(), s);
+    EXPECT_EQ(cells.back(), g);
+    EXPECT_GE(PathCost(versions.at(version), cells, DiagonalPolicy::kNoCornerCutting), 0)
+        << "path illegal on version " << version;
+  }
+  EXPECT_GT(seen.size(), 3u);
+}
+
+TEST_F(ServerTest, MetricsScrapeHasTheFamilies) {
+  const auto [s, g] = FarPair();
+  grpc::ClientContext ctx;
+  v1::PathResponse out;
+  ASSERT_TRUE(stub().FindPath(&ctx, Path("dungeon", s.x, s.y, g.x, g.y), &out).ok());
+  std::this_thread::sleep_for(std::chrono::milliseconds(700));
+  const std::string m = Scrape(server_->metrics_port());
+  for (const char* family :
+       {"gridstar_request_duration_seconds_bucket", "gridstar_requests_total",
+        "gridstar_queue_wait_seconds", "gridstar_search_duration_seconds",
+        "gridstar_search_expansions", "gridstar_maps 1", "gridstar_map_cells",
+        "gridstar_queue_depth", "gridstar_busy_workers",
+        "gridstar_map_memory_bytes", "gridstar_search_context_memory_bytes",
+        "method=\"FindPath\""}) {
+    EXPECT_NE(m.find(family), std::string::npos) << family;
+  }
+}
+
+TEST(ServerLifecycleTest, KillNineLosesNothingAcknowledged) {
+  const std::string dir = absl::StrCat(::testing::TempDir(), "/gsdata.", getpid());
+  ASSERT_EQ(std::system(absl::StrCat("rm -rf ", dir, " && mkdir -p ", dir).c_str()), 0);
+  const std::string dungeon = ReadSample("dungeon.map");
+  uint64_t version = 0;
+  {
+    ServerProcess server({absl::StrCat("--data_dir=", dir)});
+    ASSERT_TRUE(server.started());
+    v1::MapInfo info;
+    ASSERT_TRUE(Register(server.stub(), "kept", dungeon, &info).ok());
+    ASSERT_TRUE(Register(server.stub(), "gone", dungeon, &info).ok());
+    v1::UpdateCellsRequest u;
+    u.set_id("kept");
+    v1::RectUpdate* rect = u.add_rects();
+    rect->mutable_rect()->mutable_max()->set_x(3);
+    rect->mutable_rect()->mutable_max()->set_y(3);
+    rect->set_cost(7);
+    grpc::ClientContext ctx;
+    ASSERT_TRUE(server.stub().UpdateCells(&ctx, u, &info).ok());
+    version = info.version();
+    grpc::ClientContext ctx2;
+    v1::DeleteMapRequest d;
+    d.set_id("gone");
+    v1::DeleteMapResponse dr;
+    ASSERT_TRUE(server.stub().DeleteMap(&ctx2, d, &dr).ok());
+    server.Kill9();
+  }
+  // A corrupt file is reported and skipped, not fatal.
+  std::ofstream(absl::StrCat(dir, "/junk.gsmap")) << "not a map";
+  ServerProcess server({absl::StrCat("--data_dir=", dir)});
+  ASSERT_TRUE(server.started());
+  grpc::ClientContext ctx;
+  v1::ListMapsResponse list;
+  ASSERT_TRUE(server.stub().ListMaps(&ctx, {}, &list).ok());
+  ASSERT_EQ(list.maps_size(), 1);
+  EXPECT_EQ(list.maps(0).id(), "kept");
+  EXPECT_EQ(list.maps(0).version(), version);
+  grpc::ClientContext ctx2;
+  v1::GetMapRequest g;
+  g.set_id("kept");
+  g.set_include_cells(true);
+  v1::GetMapResponse got;
+  ASSERT_TRUE(server.stub().GetMap(&ctx2, g, &got).ok());
+  EXPECT_EQ(static_cast<uint8_t>(got.raw()[0]), 7);
+}
+
+TEST(ServerLifecycleTest, SigtermDrainsAndExitsZero) {
+  ServerProcess server({"--shutdown_grace=5s"});
+  ASSERT_TRUE(server.started());
+  const std::string dungeon = ReadSample("dungeon.map");
+  v1::MapInfo info;
+  ASSERT_TRUE(Register(server.stub(), "dungeon", dungeon, &info).ok());
+  absl::StatusOr<GridMap> map = ParseMovingAiMap(dungeon);
+  ASSERT_TRUE(map.ok());
+  const auto [s, g] = testing::FarConnectedPair(*map);
+  // Calls in flight when the signal arrives still get their answers.
+  std::vector<std::thread> clients;
+  std::atomic<int> ok{0};
+  for (int i = 0; i < 4; ++i) {
+    clients.emplace_back([&, s = s, g = g] {
+      v1::FindPathsRequest batch;
+      batch.set_map_id("dungeon");
+      for (int k = 0; k < 200; ++k) *batch.add_items() = Path("", s.x, s.y, g.x, g.y);
+      grpc::ClientContext ctx;
+      v1::FindPathsResponse out;
+      if (server.stub().FindPaths(&ctx, batch, &out).ok()) ok.fetch_add(1);
+    });
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_EQ(server.SignalAndWait(SIGTERM), 0);
+  for (std::thread& t : clients) t.join();
+  EXPECT_EQ(ok.load(), 4);
+}
+
+}  // namespace
+}  // namespace gridstar
