@@ -30,10 +30,9 @@ grpc::Status ToGrpc(const absl::Status& s) {
                       std::string(s.message()));
 }
 
-absl::string_view CodeName(grpc::StatusCode code) {
-  return absl::StatusCodeToString(static_cast<absl::StatusCode>(code)).empty()
-             ? "UNKNOWN"
-             : absl::StatusCodeToString(static_cast<absl::StatusCode>(code));
+std::string CodeName(grpc::StatusCode code) {
+  std::string name = absl::StatusCodeToString(static_cast<absl::StatusCode>(code));
+  return name.empty() ? "UNKNOWN" : name;
 }
 
 absl::Status Prefixed(absl::string_view prefix, const absl::Status& s) {

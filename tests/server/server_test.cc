@@ -515,14 +515,37 @@ TEST_F(ServerTest, DeadlineGivesDeadlineExceededOrPartial) {
       EXPECT_EQ(st.error_code(), grpc::StatusCode::DEADLINE_EXCEEDED);
     }
   }
-  // Cancelled searches stop: the server still answers quickly afterwards.
+  // Budgets reach the search: its outcome is counted as stopped by the
+  // deadline (or as cancelled, when the client's own deadline won the race).
   std::string metrics;
   for (int i = 0; i < 40; ++i) {
     metrics = Scrape(server_->metrics_port());
     if (metrics.find("outcome=\"deadline\"") != std::string::npos) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
-  EXPECT_NE(metrics.find("outcome=\"deadline\""), std::string::npos);
+  EXPECT_TRUE(metrics.find("outcome=\"deadline\"") != std::string::npos ||
+              metrics.find("outcome=\"cancelled\"") != std::string::npos);
+
+  // A cancelled call stops its search: CANCELLED long before the 60 s budget,
+  // and the search is counted as cancelled.
+  r.set_allow_partial(false);
+  grpc::ClientContext ctx;
+  SetDeadline(&ctx, 60000);
+  v1::PathResponse out;
+  std::thread canceller([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    ctx.TryCancel();
+  });
+  const auto begin = std::chrono::steady_clock::now();
+  EXPECT_EQ(stub().FindPath(&ctx, r, &out).error_code(), grpc::StatusCode::CANCELLED);
+  canceller.join();
+  EXPECT_LT(std::chrono::steady_clock::now() - begin, std::chrono::seconds(20));
+  for (int i = 0; i < 100; ++i) {
+    metrics = Scrape(server_->metrics_port());
+    if (metrics.find("outcome=\"cancelled\"") != std::string::npos) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  EXPECT_NE(metrics.find("outcome=\"cancelled\""), std::string::npos);
 }
 
 TEST_F(ServerTest, UpdateCellsIsVersionedAndSeenByLaterSearches) {
@@ -707,7 +730,7 @@ TEST(ServerLifecycleTest, KillNineLosesNothingAcknowledged) {
 }
 
 TEST(ServerLifecycleTest, SigtermDrainsAndExitsZero) {
-  ServerProcess server({"--shutdown_grace=5s"});
+  ServerProcess server({"--shutdown_grace=120s"});
   ASSERT_TRUE(server.started());
   const std::string dungeon = ReadSample("dungeon.map");
   v1::MapInfo info;
@@ -718,8 +741,15 @@ TEST(ServerLifecycleTest, SigtermDrainsAndExitsZero) {
   // Calls in flight when the signal arrives still get their answers.
   std::vector<std::thread> clients;
   std::atomic<int> ok{0};
+  std::atomic<int> connected{0};
   for (int i = 0; i < 4; ++i) {
     clients.emplace_back([&, s = s, g = g] {
+      {
+        grpc::ClientContext ctx;
+        v1::PathResponse out;
+        server.stub().FindPath(&ctx, Path("dungeon", s.x, s.y, s.x, s.y), &out);
+        connected.fetch_add(1);
+      }
       v1::FindPathsRequest batch;
       batch.set_map_id("dungeon");
       for (int k = 0; k < 200; ++k) *batch.add_items() = Path("", s.x, s.y, g.x, g.y);
@@ -728,7 +758,8 @@ TEST(ServerLifecycleTest, SigtermDrainsAndExitsZero) {
       if (server.stub().FindPaths(&ctx, batch, &out).ok()) ok.fetch_add(1);
     });
   }
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  while (connected.load() < 4) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
   EXPECT_EQ(server.SignalAndWait(SIGTERM), 0);
   for (std::thread& t : clients) t.join();
   EXPECT_EQ(ok.load(), 4);
