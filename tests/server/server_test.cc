@@ -87,6 +87,7 @@ class ServerProcess {
   bool started() const { return port_ != 0; }
   v1::Pathfinding::Stub& stub() { return *stub_; }
   int metrics_port() const { return metrics_port_; }
+  int port() const { return port_; }
 
   // Sends a signal and returns the exit status (-1 if it did not exit).
   int SignalAndWait(int sig) {
@@ -681,6 +682,52 @@ TEST_F(ServerTest, MetricsScrapeHasTheFamilies) {
         "method=\"FindPath\""}) {
     EXPECT_NE(m.find(family), std::string::npos) << family;
   }
+}
+
+// Runs a command, returns its stdout's last line and sets *code to its exit
+// status.
+std::string LastLine(const std::string& command, int* code) {
+  FILE* p = popen(command.c_str(), "r");
+  std::string out, line;
+  char buf[4096];
+  while (fgets(buf, sizeof(buf), p) != nullptr) out += buf;
+  const int status = pclose(p);
+  *code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::istringstream in(out);
+  while (std::getline(in, out)) {
+    if (!out.empty()) line = out;
+  }
+  return line;
+}
+
+TEST(ClientCliTest, ScenAndLoadThroughTheRealServer) {
+  ServerProcess server({absl::StrCat("--preload=dungeon=", GRIDSTAR_SOURCE_DIR,
+                                     "/data/sample/dungeon.map")});
+  ASSERT_TRUE(server.started());
+  const std::string cli = absl::StrCat(GRIDSTAR_CLI_BINARY, " --server=127.0.0.1:",
+                                       server.port());
+  const std::string scen = absl::StrCat(GRIDSTAR_SOURCE_DIR, "/data/sample/dungeon.map.scen");
+  int code = 0;
+  EXPECT_EQ(LastLine(cli + " health", &code), "SERVING");
+  EXPECT_EQ(code, 0);
+  for (const char* batch : {"1", "16"}) {
+    SCOPED_TRACE(batch);
+    const std::string line = LastLine(
+        absl::StrCat(cli, " scen --map dungeon --concurrency 2 --batch ", batch, " ", scen),
+        &code);
+    EXPECT_EQ(code, 0) << line;
+    EXPECT_EQ(line.rfind("queries=200 mismatches=0 errors=0 qps=", 0), 0u) << line;
+  }
+  const std::string line = LastLine(
+      absl::StrCat(cli, " load --map dungeon --concurrency 2 --duration 1s --batch 4 ", scen),
+      &code);
+  EXPECT_EQ(code, 0) << line;
+  EXPECT_EQ(line.rfind("requests=", 0), 0u) << line;
+  EXPECT_NE(line.find(" errors=0 "), std::string::npos) << line;
+  EXPECT_NE(line.find(" p999_us="), std::string::npos) << line;
+  // Errors exit non-zero with the server's message.
+  LastLine(cli + " path nosuchmap 0 0 1 1 2>/dev/null", &code);
+  EXPECT_EQ(code, 1);
 }
 
 TEST(ServerLifecycleTest, KillNineLosesNothingAcknowledged) {

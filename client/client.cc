@@ -1,0 +1,153 @@
+#include "client.h"
+
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <vector>
+
+#include "absl/time/clock.h"
+#include "grpcpp/generic/generic_stub.h"
+
+namespace gridstar {
+namespace {
+
+absl::Status FromGrpc(const grpc::Status& s) {
+  if (s.ok()) return absl::OkStatus();
+  return absl::Status(static_cast<absl::StatusCode>(s.error_code()),
+                      s.error_message());
+}
+
+}  // namespace
+
+Client::Client(const std::string& target, ClientOptions options)
+    : options_(options) {
+  grpc::ChannelArguments args;
+  args.SetMaxReceiveMessageSize(128 << 20);
+  args.SetMaxSendMessageSize(128 << 20);
+  channel_ = grpc::CreateCustomChannel(target, grpc::InsecureChannelCredentials(),
+                                       args);
+  stub_ = v1::Pathfinding::NewStub(channel_);
+}
+
+absl::Status Client::Call(
+    bool idempotent, const std::function<grpc::Status(grpc::ClientContext*)>& rpc) {
+  absl::Duration backoff = options_.initial_backoff;
+  for (int attempt = 1;; ++attempt) {
+    grpc::ClientContext ctx;
+    ctx.set_deadline(absl::ToChronoTime(absl::Now() + options_.deadline));
+    const grpc::Status s = rpc(&ctx);
+    if (s.error_code() != grpc::StatusCode::UNAVAILABLE || !idempotent ||
+        attempt >= options_.max_attempts) {
+      return FromGrpc(s);
+    }
+    absl::SleepFor(backoff);
+    backoff *= 2;
+  }
+}
+
+absl::StatusOr<v1::MapInfo> Client::RegisterMap(const v1::RegisterMapRequest& r) {
+  v1::MapInfo out;
+  // Identical content is a no-op on the server, so a retry is safe.
+  absl::Status s = Call(true, [&](grpc::ClientContext* c) {
+    return stub_->RegisterMap(c, r, &out);
+  });
+  if (!s.ok()) return s;
+  return out;
+}
+
+absl::StatusOr<v1::MapInfo> Client::UpdateCells(const v1::UpdateCellsRequest& r) {
+  v1::MapInfo out;
+  absl::Status s = Call(false, [&](grpc::ClientContext* c) {
+    return stub_->UpdateCells(c, r, &out);
+  });
+  if (!s.ok()) return s;
+  return out;
+}
+
+absl::StatusOr<v1::GetMapResponse> Client::GetMap(const v1::GetMapRequest& r) {
+  v1::GetMapResponse out;
+  absl::Status s =
+      Call(true, [&](grpc::ClientContext* c) { return stub_->GetMap(c, r, &out); });
+  if (!s.ok()) return s;
+  return out;
+}
+
+absl::StatusOr<v1::ListMapsResponse> Client::ListMaps() {
+  v1::ListMapsResponse out;
+  absl::Status s = Call(true, [&](grpc::ClientContext* c) {
+    return stub_->ListMaps(c, v1::ListMapsRequest(), &out);
+  });
+  if (!s.ok()) return s;
+  return out;
+}
+
+absl::Status Client::DeleteMap(const std::string& id) {
+  v1::DeleteMapRequest r;
+  r.set_id(id);
+  v1::DeleteMapResponse out;
+  return Call(false,
+              [&](grpc::ClientContext* c) { return stub_->DeleteMap(c, r, &out); });
+}
+
+absl::StatusOr<v1::PathResponse> Client::FindPath(const v1::PathRequest& r) {
+  v1::PathResponse out;
+  absl::Status s =
+      Call(true, [&](grpc::ClientContext* c) { return stub_->FindPath(c, r, &out); });
+  if (!s.ok()) return s;
+  return out;
+}
+
+absl::StatusOr<v1::FindPathsResponse> Client::FindPaths(
+    const v1::FindPathsRequest& r) {
+  v1::FindPathsResponse out;
+  absl::Status s =
+      Call(true, [&](grpc::ClientContext* c) { return stub_->FindPaths(c, r, &out); });
+  if (!s.ok()) return s;
+  return out;
+}
+
+absl::StatusOr<v1::GroupPathsResponse> Client::FindGroupPaths(
+    const v1::GroupPathsRequest& r) {
+  v1::GroupPathsResponse out;
+  absl::Status s = Call(true, [&](grpc::ClientContext* c) {
+    return stub_->FindGroupPaths(c, r, &out);
+  });
+  if (!s.ok()) return s;
+  return out;
+}
+
+absl::Status Client::Health() {
+  // The standard health service, called through a generic stub so that no
+  // second generated library is needed: an empty HealthCheckRequest asks for
+  // the whole server, and the reply's field 1 is the status (1 = SERVING).
+  grpc::GenericStub generic(channel_);
+  grpc::ClientContext ctx;
+  ctx.set_deadline(absl::ToChronoTime(absl::Now() + options_.deadline));
+  grpc::ByteBuffer request, reply;
+  grpc::Slice empty("", 0);
+  request = grpc::ByteBuffer(&empty, 1);
+  grpc::Status status;
+  std::mutex mu;
+  std::condition_variable cv;
+  bool done = false;
+  generic.UnaryCall(&ctx, "/grpc.health.v1.Health/Check", grpc::StubOptions(),
+                    &request, &reply, [&](grpc::Status s) {
+                      std::lock_guard<std::mutex> lock(mu);
+                      status = s;
+                      done = true;
+                      cv.notify_one();
+                    });
+  std::unique_lock<std::mutex> lock(mu);
+  cv.wait(lock, [&] { return done; });
+  if (!status.ok()) return FromGrpc(status);
+  std::vector<grpc::Slice> slices;
+  reply.Dump(&slices);
+  std::string bytes;
+  for (const grpc::Slice& s : slices) {
+    bytes.append(reinterpret_cast<const char*>(s.begin()), s.size());
+  }
+  if (bytes.size() == 2 && bytes[0] == 0x08 && bytes[1] == 0x01) return absl::OkStatus();
+  return absl::UnavailableError("the server is not serving (draining or starting)");
+}
+
+}  // namespace gridstar

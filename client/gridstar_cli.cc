@@ -1,0 +1,372 @@
+// gridstar: command-line client of gridstar-server.
+//   gridstar maps | health
+//   gridstar register --id ID [--replace] FILE
+//   gridstar delete ID
+//   gridstar path ID SX SY GX GY [--algo A] [--diagonal P] [--smooth] ...
+//   gridstar scen --map ID SCEN [--batch N] [--concurrency C]
+//   gridstar load --map ID SCEN --concurrency C --duration S [--batch N]
+//                 [--rps R] [--stream]
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/flags/usage.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/time/clock.h"
+#include "client.h"
+#include "gridstar/map_io.h"
+#include "gridstar/scenario.h"
+#include "gridstar/types.h"
+
+ABSL_FLAG(std::string, server, "localhost:50051", "Server address host:port");
+ABSL_FLAG(absl::Duration, deadline, absl::Seconds(10), "Deadline of each call");
+ABSL_FLAG(std::string, id, "", "register: the map id");
+ABSL_FLAG(bool, replace, false, "register: replace other content under the id");
+ABSL_FLAG(std::string, map, "", "scen, load: the registered map id to query");
+ABSL_FLAG(std::string, algo, "astar", "astar, weighted, dijkstra or baseline");
+ABSL_FLAG(std::string, diagonal, "", "never, no-corner-cutting, allow-corner-cutting "
+          "(default: the map's)");
+ABSL_FLAG(double, weight, 0, "Weight of --algo weighted (0 = server default 1.5)");
+ABSL_FLAG(bool, smooth, false, "path: also return smoothed waypoints");
+ABSL_FLAG(bool, allow_partial, false, "path: accept a partial path on budget");
+ABSL_FLAG(uint64_t, max_expansions, 0, "path: expansion budget (0 = none)");
+ABSL_FLAG(int, snap_radius, 0, "path: snap blocked ends within this radius");
+ABSL_FLAG(int, batch, 1, "scen, load: queries per FindPaths call (1 = FindPath)");
+ABSL_FLAG(int, concurrency, 1, "scen, load: client threads");
+ABSL_FLAG(absl::Duration, duration, absl::Seconds(10), "load: how long to run");
+ABSL_FLAG(double, rps, 0, "load: target queries per second in all (0 = as fast as possible)");
+ABSL_FLAG(bool, stream, false, "load: send through FindPathsStream");
+
+namespace gridstar {
+namespace {
+
+namespace v1 = ::gridstar::v1;
+
+int Fail(const absl::Status& s) {
+  std::fprintf(stderr, "gridstar: %s\n", s.ToString().c_str());
+  return 1;
+}
+
+absl::StatusOr<v1::PathRequest> BaseRequest() {
+  v1::PathRequest r;
+  absl::StatusOr<Algorithm> a = ParseAlgorithm(absl::GetFlag(FLAGS_algo));
+  if (!a.ok()) return a.status();
+  r.set_algorithm(static_cast<v1::Algorithm>(static_cast<int>(*a) + 1));
+  if (!absl::GetFlag(FLAGS_diagonal).empty()) {
+    absl::StatusOr<DiagonalPolicy> p = ParseDiagonalPolicy(absl::GetFlag(FLAGS_diagonal));
+    if (!p.ok()) return p.status();
+    r.set_diagonal(static_cast<v1::DiagonalPolicy>(static_cast<int>(*p) + 1));
+  }
+  r.set_weight(absl::GetFlag(FLAGS_weight));
+  r.set_smooth(absl::GetFlag(FLAGS_smooth));
+  r.set_allow_partial(absl::GetFlag(FLAGS_allow_partial));
+  r.set_max_expansions(absl::GetFlag(FLAGS_max_expansions));
+  r.set_snap_radius(absl::GetFlag(FLAGS_snap_radius));
+  return r;
+}
+
+void SetEnds(const ScenarioQuery& q, v1::PathRequest* r) {
+  r->mutable_start()->set_x(q.start.x);
+  r->mutable_start()->set_y(q.start.y);
+  r->mutable_goal()->set_x(q.goal.x);
+  r->mutable_goal()->set_y(q.goal.y);
+}
+
+double Percentile(std::vector<double>& v, double p) {
+  if (v.empty()) return 0;
+  const size_t k = std::min(v.size() - 1, static_cast<size_t>(p * static_cast<double>(v.size())));
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
+  return v[k];
+}
+
+// Per-thread tallies of scen and load.
+struct Tally {
+  uint64_t queries = 0, mismatches = 0, errors = 0;
+  std::vector<double> latencies_us;  // One per call.
+};
+
+// Sends queries [begin, end) of `scen` (by --batch) and checks their lengths.
+void RunQueries(Client& client, const std::string& map_id,
+                const std::vector<ScenarioQuery>& scen, const v1::PathRequest& base,
+                size_t begin, size_t end, size_t stride, Tally* t) {
+  const size_t batch = static_cast<size_t>(std::max(1, absl::GetFlag(FLAGS_batch)));
+  for (size_t i = begin; i < end; i += stride * batch) {
+    const auto t0 = std::chrono::steady_clock::now();
+    std::vector<size_t> items;
+    for (size_t k = 0; k < batch && i + k * stride < end; ++k) items.push_back(i + k * stride);
+    auto check = [&](size_t q, int code, double cost) {
+      ++t->queries;
+      const double optimal = scen[q].optimal;
+      if (code != 0) {
+        // A scenario's "no path" is answered FAILED_PRECONDITION.
+        if (!(optimal < 0 && code == static_cast<int>(absl::StatusCode::kFailedPrecondition))) {
+          ++t->errors;
+        }
+      } else if (!LengthMatches(cost, optimal)) {
+        ++t->mismatches;
+      }
+    };
+    if (batch == 1) {
+      v1::PathRequest r = base;
+      r.set_map_id(map_id);
+      SetEnds(scen[items[0]], &r);
+      absl::StatusOr<v1::PathResponse> out = client.FindPath(r);
+      check(items[0], static_cast<int>(out.status().code()), out.ok() ? out->cost() : 0);
+    } else {
+      v1::FindPathsRequest r;
+      r.set_map_id(map_id);
+      for (size_t q : items) SetEnds(scen[q], &(*r.add_items() = base));
+      absl::StatusOr<v1::FindPathsResponse> out = client.FindPaths(r);
+      for (size_t k = 0; k < items.size(); ++k) {
+        if (!out.ok()) {
+          check(items[k], static_cast<int>(out.status().code()), 0);
+        } else {
+          check(items[k], out->results(static_cast<int>(k)).code(),
+                out->results(static_cast<int>(k)).path().cost());
+        }
+      }
+    }
+    t->latencies_us.push_back(std::chrono::duration<double, std::micro>(
+                                  std::chrono::steady_clock::now() - t0)
+                                  .count());
+  }
+}
+
+absl::StatusOr<std::vector<ScenarioQuery>> LoadScen(const std::string& path) {
+  absl::StatusOr<std::string> text = ReadFile(path, int64_t{1} << 30);
+  if (!text.ok()) return text.status();
+  return ParseScenario(*text);
+}
+
+int Scen(Client& client, const std::vector<std::string>& args) {
+  if (args.size() != 1 || absl::GetFlag(FLAGS_map).empty()) {
+    std::fprintf(stderr, "usage: gridstar scen --map ID SCEN [--batch N] [--concurrency C]\n");
+    return 2;
+  }
+  absl::StatusOr<std::vector<ScenarioQuery>> scen = LoadScen(args[0]);
+  if (!scen.ok()) return Fail(scen.status());
+  absl::StatusOr<v1::PathRequest> base = BaseRequest();
+  if (!base.ok()) return Fail(base.status());
+  const int c = std::max(1, absl::GetFlag(FLAGS_concurrency));
+  std::vector<Tally> tallies(static_cast<size_t>(c));
+  const auto t0 = std::chrono::steady_clock::now();
+  std::vector<std::thread> threads;
+  for (int i = 0; i < c; ++i) {
+    threads.emplace_back([&, i] {
+      RunQueries(client, absl::GetFlag(FLAGS_map), *scen, *base, static_cast<size_t>(i),
+                 scen->size(), static_cast<size_t>(c), &tallies[static_cast<size_t>(i)]);
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  Tally all;
+  for (Tally& t : tallies) {
+    all.queries += t.queries;
+    all.mismatches += t.mismatches;
+    all.errors += t.errors;
+    all.latencies_us.insert(all.latencies_us.end(), t.latencies_us.begin(), t.latencies_us.end());
+  }
+  std::printf("queries=%llu mismatches=%llu errors=%llu qps=%.0f p50_us=%.0f p99_us=%.0f\n",
+              static_cast<unsigned long long>(all.queries),
+              static_cast<unsigned long long>(all.mismatches),
+              static_cast<unsigned long long>(all.errors), all.queries / seconds,
+              Percentile(all.latencies_us, 0.5), Percentile(all.latencies_us, 0.99));
+  return all.mismatches == 0 && all.errors == 0 ? 0 : 1;
+}
+
+int Load(Client& client, const std::vector<std::string>& args) {
+  if (args.size() != 1 || absl::GetFlag(FLAGS_map).empty()) {
+    std::fprintf(stderr,
+                 "usage: gridstar load --map ID SCEN --concurrency C --duration S "
+                 "[--batch N] [--rps R]\n");
+    return 2;
+  }
+  if (absl::GetFlag(FLAGS_stream)) {
+    return Fail(absl::UnimplementedError("load --stream is not built yet"));
+  }
+  absl::StatusOr<std::vector<ScenarioQuery>> scen = LoadScen(args[0]);
+  if (!scen.ok()) return Fail(scen.status());
+  if (scen->empty()) return Fail(absl::InvalidArgumentError("the scenario is empty"));
+  absl::StatusOr<v1::PathRequest> base = BaseRequest();
+  if (!base.ok()) return Fail(base.status());
+  const int c = std::max(1, absl::GetFlag(FLAGS_concurrency));
+  const size_t batch = static_cast<size_t>(std::max(1, absl::GetFlag(FLAGS_batch)));
+  const double rps = absl::GetFlag(FLAGS_rps);
+  const absl::Time end = absl::Now() + absl::GetFlag(FLAGS_duration);
+  std::vector<Tally> tallies(static_cast<size_t>(c));
+  std::atomic<uint64_t> done{0};
+  const auto t0 = std::chrono::steady_clock::now();
+  std::vector<std::thread> threads;
+  for (int i = 0; i < c; ++i) {
+    threads.emplace_back([&, i] {
+      Tally& t = tallies[static_cast<size_t>(i)];
+      size_t next = static_cast<size_t>(i) * 7919 % scen->size();
+      // With --rps each thread paces its calls to its share of the rate.
+      const double interval = rps > 0 ? c * static_cast<double>(batch) / rps : 0;
+      auto due = std::chrono::steady_clock::now();
+      while (absl::Now() < end) {
+        if (interval > 0) {
+          std::this_thread::sleep_until(due);
+          due += std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+              std::chrono::duration<double>(interval));
+        }
+        const size_t first = next;
+        next = (next + batch) % scen->size();
+        Tally one;
+        std::vector<ScenarioQuery> slice;
+        for (size_t k = 0; k < batch; ++k) slice.push_back((*scen)[(first + k) % scen->size()]);
+        RunQueries(client, absl::GetFlag(FLAGS_map), slice, *base, 0, slice.size(), 1, &one);
+        t.queries += one.queries;
+        t.errors += one.errors + one.mismatches;
+        t.latencies_us.insert(t.latencies_us.end(), one.latencies_us.begin(),
+                              one.latencies_us.end());
+        done.fetch_add(one.queries);
+      }
+    });
+  }
+  // A progress line every few seconds on long runs.
+  std::thread progress([&] {
+    while (absl::Now() + absl::Seconds(5) < end) {
+      absl::SleepFor(absl::Seconds(5));
+      std::fprintf(stderr, "gridstar load: %llu queries so far\n",
+                   static_cast<unsigned long long>(done.load()));
+    }
+  });
+  for (std::thread& t : threads) t.join();
+  progress.join();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  Tally all;
+  for (Tally& t : tallies) {
+    all.queries += t.queries;
+    all.errors += t.errors;
+    all.latencies_us.insert(all.latencies_us.end(), t.latencies_us.begin(), t.latencies_us.end());
+  }
+  std::printf(
+      "requests=%llu errors=%llu qps=%.0f p50_us=%.0f p90_us=%.0f p99_us=%.0f "
+      "p999_us=%.0f\n",
+      static_cast<unsigned long long>(all.queries),
+      static_cast<unsigned long long>(all.errors), all.queries / seconds,
+      Percentile(all.latencies_us, 0.5), Percentile(all.latencies_us, 0.9),
+      Percentile(all.latencies_us, 0.99), Percentile(all.latencies_us, 0.999));
+  return all.errors == 0 ? 0 : 1;
+}
+
+int Run(const std::vector<std::string>& argv) {
+  if (argv.empty()) {
+    std::fprintf(stderr, "gridstar: give a command (see --help)\n");
+    return 2;
+  }
+  ClientOptions options;
+  options.deadline = absl::GetFlag(FLAGS_deadline);
+  Client client(absl::GetFlag(FLAGS_server), options);
+  const std::string& cmd = argv[0];
+  const std::vector<std::string> args(argv.begin() + 1, argv.end());
+  if (cmd == "health") {
+    absl::Status s = client.Health();
+    if (!s.ok()) return Fail(s);
+    std::printf("SERVING\n");
+    return 0;
+  }
+  if (cmd == "maps") {
+    absl::StatusOr<v1::ListMapsResponse> list = client.ListMaps();
+    if (!list.ok()) return Fail(list.status());
+    for (const v1::MapInfo& m : list->maps()) {
+      std::printf("%s version=%llu size=%dx%d passable=%lld components=%u bytes=%llu\n",
+                  m.id().c_str(), static_cast<unsigned long long>(m.version()), m.width(),
+                  m.height(), static_cast<long long>(m.passable_cells()), m.components(),
+                  static_cast<unsigned long long>(m.memory_bytes()));
+    }
+    return 0;
+  }
+  if (cmd == "register") {
+    if (args.size() != 1 || absl::GetFlag(FLAGS_id).empty()) {
+      std::fprintf(stderr, "usage: gridstar register --id ID [--replace] FILE\n");
+      return 2;
+    }
+    absl::StatusOr<std::string> data = ReadFile(args[0], int64_t{1} << 30);
+    if (!data.ok()) return Fail(data.status());
+    v1::RegisterMapRequest r;
+    r.set_id(absl::GetFlag(FLAGS_id));
+    r.set_replace(absl::GetFlag(FLAGS_replace));
+    if (data->rfind("P5", 0) == 0 || data->rfind("P2", 0) == 0) {
+      r.set_pgm(*data);
+    } else {
+      r.set_movingai(*data);
+    }
+    absl::StatusOr<v1::MapInfo> info = client.RegisterMap(r);
+    if (!info.ok()) return Fail(info.status());
+    std::printf("%s version=%llu size=%dx%d\n", info->id().c_str(),
+                static_cast<unsigned long long>(info->version()), info->width(),
+                info->height());
+    return 0;
+  }
+  if (cmd == "delete") {
+    if (args.size() != 1) {
+      std::fprintf(stderr, "usage: gridstar delete ID\n");
+      return 2;
+    }
+    absl::Status s = client.DeleteMap(args[0]);
+    return s.ok() ? 0 : Fail(s);
+  }
+  if (cmd == "path") {
+    int v[4];
+    if (args.size() != 5 || !absl::SimpleAtoi(args[1], &v[0]) ||
+        !absl::SimpleAtoi(args[2], &v[1]) || !absl::SimpleAtoi(args[3], &v[2]) ||
+        !absl::SimpleAtoi(args[4], &v[3])) {
+      std::fprintf(stderr, "usage: gridstar path ID SX SY GX GY [options]\n");
+      return 2;
+    }
+    absl::StatusOr<v1::PathRequest> r = BaseRequest();
+    if (!r.ok()) return Fail(r.status());
+    r->set_map_id(args[0]);
+    r->mutable_start()->set_x(v[0]);
+    r->mutable_start()->set_y(v[1]);
+    r->mutable_goal()->set_x(v[2]);
+    r->mutable_goal()->set_y(v[3]);
+    absl::StatusOr<v1::PathResponse> out = client.FindPath(*r);
+    if (!out.ok()) return Fail(out.status());
+    std::string cells;
+    for (int i = 0; i + 1 < out->cells_size(); i += 2) {
+      absl::StrAppend(&cells, i ? " " : "", out->cells(i), ",", out->cells(i + 1));
+    }
+    std::printf("%s\n", cells.c_str());
+    std::printf(
+        "cost=%.4f cells=%d expanded=%llu partial=%d version=%llu queue_us=%.0f "
+        "search_us=%.0f\n",
+        out->cost(), out->cells_size() / 2,
+        static_cast<unsigned long long>(out->expanded()), out->partial() ? 1 : 0,
+        static_cast<unsigned long long>(out->map_version()), out->queue_micros(),
+        out->search_micros());
+    return 0;
+  }
+  if (cmd == "scen") return Scen(client, args);
+  if (cmd == "load") return Load(client, args);
+  std::fprintf(stderr, "gridstar: unknown command '%s' (see --help)\n", cmd.c_str());
+  return 2;
+}
+
+}  // namespace
+}  // namespace gridstar
+
+int main(int argc, char** argv) {
+  absl::SetProgramUsageMessage(
+      "gridstar COMMAND [flags]: client of gridstar-server.\n"
+      "  maps | health | register --id ID FILE | delete ID\n"
+      "  path ID SX SY GX GY [--algo A --diagonal P --smooth --allow_partial ...]\n"
+      "  scen --map ID SCEN [--batch N] [--concurrency C]\n"
+      "  load --map ID SCEN --concurrency C --duration S [--batch N] [--rps R]");
+  std::vector<char*> positional = absl::ParseCommandLine(argc, argv);
+  std::vector<std::string> args(positional.begin() + 1, positional.end());
+  return gridstar::Run(args);
+}
