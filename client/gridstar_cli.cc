@@ -2,6 +2,8 @@
 //   gridstar maps | health
 //   gridstar register --id ID [--replace] FILE
 //   gridstar delete ID
+//   gridstar update ID X Y COST [X Y COST ...]
+//   gridstar group ID GX GY SX SY [SX SY ...]
 //   gridstar path ID SX SY GX GY [--algo A] [--diagonal P] [--smooth] ...
 //   gridstar scen --map ID SCEN [--batch N] [--concurrency C]
 //   gridstar load --map ID SCEN --concurrency C --duration S [--batch N]
@@ -350,6 +352,76 @@ int Run(const std::vector<std::string>& argv) {
         out->search_micros());
     return 0;
   }
+  if (cmd == "update") {
+    // update ID X Y COST [X Y COST ...]
+    v1::UpdateCellsRequest r;
+    bool ok = args.size() >= 4 && (args.size() - 1) % 3 == 0;
+    if (ok) r.set_id(args[0]);
+    for (size_t i = 1; ok && i + 2 < args.size(); i += 3) {
+      int x = 0, y = 0, cost = 0;
+      ok = absl::SimpleAtoi(args[i], &x) && absl::SimpleAtoi(args[i + 1], &y) &&
+           absl::SimpleAtoi(args[i + 2], &cost) && cost >= 0;
+      v1::CellUpdate* u = r.add_cells();
+      u->mutable_cell()->set_x(x);
+      u->mutable_cell()->set_y(y);
+      u->set_cost(static_cast<uint32_t>(cost));
+    }
+    if (!ok) {
+      std::fprintf(stderr, "usage: gridstar update ID X Y COST [X Y COST ...]\n");
+      return 2;
+    }
+    absl::StatusOr<v1::MapInfo> info = client.UpdateCells(r);
+    if (!info.ok()) return Fail(info.status());
+    std::printf("%s version=%llu passable=%lld components=%u\n", info->id().c_str(),
+                static_cast<unsigned long long>(info->version()),
+                static_cast<long long>(info->passable_cells()), info->components());
+    return 0;
+  }
+  if (cmd == "group") {
+    // group ID GX GY SX SY [SX SY ...]: one shared goal for every unit.
+    std::vector<int> v;
+    for (size_t i = 1; i < args.size(); ++i) {
+      int n;
+      if (!absl::SimpleAtoi(args[i], &n)) break;
+      v.push_back(n);
+    }
+    if (args.empty() || v.size() < 4 || v.size() % 2 != 0 || v.size() + 1 != args.size()) {
+      std::fprintf(stderr, "usage: gridstar group ID GX GY SX SY [SX SY ...]\n");
+      return 2;
+    }
+    v1::GroupPathsRequest r;
+    r.set_map_id(args[0]);
+    r.add_goals()->set_x(v[0]);
+    r.mutable_goals(0)->set_y(v[1]);
+    for (size_t i = 2; i + 1 < v.size(); i += 2) {
+      v1::Cell* c = r.add_starts();
+      c->set_x(v[i]);
+      c->set_y(v[i + 1]);
+    }
+    absl::StatusOr<v1::PathRequest> base = BaseRequest();
+    if (!base.ok()) return Fail(base.status());
+    r.set_algorithm(base->algorithm());
+    r.set_diagonal(base->diagonal());
+    r.set_report_overhead(true);
+    absl::StatusOr<v1::GroupPathsResponse> out = client.FindGroupPaths(r);
+    if (!out.ok()) return Fail(out.status());
+    for (int i = 0; i < out->units_size(); ++i) {
+      const v1::UnitPath& u = out->units(i);
+      if (u.code() != 0) {
+        std::printf("unit %d: error %d %s\n", i, u.code(), u.message().c_str());
+      } else {
+        std::printf("unit %d: cost=%.4f cells=%d spliced=%d optimal=%.4f\n", i,
+                    u.path().cost(), u.path().cells_size() / 2, u.spliced() ? 1 : 0,
+                    u.independent_cost());
+      }
+    }
+    std::printf("units=%d searches=%llu spliced=%u mean_overhead=%.4f max_overhead=%.4f "
+                "search_us=%.0f\n",
+                out->units_size(), static_cast<unsigned long long>(out->searches()),
+                out->spliced_units(), out->mean_cost_overhead(), out->max_cost_overhead(),
+                out->search_micros());
+    return 0;
+  }
   if (cmd == "scen") return Scen(client, args);
   if (cmd == "load") return Load(client, args);
   std::fprintf(stderr, "gridstar: unknown command '%s' (see --help)\n", cmd.c_str());
@@ -363,6 +435,8 @@ int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
       "gridstar COMMAND [flags]: client of gridstar-server.\n"
       "  maps | health | register --id ID FILE | delete ID\n"
+      "  update ID X Y COST [X Y COST ...]\n"
+      "  group ID GX GY SX SY [SX SY ...]   (one shared goal, reports overhead)\n"
       "  path ID SX SY GX GY [--algo A --diagonal P --smooth --allow_partial ...]\n"
       "  scen --map ID SCEN [--batch N] [--concurrency C]\n"
       "  load --map ID SCEN --concurrency C --duration S [--batch N] [--rps R]");

@@ -725,6 +725,11 @@ TEST(ClientCliTest, ScenAndLoadThroughTheRealServer) {
   EXPECT_EQ(line.rfind("requests=", 0), 0u) << line;
   EXPECT_NE(line.find(" errors=0 "), std::string::npos) << line;
   EXPECT_NE(line.find(" p999_us="), std::string::npos) << line;
+  const std::string group = LastLine(
+      absl::StrCat(cli, " group dungeon ", 100, " ", 20, " 10 10 11 10 12 11"), &code);
+  EXPECT_EQ(group.rfind("units=3 searches=", 0), 0u) << group;
+  const std::string update = LastLine(cli + " update dungeon 0 0 0 1 0 0", &code);
+  EXPECT_EQ(update.rfind("dungeon version=2 ", 0), 0u) << update;
   // Errors exit non-zero with the server's message.
   LastLine(cli + " path nosuchmap 0 0 1 1 2>/dev/null", &code);
   EXPECT_EQ(code, 1);
