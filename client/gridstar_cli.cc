@@ -47,6 +47,8 @@ ABSL_FLAG(int, concurrency, 1, "scen, load: client threads");
 ABSL_FLAG(absl::Duration, duration, absl::Seconds(10), "load: how long to run");
 ABSL_FLAG(double, rps, 0, "load: target queries per second in all (0 = as fast as possible)");
 ABSL_FLAG(bool, stream, false, "load: send through FindPathsStream");
+ABSL_FLAG(bool, overhead, true,
+          "group: also search each unit on its own and report the splicing overhead");
 
 namespace gridstar {
 namespace {
@@ -402,7 +404,7 @@ int Run(const std::vector<std::string>& argv) {
     if (!base.ok()) return Fail(base.status());
     r.set_algorithm(base->algorithm());
     r.set_diagonal(base->diagonal());
-    r.set_report_overhead(true);
+    r.set_report_overhead(absl::GetFlag(FLAGS_overhead));
     absl::StatusOr<v1::GroupPathsResponse> out = client.FindGroupPaths(r);
     if (!out.ok()) return Fail(out.status());
     for (int i = 0; i < out->units_size(); ++i) {

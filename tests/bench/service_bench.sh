@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Service throughput against the in-process search rate, in one run:
+#   1. gridstar-bench (one thread) on each map's scenario: mean_us gives the
+#      in-process rate of one worker, 1e6 / mean_us queries per second;
+#   2. gridstar-server --workers 1 with the maps preloaded, and
+#      `gridstar scen --batch 64 --concurrency 4`: the same queries, each once,
+#      through the service at saturation;
+#   3. `gridstar load` with unary FindPath at half that rate for DURATION
+#      seconds, for the p99.
+# Usage: tests/bench/service_bench.sh [BUILD_DIR] [DURATION]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+build=${1:-build/release}
+duration=${2:-20}
+data=${GRIDSTAR_MOVINGAI_DIR:-../shared/movingai}
+port=50091
+maps=(dao/den520d sc1/Aftershock)
+preload=""
+for m in "${maps[@]}"; do preload+="${preload:+,}$(basename "$m")=$data/$m.map"; done
+"$build/server/gridstar-server" --host=127.0.0.1 --port=$port --metrics_port=0 \
+  --workers=1 --preload="$preload" 2>/dev/null &
+server=$!
+trap 'kill $server 2>/dev/null; wait $server 2>/dev/null || true' EXIT
+sleep 2
+cli=("$build/client/gridstar" --server=127.0.0.1:$port --deadline=60s)
+echo "| map | in-process qps (1 thread) | service qps, scen --batch 64 (1 worker) | ratio | unary p99 at half load | in-process mean us |"
+echo "|---|---:|---:|---:|---:|---:|"
+for m in "${maps[@]}"; do
+  id=$(basename "$m")
+  mean=$("$build/tests/gridstar-bench" --map "$data/$m.map" --scen "$data/$m.map.scen" |
+    tail -1 | sed 's/.*mean_us=\([0-9.]*\).*/\1/')
+  inproc=$(awk -v m="$mean" 'BEGIN { printf "%.0f", 1e6 / m }')
+  line=$("${cli[@]}" scen --map "$id" "$data/$m.map.scen" --batch 64 --concurrency 4 \
+    2>/dev/null | tail -1)
+  qps=$(sed 's/.*qps=\([0-9]*\).*/\1/' <<<"$line")
+  half=$((qps / 2))
+  unary=$("${cli[@]}" load --map "$id" "$data/$m.map.scen" --concurrency 4 --rps "$half" \
+    --duration "${duration}s" 2>/dev/null | tail -1)
+  p99=$(sed 's/.*p99_us=\([0-9]*\).*/\1/' <<<"$unary")
+  ratio=$(awk -v a="$qps" -v b="$inproc" 'BEGIN { printf "%.2f", a / b }')
+  echo "| $id | $inproc | $qps | $ratio | $p99 us | $mean |"
+done
+
+# A group of 50 units in a cluster around the start of the last (longest)
+# den520d query, sharing its goal: one FindGroupPaths against 50 FindPaths.
+read -r group_args <<<"$(python3 - "$data/dao/den520d.map" "$data/dao/den520d.map.scen" <<'PY'
+import sys
+rows = open(sys.argv[1]).read().split("map\n", 1)[1].split()
+last = open(sys.argv[2]).read().split("\n")
+q = [l.split("\t") for l in last if l.count("\t") >= 8][-1]
+sx, sy, gx, gy = map(int, q[4:8])
+units = []
+for r in range(0, 30):
+    for dy in range(-r, r + 1):
+        for dx in range(-r, r + 1):
+            x, y = sx + dx, sy + dy
+            if max(abs(dx), abs(dy)) != r or len(units) >= 50: continue
+            if 0 <= y < len(rows) and 0 <= x < len(rows[y]) and rows[y][x] in ".GS":
+                units.append((x, y))
+print(gx, gy, " ".join(f"{x} {y}" for x, y in units))
+PY
+)"
+set -- $group_args
+gx=$1 gy=$2; shift 2
+overhead=$("${cli[@]}" group den520d "$gx" "$gy" "$@" | tail -1)
+start=$(date +%s%N)
+group=$("${cli[@]}" group --overhead=false den520d "$gx" "$gy" "$@" | tail -1)
+group_us=$((($(date +%s%N) - start) / 1000))
+# Server-side search time is compared: the CLI's process start would
+# dominate the wall time of 50 separate calls.
+single_us=0
+while (($#)); do
+  us=$("${cli[@]}" path den520d "$1" "$2" "$gx" "$gy" | tail -1 |
+    sed 's/.*search_us=\([0-9]*\).*/\1/')
+  single_us=$((single_us + us))
+  shift 2
+done
+echo
+echo "group of 50 on den520d: FindGroupPaths call wall ${group_us} us, $group"
+echo "with report_overhead: $overhead"
+echo "50 independent FindPath calls: summed server search_us=${single_us}"
