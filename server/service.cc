@@ -169,14 +169,14 @@ absl::Status MakeJob(const v1::PathRequest& r,
   q.snap_radius = r.snap_radius();
   const GridMap& map = snapshot->map;
   // Without snapping, ends must be on the map and passable.
-  for (const auto& [field, c] : {std::pair<const char*, Cell>{"start", q.start},
-                                 std::pair<const char*, Cell>{"goal", q.goal}}) {
-    if (q.snap_radius == 0 && !map.Passable(c)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          prefix, field, ": (", c.x, ", ", c.y, ") ",
-          map.InBounds(c) ? std::string("is blocked")
-                          : absl::StrCat("is outside the ", map.width(), " x ",
-                                         map.height(), " map")));
+  if (q.snap_radius == 0) {
+    if (absl::Status s = map.CheckPassable(absl::StrCat(prefix, "start"), q.start);
+        !s.ok()) {
+      return s;
+    }
+    if (absl::Status s = map.CheckPassable(absl::StrCat(prefix, "goal"), q.goal);
+        !s.ok()) {
+      return s;
     }
   }
   q.max_expansions = r.max_expansions();

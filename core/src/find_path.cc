@@ -28,16 +28,11 @@ absl::Status ResolveEnd(const GridMap& map, absl::string_view field, Cell asked,
     *snapped = true;
     return absl::OkStatus();
   }
-  const std::string where = map.InBounds(asked)
-                                ? std::string("is blocked")
-                                : absl::StrCat("is outside the ", map.width(),
-                                               " x ", map.height(), " map");
-  return absl::InvalidArgumentError(absl::StrCat(
-      field, ": (", asked.x, ", ", asked.y, ") ", where,
-      snap_radius > 0
-          ? absl::StrCat(" and no passable cell lies within snap_radius ",
-                         snap_radius)
-          : std::string()));
+  const absl::Status s = map.CheckPassable(field, asked);
+  if (snap_radius == 0) return s;
+  return absl::InvalidArgumentError(
+      absl::StrCat(s.message(), " and no passable cell lies within snap_radius ",
+                   snap_radius));
 }
 
 absl::Status ValidateQuery(const PathQuery& q) {

@@ -1,6 +1,7 @@
 #include "gridstar/grid_map.h"
 
 #include <algorithm>
+#include <string>
 
 #include "absl/strings/str_cat.h"
 
@@ -107,6 +108,15 @@ std::vector<uint8_t> GridMap::CopyCosts() const {
 size_t GridMap::MemoryBytes() const {
   return sizeof(GridMap) + padded_costs_.capacity() +
          components_.capacity() * sizeof(uint32_t);
+}
+
+absl::Status GridMap::CheckPassable(absl::string_view field, Cell c) const {
+  if (Passable(c)) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat(
+      field, ": (", c.x, ", ", c.y, ") ",
+      InBounds(c) ? std::string("is blocked")
+                  : absl::StrCat("is outside the ", width_, " x ", height_,
+                                 " map")));
 }
 
 }  // namespace gridstar

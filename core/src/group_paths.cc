@@ -119,12 +119,7 @@ class GroupSolver {
   }
 
   absl::Status CheckEnd(absl::string_view field, size_t i, Cell c) const {
-    if (map_.Passable(c)) return absl::OkStatus();
-    return absl::InvalidArgumentError(absl::StrCat(
-        field, "[", i, "]: (", c.x, ", ", c.y, ") ",
-        map_.InBounds(c) ? std::string("is blocked")
-                         : absl::StrCat("is outside the ", map_.width(), " x ",
-                                        map_.height(), " map")));
+    return map_.CheckPassable(absl::StrCat(field, "[", i, "]"), c);
   }
 
   bool OutOfBudget() const {

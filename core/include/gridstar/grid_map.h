@@ -26,6 +26,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "gridstar/types.h"
 
@@ -69,6 +70,11 @@ class GridMap {
   uint8_t cost(Cell c) const { return padded_costs_[PaddedIndex(c)]; }
   // False for blocked cells and for cells off the map.
   bool Passable(Cell c) const { return InBounds(c) && cost(c) != 0; }
+
+  // OkStatus when c is passable, else InvalidArgument "<field>: (x, y) is
+  // blocked" or "... is outside the W x H map": the one wording every caller
+  // that validates a cell uses.
+  absl::Status CheckPassable(absl::string_view field, Cell c) const;
 
   // Cheapest and dearest passable cost; both 0 when nothing is passable.
   uint8_t min_cost() const { return min_cost_; }
