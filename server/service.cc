@@ -156,17 +156,8 @@ absl::Status MakeJob(const v1::PathRequest& r,
   if (!p.ok()) return p.status();
   q.diagonal = *p;
   q.weight = r.weight() == 0 ? 1.5 : r.weight();
-  if (q.algorithm == Algorithm::kWeighted &&
-      !(q.weight >= 1.0 && q.weight <= kMaxWeight)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        prefix, "weight: ", r.weight(), " is out of range [1, ", kMaxWeight, "]"));
-  }
-  if (r.snap_radius() < 0 || r.snap_radius() > kMaxSnapRadius) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(prefix, "snap_radius: ", r.snap_radius(),
-                     " is out of range [0, ", kMaxSnapRadius, "]"));
-  }
   q.snap_radius = r.snap_radius();
+  if (absl::Status s = ValidatePathQuery(q); !s.ok()) return Prefixed(prefix, s);
   const GridMap& map = snapshot->map;
   // Without snapping, ends must be on the map and passable.
   if (q.snap_radius == 0) {

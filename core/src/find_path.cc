@@ -9,33 +9,8 @@
 #include "search_state.h"
 
 namespace gridstar {
-namespace {
 
-using internal::SearchState;
-
-// Resolves one end of the query: the cell itself when passable, else a
-// snapped cell. InvalidArgument naming `field` when neither works.
-absl::Status ResolveEnd(const GridMap& map, absl::string_view field, Cell asked,
-                        int32_t snap_radius, uint32_t prefer, Cell* used,
-                        bool* snapped) {
-  *snapped = false;
-  if (map.Passable(asked)) {
-    *used = asked;
-    return absl::OkStatus();
-  }
-  if (snap_radius > 0 &&
-      internal::SnapToPassable(map, asked, snap_radius, prefer, used)) {
-    *snapped = true;
-    return absl::OkStatus();
-  }
-  const absl::Status s = map.CheckPassable(field, asked);
-  if (snap_radius == 0) return s;
-  return absl::InvalidArgumentError(
-      absl::StrCat(s.message(), " and no passable cell lies within snap_radius ",
-                   snap_radius));
-}
-
-absl::Status ValidateQuery(const PathQuery& q) {
+absl::Status ValidatePathQuery(const PathQuery& q) {
   if (q.algorithm == Algorithm::kWeighted &&
       !(q.weight >= 1.0 && q.weight <= kMaxWeight)) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -68,9 +43,35 @@ absl::Status ValidateQuery(const PathQuery& q) {
   return absl::OkStatus();
 }
 
+namespace {
+
+using internal::SearchState;
+
+// Resolves one end of the query: the cell itself when passable, else a
+// snapped cell. InvalidArgument naming `field` when neither works.
+absl::Status ResolveEnd(const GridMap& map, absl::string_view field, Cell asked,
+                        int32_t snap_radius, uint32_t prefer, Cell* used,
+                        bool* snapped) {
+  *snapped = false;
+  if (map.Passable(asked)) {
+    *used = asked;
+    return absl::OkStatus();
+  }
+  if (snap_radius > 0 &&
+      internal::SnapToPassable(map, asked, snap_radius, prefer, used)) {
+    *snapped = true;
+    return absl::OkStatus();
+  }
+  const absl::Status s = map.CheckPassable(field, asked);
+  if (snap_radius == 0) return s;
+  return absl::InvalidArgumentError(
+      absl::StrCat(s.message(), " and no passable cell lies within snap_radius ",
+                   snap_radius));
+}
+
 absl::Status Search(const GridMap& map, const PathQuery& q,
                     SearchContext& context, PathResult* r) {
-  if (absl::Status s = ValidateQuery(q); !s.ok()) return s;
+  if (absl::Status s = ValidatePathQuery(q); !s.ok()) return s;
   if (static_cast<int64_t>(map.padded_size()) > context.max_cells()) {
     return absl::ResourceExhaustedError(absl::StrCat(
         "map: ", map.width(), " x ", map.height(),

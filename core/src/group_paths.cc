@@ -308,11 +308,11 @@ absl::Status FindGroupPaths(const GridMap& map, const GroupQuery& query,
                             SearchContext& context, GroupResult* result) {
   *result = GroupResult();
   if (absl::Status s = ValidateGroup(query); !s.ok()) return s;
-  if (query.algorithm == Algorithm::kWeighted &&
-      !(query.weight >= 1.0 && query.weight <= kMaxWeight)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "weight: ", query.weight, " is out of range [1, ", kMaxWeight, "]"));
-  }
+  PathQuery fields;
+  fields.algorithm = query.algorithm;
+  fields.weight = query.weight;
+  fields.diagonal = query.diagonal;
+  if (absl::Status s = ValidatePathQuery(fields); !s.ok()) return s;
   if (static_cast<int64_t>(map.padded_size()) > context.max_cells()) {
     return absl::ResourceExhaustedError(
         absl::StrCat("the map's ", map.padded_size(),

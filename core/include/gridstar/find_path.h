@@ -98,6 +98,12 @@ struct PathResult {
   double micros = 0;
 };
 
+// The checks FindPath makes of the query's own fields before it looks at the
+// map: weight, snap radius, algorithm and policy values. InvalidArgument
+// naming the field. Callers that validate ahead of a search (the server) use
+// it so that their messages are FindPath's.
+absl::Status ValidatePathQuery(const PathQuery& query);
+
 // Searches as described above, writing into *result and reusing its vectors'
 // capacity, so that repeated searches allocate nothing.
 absl::Status FindPath(const GridMap& map, const PathQuery& query,
