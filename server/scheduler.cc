@@ -25,10 +25,10 @@ bool Scheduler::TrySubmit(Task task) {
   return true;
 }
 
+// Safe to call more than once: joined threads are no longer joinable.
 void Scheduler::Shutdown() {
   {
     std::lock_guard<std::mutex> lock(mu_);
-    if (stopping_ && threads_.empty()) return;
     stopping_ = true;
   }
   ready_.notify_all();
