@@ -260,6 +260,17 @@ absl::Status UnknownMap(absl::string_view field, absl::string_view id) {
   return absl::NotFoundError(absl::StrCat(field, ": no map '", id, "'"));
 }
 
+// The map's current snapshot, or null after finishing the call with
+// NOT_FOUND (INVALID_ARGUMENT for a malformed id) naming `field`.
+std::shared_ptr<const MapSnapshot> SnapshotOrFinish(const MapRegistry& registry,
+                                                    absl::string_view field,
+                                                    const std::string& id,
+                                                    UnaryCall* call) {
+  std::shared_ptr<const MapSnapshot> snapshot = registry.Find(id);
+  if (snapshot == nullptr) call->Done(UnknownMap(field, id));
+  return snapshot;
+}
+
 absl::Status Overloaded(const Scheduler& s) {
   return absl::ResourceExhaustedError(
       absl::StrCat("the server's queue is full (", s.capacity(),
@@ -430,11 +441,9 @@ grpc::ServerUnaryReactor* PathfindingService::GetMap(
     grpc::CallbackServerContext*, const v1::GetMapRequest* request,
     v1::GetMapResponse* response) {
   auto* call = new UnaryCall(metrics_, "GetMap");
-  std::shared_ptr<const MapSnapshot> s = registry_->Find(request->id());
-  if (s == nullptr) {
-    call->Done(UnknownMap("id", request->id()));
-    return call;
-  }
+  std::shared_ptr<const MapSnapshot> s =
+      SnapshotOrFinish(*registry_, "id", request->id(), call);
+  if (s == nullptr) return call;
   ToProto(*s, response->mutable_info());
   if (!request->include_cells()) {
     call->Done(grpc::Status::OK);
@@ -477,11 +486,9 @@ grpc::ServerUnaryReactor* PathfindingService::FindPath(
     grpc::CallbackServerContext* ctx, const v1::PathRequest* request,
     v1::PathResponse* response) {
   auto* call = new UnaryCall(metrics_, "FindPath");
-  std::shared_ptr<const MapSnapshot> snapshot = registry_->Find(request->map_id());
-  if (snapshot == nullptr) {
-    call->Done(UnknownMap("map_id", request->map_id()));
-    return call;
-  }
+  std::shared_ptr<const MapSnapshot> snapshot =
+      SnapshotOrFinish(*registry_, "map_id", request->map_id(), call);
+  if (snapshot == nullptr) return call;
   auto job = std::make_shared<PathJob>();
   absl::Status s = MakeJob(*request, std::move(snapshot),
                            CallDeadline(ctx, options_.max_search_time),
@@ -509,11 +516,9 @@ grpc::ServerUnaryReactor* PathfindingService::FindPaths(
         " (--max_batch)")));
     return call;
   }
-  std::shared_ptr<const MapSnapshot> snapshot = registry_->Find(request->map_id());
-  if (snapshot == nullptr) {
-    call->Done(UnknownMap("map_id", request->map_id()));
-    return call;
-  }
+  std::shared_ptr<const MapSnapshot> snapshot =
+      SnapshotOrFinish(*registry_, "map_id", request->map_id(), call);
+  if (snapshot == nullptr) return call;
   for (size_t i = 0; i < n; ++i) response->add_results();
   // One count per item plus one for this handler, so the call finishes once,
   // after the last item and after the loop below.
@@ -551,11 +556,9 @@ grpc::ServerUnaryReactor* PathfindingService::FindGroupPaths(
     grpc::CallbackServerContext* ctx, const v1::GroupPathsRequest* request,
     v1::GroupPathsResponse* response) {
   auto* call = new UnaryCall(metrics_, "FindGroupPaths");
-  std::shared_ptr<const MapSnapshot> snapshot = registry_->Find(request->map_id());
-  if (snapshot == nullptr) {
-    call->Done(UnknownMap("map_id", request->map_id()));
-    return call;
-  }
+  std::shared_ptr<const MapSnapshot> snapshot =
+      SnapshotOrFinish(*registry_, "map_id", request->map_id(), call);
+  if (snapshot == nullptr) return call;
   if (static_cast<size_t>(request->starts_size()) > options_.max_group) {
     call->Done(absl::ResourceExhaustedError(absl::StrCat(
         "starts: ", request->starts_size(), " units, more than the limit of ",
