@@ -96,6 +96,14 @@ double Percentile(std::vector<double>& v, double p) {
 struct Tally {
   uint64_t queries = 0, mismatches = 0, errors = 0;
   std::vector<double> latencies_us;  // One per call.
+
+  void Add(const Tally& other) {
+    queries += other.queries;
+    mismatches += other.mismatches;
+    errors += other.errors;
+    latencies_us.insert(latencies_us.end(), other.latencies_us.begin(),
+                        other.latencies_us.end());
+  }
 };
 
 // Sends queries [begin, end) of `scen` (by --batch) and checks their lengths.
@@ -174,12 +182,7 @@ int Scen(Client& client, const std::vector<std::string>& args) {
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   Tally all;
-  for (Tally& t : tallies) {
-    all.queries += t.queries;
-    all.mismatches += t.mismatches;
-    all.errors += t.errors;
-    all.latencies_us.insert(all.latencies_us.end(), t.latencies_us.begin(), t.latencies_us.end());
-  }
+  for (const Tally& t : tallies) all.Add(t);
   std::printf("queries=%llu mismatches=%llu errors=%llu qps=%.0f p50_us=%.0f p99_us=%.0f\n",
               static_cast<unsigned long long>(all.queries),
               static_cast<unsigned long long>(all.mismatches),
@@ -230,10 +233,7 @@ int Load(Client& client, const std::vector<std::string>& args) {
         std::vector<ScenarioQuery> slice;
         for (size_t k = 0; k < batch; ++k) slice.push_back((*scen)[(first + k) % scen->size()]);
         RunQueries(client, absl::GetFlag(FLAGS_map), slice, *base, 0, slice.size(), 1, &one);
-        t.queries += one.queries;
-        t.errors += one.errors + one.mismatches;
-        t.latencies_us.insert(t.latencies_us.end(), one.latencies_us.begin(),
-                              one.latencies_us.end());
+        t.Add(one);
         done.fetch_add(one.queries);
       }
     });
@@ -251,11 +251,9 @@ int Load(Client& client, const std::vector<std::string>& args) {
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   Tally all;
-  for (Tally& t : tallies) {
-    all.queries += t.queries;
-    all.errors += t.errors;
-    all.latencies_us.insert(all.latencies_us.end(), t.latencies_us.begin(), t.latencies_us.end());
-  }
+  for (const Tally& t : tallies) all.Add(t);
+  // Under load a wrong length counts as an error.
+  all.errors += all.mismatches;
   std::printf(
       "requests=%llu errors=%llu qps=%.0f p50_us=%.0f p90_us=%.0f p99_us=%.0f "
       "p999_us=%.0f\n",
