@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <mutex>
 #include <string>
@@ -46,7 +47,9 @@ ABSL_FLAG(int, batch, 1, "scen, load: queries per FindPaths call (1 = FindPath)"
 ABSL_FLAG(int, concurrency, 1, "scen, load: client threads");
 ABSL_FLAG(absl::Duration, duration, absl::Seconds(10), "load: how long to run");
 ABSL_FLAG(double, rps, 0, "load: target queries per second in all (0 = as fast as possible)");
-ABSL_FLAG(bool, stream, false, "load: send through FindPathsStream");
+ABSL_FLAG(bool, stream, false,
+          "load: send through one FindPathsStream per thread, keeping --batch "
+          "requests in flight on each (latency per request)");
 ABSL_FLAG(bool, overhead, true,
           "group: also search each unit on its own and report the splicing overhead");
 
@@ -97,6 +100,19 @@ struct Tally {
   uint64_t queries = 0, mismatches = 0, errors = 0;
   std::vector<double> latencies_us;  // One per call.
 
+  // Counts one answer to `q`: code is its google.rpc.Code, cost its length.
+  void Check(const ScenarioQuery& q, int code, double cost) {
+    ++queries;
+    if (code != 0) {
+      // A scenario's "no path" is answered FAILED_PRECONDITION.
+      if (!(q.optimal < 0 && code == static_cast<int>(absl::StatusCode::kFailedPrecondition))) {
+        ++errors;
+      }
+    } else if (!LengthMatches(cost, q.optimal)) {
+      ++mismatches;
+    }
+  }
+
   void Add(const Tally& other) {
     queries += other.queries;
     mismatches += other.mismatches;
@@ -115,18 +131,7 @@ void RunQueries(Client& client, const std::string& map_id,
     const auto t0 = std::chrono::steady_clock::now();
     std::vector<size_t> items;
     for (size_t k = 0; k < batch && i + k * stride < end; ++k) items.push_back(i + k * stride);
-    auto check = [&](size_t q, int code, double cost) {
-      ++t->queries;
-      const double optimal = scen[q].optimal;
-      if (code != 0) {
-        // A scenario's "no path" is answered FAILED_PRECONDITION.
-        if (!(optimal < 0 && code == static_cast<int>(absl::StatusCode::kFailedPrecondition))) {
-          ++t->errors;
-        }
-      } else if (!LengthMatches(cost, optimal)) {
-        ++t->mismatches;
-      }
-    };
+    auto check = [&](size_t q, int code, double cost) { t->Check(scen[q], code, cost); };
     if (batch == 1) {
       v1::PathRequest r = base;
       r.set_map_id(map_id);
@@ -191,15 +196,91 @@ int Scen(Client& client, const std::vector<std::string>& args) {
   return all.mismatches == 0 && all.errors == 0 ? 0 : 1;
 }
 
+// One thread of `load --stream`: opens a FindPathsStream and keeps up to
+// --batch requests in flight on it until `end`, pacing sends to its share of
+// --rps. A reader thread matches answers to their send times by request_id,
+// so each latency is one request's, however the answers are ordered.
+void StreamLoad(Client& client, const std::vector<ScenarioQuery>& scen,
+                const v1::PathRequest& base, size_t next, int threads, absl::Time end,
+                Tally* t, std::atomic<uint64_t>* done) {
+  using Clock = std::chrono::steady_clock;
+  const size_t window = static_cast<size_t>(std::max(1, absl::GetFlag(FLAGS_batch)));
+  const double rps = absl::GetFlag(FLAGS_rps);
+  grpc::ClientContext ctx;
+  // Long enough for the run and for the last answers to drain.
+  ctx.set_deadline(absl::ToChronoTime(end + client.options().deadline));
+  std::unique_ptr<grpc::ClientReaderWriter<v1::StreamPathRequest, v1::StreamPathResponse>>
+      stream = client.stub().FindPathsStream(&ctx);
+
+  std::mutex mu;
+  std::condition_variable cv;
+  size_t inflight = 0;
+  // Send time and scenario index of every request, by request_id.
+  std::vector<std::pair<Clock::time_point, size_t>> sent;
+  uint64_t answered = 0;
+
+  std::thread reader([&] {
+    v1::StreamPathResponse answer;
+    while (stream->Read(&answer)) {
+      const Clock::time_point now = Clock::now();
+      std::lock_guard<std::mutex> lock(mu);
+      if (answer.request_id() >= sent.size()) {
+        ++t->errors;  // An id never sent: a server bug.
+        continue;
+      }
+      const auto& [at, q] = sent[answer.request_id()];
+      t->Check(scen[q], answer.result().code(), answer.result().path().cost());
+      t->latencies_us.push_back(std::chrono::duration<double, std::micro>(now - at).count());
+      ++answered;
+      done->fetch_add(1);
+      --inflight;
+      cv.notify_one();
+    }
+  });
+
+  const double interval = rps > 0 ? threads / rps : 0;
+  Clock::time_point due = Clock::now();
+  v1::StreamPathRequest request;
+  *request.mutable_request() = base;
+  request.mutable_request()->set_map_id(absl::GetFlag(FLAGS_map));
+  bool open = true;
+  while (open && absl::Now() < end) {
+    if (interval > 0) {
+      std::this_thread::sleep_until(due);
+      due += std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(interval));
+    }
+    {
+      std::unique_lock<std::mutex> lock(mu);
+      // Re-checked at least every 100 ms so that the run ends on time.
+      if (!cv.wait_for(lock, std::chrono::milliseconds(100), [&] { return inflight < window; })) {
+        continue;
+      }
+      request.set_request_id(sent.size());
+      sent.emplace_back(Clock::now(), next);
+      ++inflight;
+    }
+    SetEnds(scen[next], request.mutable_request());
+    next = (next + 1) % scen.size();
+    open = stream->Write(request);
+  }
+  stream->WritesDone();
+  reader.join();
+  const grpc::Status status = stream->Finish();
+  // Requests never answered (the stream broke) are errors too.
+  std::lock_guard<std::mutex> lock(mu);
+  t->errors += sent.size() - answered;
+  if (!status.ok()) {
+    std::fprintf(stderr, "gridstar load: stream ended with %d %s\n",
+                 static_cast<int>(status.error_code()), status.error_message().c_str());
+  }
+}
+
 int Load(Client& client, const std::vector<std::string>& args) {
   if (args.size() != 1 || absl::GetFlag(FLAGS_map).empty()) {
     std::fprintf(stderr,
                  "usage: gridstar load --map ID SCEN --concurrency C --duration S "
-                 "[--batch N] [--rps R]\n");
+                 "[--batch N] [--rps R] [--stream]\n");
     return 2;
-  }
-  if (absl::GetFlag(FLAGS_stream)) {
-    return Fail(absl::UnimplementedError("load --stream is not built yet"));
   }
   absl::StatusOr<std::vector<ScenarioQuery>> scen = LoadScen(args[0]);
   if (!scen.ok()) return Fail(scen.status());
@@ -215,6 +296,13 @@ int Load(Client& client, const std::vector<std::string>& args) {
   const auto t0 = std::chrono::steady_clock::now();
   std::vector<std::thread> threads;
   for (int i = 0; i < c; ++i) {
+    if (absl::GetFlag(FLAGS_stream)) {
+      threads.emplace_back([&, i] {
+        StreamLoad(client, *scen, *base, static_cast<size_t>(i) * 7919 % scen->size(),
+                   c, end, &tallies[static_cast<size_t>(i)], &done);
+      });
+      continue;
+    }
     threads.emplace_back([&, i] {
       Tally& t = tallies[static_cast<size_t>(i)];
       size_t next = static_cast<size_t>(i) * 7919 % scen->size();
@@ -439,7 +527,8 @@ int main(int argc, char** argv) {
       "  group ID GX GY SX SY [SX SY ...]   (one shared goal, reports overhead)\n"
       "  path ID SX SY GX GY [--algo A --diagonal P --smooth --allow_partial ...]\n"
       "  scen --map ID SCEN [--batch N] [--concurrency C]\n"
-      "  load --map ID SCEN --concurrency C --duration S [--batch N] [--rps R]");
+      "  load --map ID SCEN --concurrency C --duration S [--batch N] [--rps R] [--stream]\n"
+      "       (--stream: one FindPathsStream per thread, --batch requests in flight on each)");
   std::vector<char*> positional = absl::ParseCommandLine(argc, argv);
   std::vector<std::string> args(positional.begin() + 1, positional.end());
   return gridstar::Run(args);

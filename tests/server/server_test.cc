@@ -725,6 +725,26 @@ TEST(ClientCliTest, ScenAndLoadThroughTheRealServer) {
   EXPECT_EQ(line.rfind("requests=", 0), 0u) << line;
   EXPECT_NE(line.find(" errors=0 "), std::string::npos) << line;
   EXPECT_NE(line.find(" p999_us="), std::string::npos) << line;
+  // The same through FindPathsStream, 8 requests in flight per thread; every
+  // answer is matched by id and its length checked against the scenario.
+  const std::string streamed = LastLine(
+      absl::StrCat(cli, " load --stream --map dungeon --concurrency 2 --duration 1s --batch 8 ",
+                   scen),
+      &code);
+  EXPECT_EQ(code, 0) << streamed;
+  uint64_t requests = 0;
+  ASSERT_EQ(std::sscanf(streamed.c_str(), "requests=%lu ", &requests), 1) << streamed;
+  EXPECT_GT(requests, 100u) << streamed;
+  EXPECT_NE(streamed.find(" errors=0 "), std::string::npos) << streamed;
+  // A paced stream sends about --rps requests a second.
+  const std::string paced = LastLine(
+      absl::StrCat(cli, " load --stream --map dungeon --concurrency 2 --duration 1s --rps 200 ",
+                   scen),
+      &code);
+  EXPECT_EQ(code, 0) << paced;
+  ASSERT_EQ(std::sscanf(paced.c_str(), "requests=%lu ", &requests), 1) << paced;
+  EXPECT_GE(requests, 150u) << paced;
+  EXPECT_LE(requests, 210u) << paced;
   const std::string group = LastLine(
       absl::StrCat(cli, " group dungeon ", 100, " ", 20, " 10 10 11 10 12 11"), &code);
   EXPECT_EQ(group.rfind("units=3 searches=", 0), 0u) << group;
