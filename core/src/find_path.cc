@@ -6,6 +6,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "jps.h"
 #include "search_state.h"
 
 namespace gridstar {
@@ -26,6 +27,9 @@ absl::Status ValidatePathQuery(const PathQuery& q) {
     case Algorithm::kWeighted:
     case Algorithm::kDijkstra:
     case Algorithm::kBaseline:
+    case Algorithm::kJps:
+    case Algorithm::kJpsPlus:
+    case Algorithm::kAuto:
       break;
     default:
       return absl::InvalidArgumentError(absl::StrCat(
@@ -41,6 +45,25 @@ absl::Status ValidatePathQuery(const PathQuery& q) {
           "diagonal: unknown value ", static_cast<int>(q.diagonal)));
   }
   return absl::OkStatus();
+}
+
+Algorithm ResolveAlgorithm(const GridMap& map, const PathQuery& q) {
+  switch (q.algorithm) {
+    case Algorithm::kJps:
+    case Algorithm::kJpsPlus:
+    case Algorithm::kAuto:
+      // Jump point search prunes by symmetry of equal-cost moves under no
+      // corner cutting; elsewhere only A* is exact.
+      if (!map.uniform_cost() || q.diagonal != DiagonalPolicy::kNoCornerCutting) {
+        return Algorithm::kAStar;
+      }
+      if (q.algorithm != Algorithm::kJps && map.has_jump_table()) {
+        return Algorithm::kJpsPlus;
+      }
+      return Algorithm::kJps;
+    default:
+      return q.algorithm;
+  }
 }
 
 namespace {
@@ -99,6 +122,8 @@ absl::Status Search(const GridMap& map, const PathQuery& q,
   }
 
   SearchState& state = context.state();
+  const Algorithm algorithm = ResolveAlgorithm(map, q);
+  r->algorithm = algorithm;
   if (r->start == r->goal) {
     r->cells.push_back(r->start);
   } else {
@@ -113,8 +138,8 @@ absl::Status Search(const GridMap& map, const PathQuery& q,
     p.cancelled = q.cancelled;
     p.has_deadline =
         q.deadline != absl::InfiniteFuture() || q.cancelled != nullptr;
-    p.consistent = q.algorithm != Algorithm::kWeighted;
-    switch (q.algorithm) {
+    p.consistent = algorithm != Algorithm::kWeighted;
+    switch (algorithm) {
       case Algorithm::kDijkstra:
         p.h_scale = 0;
         break;
@@ -125,10 +150,19 @@ absl::Status Search(const GridMap& map, const PathQuery& q,
         p.h_scale = map.min_cost();
         break;
     }
-    if (q.algorithm == Algorithm::kBaseline) {
-      internal::RunBaseline(map, q.diagonal, p, state, r);
-    } else {
-      internal::RunBestFirst(map, q.diagonal, p, state, r);
+    switch (algorithm) {
+      case Algorithm::kBaseline:
+        internal::RunBaseline(map, q.diagonal, p, state, r);
+        break;
+      case Algorithm::kJps:
+        internal::RunJps(map, p, state, r);
+        break;
+      case Algorithm::kJpsPlus:
+        internal::RunJpsPlus(map, p, state, r);
+        break;
+      default:
+        internal::RunBestFirst(map, q.diagonal, p, state, r);
+        break;
     }
   }
   if (q.smooth) internal::SmoothPath(map, q.diagonal, state, r);
@@ -148,6 +182,7 @@ absl::Status FindPath(const GridMap& map, const PathQuery& query,
   result->generated = 0;
   result->partial = false;
   result->partial_reason = PartialReason::kNone;
+  result->algorithm = query.algorithm;
   result->start_snapped = false;
   result->goal_snapped = false;
   absl::Status status = Search(map, query, context, result);

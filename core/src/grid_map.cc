@@ -4,6 +4,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "jps.h"
 
 namespace gridstar {
 
@@ -60,7 +61,28 @@ absl::StatusOr<GridMap> GridMap::FromCosts(int64_t width, int64_t height,
   map.min_cost_ = passable > 0 ? lo : 0;
   map.max_cost_ = hi;
   map.LabelComponents();
+  if (map.uniform_cost()) map.BuildBitLines();
   return map;
+}
+
+void GridMap::BuildBitLines() {
+  const size_t pw = static_cast<size_t>(width_) + 2;
+  const size_t ph = static_cast<size_t>(height_) + 2;
+  // 64 leading zero bits, the line, and at least 64 trailing zero bits.
+  row_bit_words_ = (pw + 63) / 64 + 2;
+  column_bit_words_ = (ph + 63) / 64 + 2;
+  row_bits_.assign(ph * row_bit_words_, 0);
+  column_bits_.assign(pw * column_bit_words_, 0);
+  for (size_t y = 1; y + 1 < ph; ++y) {
+    const uint8_t* row = padded_costs_.data() + y * pw;
+    uint64_t* rbits = row_bits_.data() + y * row_bit_words_;
+    for (size_t x = 1; x + 1 < pw; ++x) {
+      if (row[x] == 0) continue;
+      rbits[(x + 64) / 64] |= uint64_t{1} << ((x + 64) % 64);
+      column_bits_[x * column_bit_words_ + (y + 64) / 64] |= uint64_t{1}
+                                                              << ((y + 64) % 64);
+    }
+  }
 }
 
 void GridMap::LabelComponents() {
@@ -107,7 +129,25 @@ std::vector<uint8_t> GridMap::CopyCosts() const {
 
 size_t GridMap::MemoryBytes() const {
   return sizeof(GridMap) + padded_costs_.capacity() +
-         components_.capacity() * sizeof(uint32_t);
+         components_.capacity() * sizeof(uint32_t) +
+         (row_bits_.capacity() + column_bits_.capacity()) * sizeof(uint64_t) +
+         JumpTableBytes();
+}
+
+absl::Status GridMap::BuildJumpTable() {
+  if (!uniform_cost()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "jump_table: needs a map whose passable cells all cost the same (this "
+        "one's costs are ",
+        min_cost_, "..", max_cost_, ")"));
+  }
+  if (width_ > kMaxJumpTableSide || height_ > kMaxJumpTableSide) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("jump_table: needs sides of at most ", kMaxJumpTableSide,
+                     " cells (this map is ", width_, " x ", height_, ")"));
+  }
+  jump_table_ = internal::ComputeJumpTable(*this);
+  return absl::OkStatus();
 }
 
 absl::Status GridMap::CheckPassable(absl::string_view field, Cell c) const {

@@ -15,6 +15,12 @@ absl::string_view AlgorithmName(Algorithm a) {
       return "dijkstra";
     case Algorithm::kBaseline:
       return "baseline";
+    case Algorithm::kJps:
+      return "jps";
+    case Algorithm::kJpsPlus:
+      return "jps+";
+    case Algorithm::kAuto:
+      return "auto";
   }
   return "unknown";
 }
@@ -37,7 +43,7 @@ absl::StatusOr<Algorithm> ParseAlgorithm(absl::string_view name) {
   }
   return absl::InvalidArgumentError(
       absl::StrCat("algorithm: unknown name '", name,
-                   "' (expected astar, weighted, dijkstra or baseline)"));
+                   "' (expected astar, weighted, dijkstra, baseline, jps, jps+ or auto)"));
 }
 
 absl::StatusOr<DiagonalPolicy> ParseDiagonalPolicy(absl::string_view name) {

@@ -1,6 +1,7 @@
 // Many threads searching one GridMap at once, each with its own context, get
 // exactly the answers one thread gets. Run under TSan by scripts/test.sh.
 
+#include <iterator>
 #include <thread>
 #include <vector>
 
@@ -12,14 +13,21 @@
 namespace gridstar {
 namespace {
 
-TEST(ConcurrencyTest, ThreadsSharingAMapAgreeWithOneThread) {
-  const GridMap map = testing::MakeRandomMap({120, 90, 0.25, 6, false}, 42);
+// A terrain map, and a uniform one with a jump table, where jps and jps+
+// read the shared bit lines and table.
+class ConcurrencyTest : public ::testing::TestWithParam<int> {};
+
+TEST_P(ConcurrencyTest, ThreadsSharingAMapAgreeWithOneThread) {
+  GridMap map = testing::MakeRandomMap({120, 90, 0.25, GetParam(), false}, 42);
+  if (map.uniform_cost()) {
+    ASSERT_OK(map.BuildJumpTable());
+  }
   std::vector<PathQuery> queries;
   for (int i = 0; queries.size() < 60 && i < 10000; ++i) {
     PathQuery q;
     q.start = {(i * 37) % 120, (i * 11) % 90};
     q.goal = {(i * 53 + 17) % 120, (i * 29 + 5) % 90};
-    q.algorithm = kAllAlgorithms[i % 4];
+    q.algorithm = kAllAlgorithms[i % std::size(kAllAlgorithms)];
     q.diagonal = kAllDiagonalPolicies[i % 3];
     q.smooth = i % 2 == 0;
     if (map.Connected(q.start, q.goal)) queries.push_back(q);
@@ -59,6 +67,9 @@ TEST(ConcurrencyTest, ThreadsSharingAMapAgreeWithOneThread) {
     }
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(TerrainAndUniform, ConcurrencyTest,
+                         ::testing::Values(6, 1));
 
 }  // namespace
 }  // namespace gridstar

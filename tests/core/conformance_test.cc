@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -54,13 +55,15 @@ TEST(ConformanceTest, EveryMovingAiQueryMatchesItsOptimalLength) {
   }
   SearchContext context;
   PathResult result;
-  int64_t queries = 0, checked_others = 0;
+  std::map<Algorithm, int64_t> queries_by;
+  int64_t checked_others = 0;
   for (const fs::path& scen_path : scens) {
     fs::path map_path = scen_path;
     map_path.replace_extension();  // x.map.scen -> x.map
     SCOPED_TRACE(map_path.string());
     absl::StatusOr<GridMap> map = ReadMapFile(map_path.string());
     ASSERT_OK(map);
+    ASSERT_OK(map->BuildJumpTable());  // For jps+ and auto.
     absl::StatusOr<std::string> text = ReadFile(scen_path.string());
     ASSERT_OK(text);
     absl::StatusOr<std::vector<ScenarioQuery>> scen = ParseScenario(*text);
@@ -72,7 +75,10 @@ TEST(ConformanceTest, EveryMovingAiQueryMatchesItsOptimalLength) {
       q.start = sq.start;
       q.goal = sq.goal;
       for (Algorithm a : kAllAlgorithms) {
-        if (a != Algorithm::kAStar && i % 50 != 0) continue;
+        // The fast exact algorithms run every query, the others every 50th.
+        const bool every = a == Algorithm::kAStar || a == Algorithm::kJps ||
+                           a == Algorithm::kJpsPlus || a == Algorithm::kAuto;
+        if (!every && i % 50 != 0) continue;
         q.algorithm = a;
         ASSERT_OK(FindPath(*map, q, context, &result))
             << "line " << sq.line << " " << AlgorithmName(a);
@@ -86,19 +92,20 @@ TEST(ConformanceTest, EveryMovingAiQueryMatchesItsOptimalLength) {
                         << ": length " << result.cost << ", optimal "
                         << sq.optimal;
         }
-        if (a == Algorithm::kAStar) {
-          ++queries;
-        } else {
-          ++checked_others;
-        }
+        ++(every ? queries_by[a] : checked_others);
       }
     }
     EXPECT_EQ(mismatches, 0);
   }
   // The sample holds 57,587 queries (README of the data set).
-  EXPECT_EQ(queries, 57587);
-  std::printf("conformance: %lld astar queries, %lld by the other algorithms\n",
-              static_cast<long long>(queries),
+  for (const auto& [a, queries] : queries_by) {
+    EXPECT_EQ(queries, 57587) << AlgorithmName(a);
+    std::printf("conformance: %lld queries by %s\n",
+                static_cast<long long>(queries),
+                std::string(AlgorithmName(a)).c_str());
+  }
+  EXPECT_EQ(queries_by.size(), 4u);
+  std::printf("conformance: %lld queries by the other algorithms\n",
               static_cast<long long>(checked_others));
 }
 

@@ -49,8 +49,25 @@ struct AlgorithmCase {
 constexpr AlgorithmCase kAlgorithms[] = {
     {Algorithm::kAStar, 1},    {Algorithm::kWeighted, 1.5},
     {Algorithm::kWeighted, 4}, {Algorithm::kDijkstra, 1},
-    {Algorithm::kBaseline, 1},
+    {Algorithm::kBaseline, 1}, {Algorithm::kJps, 1},
+    {Algorithm::kJpsPlus, 1},  {Algorithm::kAuto, 1},
 };
+
+// The engine FindPath must run, written from the documented rules: jump
+// point search only on uniform-cost maps under no corner cutting, jps+ only
+// with a jump table.
+Algorithm ExpectedEngine(const GridMap& map, Algorithm asked,
+                         DiagonalPolicy policy) {
+  if (asked != Algorithm::kJps && asked != Algorithm::kJpsPlus &&
+      asked != Algorithm::kAuto) {
+    return asked;
+  }
+  if (!map.uniform_cost() || policy != DiagonalPolicy::kNoCornerCutting) {
+    return Algorithm::kAStar;
+  }
+  return asked != Algorithm::kJps && map.has_jump_table() ? Algorithm::kJpsPlus
+                                                          : Algorithm::kJps;
+}
 
 TEST(PropertyTest, EveryAlgorithmMatchesBruteForceDijkstra) {
   std::mt19937 rng(20261202);
@@ -58,7 +75,12 @@ TEST(PropertyTest, EveryAlgorithmMatchesBruteForceDijkstra) {
   int searched = 0, unreachable = 0, invalid = 0, same = 0;
   for (int m = 0; m < kMaps; ++m) {
     const RandomMapSpec spec = SpecForSeed(rng, m);
-    const GridMap map = MakeRandomMap(spec, static_cast<uint32_t>(rng()));
+    GridMap map = MakeRandomMap(spec, static_cast<uint32_t>(rng()));
+    // Every other uniform map gets a jump table, so that jps+ and auto run
+    // both with and without one.
+    if (map.uniform_cost() && m % 2 == 0) {
+      ASSERT_OK(map.BuildJumpTable());
+    }
     std::uniform_int_distribution<int> rx(0, map.width() - 1);
     std::uniform_int_distribution<int> ry(0, map.height() - 1);
     for (DiagonalPolicy policy : kAllDiagonalPolicies) {
@@ -99,6 +121,7 @@ TEST(PropertyTest, EveryAlgorithmMatchesBruteForceDijkstra) {
           }
           ASSERT_OK(r);
           EXPECT_FALSE(r->partial);
+          EXPECT_EQ(r->algorithm, ExpectedEngine(map, a.algorithm, policy));
           EXPECT_EQ(CheckPath(map, *r, start, goal, policy, true), "");
           if (IsOptimal(a.algorithm)) {
             EXPECT_NEAR(r->cost, want, 1e-9 * (1 + want));
@@ -120,6 +143,64 @@ TEST(PropertyTest, EveryAlgorithmMatchesBruteForceDijkstra) {
   EXPECT_GT(unreachable, 1000);
   EXPECT_GT(invalid, 1000);
   EXPECT_GT(same, 1000);
+}
+
+// Jump point search on the maps it is exact on, larger than the maps above so
+// that jumps scan across several 64-bit words (and the table's entries grow
+// long): uniform costs 1, 2, 7 and 255, open, cluttered and maze-like maps,
+// every search against the brute-force Dijkstra and checked move by move.
+TEST(PropertyTest, JumpPointSearchMatchesBruteForceOnUniformMaps) {
+  std::mt19937 rng(20261203);
+  SearchContext context;
+  const int uniform_costs[] = {1, 2, 7, 255};
+  const double densities[] = {0.0, 0.05, 0.2, 0.35};
+  int searched = 0, jumped = 0;
+  for (int m = 0; m < 200; ++m) {
+    RandomMapSpec spec;
+    std::uniform_int_distribution<int> side(1, 200);
+    spec.width = side(rng);
+    spec.height = m % 7 == 0 ? 1 : side(rng);
+    spec.min_cost = spec.max_cost = uniform_costs[m % 4];
+    spec.blocked = densities[rng() % 4];
+    spec.corridors = m % 5 == 0;
+    GridMap map = MakeRandomMap(spec, static_cast<uint32_t>(rng()));
+    if (!map.uniform_cost()) continue;  // All blocked.
+    ASSERT_OK(map.BuildJumpTable());
+    std::uniform_int_distribution<int> rx(0, map.width() - 1);
+    std::uniform_int_distribution<int> ry(0, map.height() - 1);
+    for (int pair = 0; pair < 12; ++pair) {
+      Cell start{rx(rng)}, goal{rx(rng)};
+      start.y = ry(rng);
+      goal.y = ry(rng);
+      if (!map.Connected(start, goal)) continue;
+      const std::vector<double> dist =
+          ReferenceDistances(map, start, DiagonalPolicy::kNoCornerCutting);
+      const double want = Distance(dist, map, goal);
+      for (Algorithm a : {Algorithm::kJps, Algorithm::kJpsPlus}) {
+        SCOPED_TRACE(absl::StrCat("map ", m, " (", map.width(), "x",
+                                  map.height(), ", blocked ", spec.blocked,
+                                  ", cost ", spec.max_cost, ") ",
+                                  AlgorithmName(a), " (", start.x, ",",
+                                  start.y, ")->(", goal.x, ",", goal.y, ")"));
+        PathQuery q;
+        q.start = start;
+        q.goal = goal;
+        q.algorithm = a;
+        absl::StatusOr<PathResult> r = FindPath(map, q, context);
+        ASSERT_OK(r);
+        EXPECT_EQ(r->algorithm, a);
+        EXPECT_FALSE(r->partial);
+        EXPECT_EQ(CheckPath(map, *r, start, goal,
+                            DiagonalPolicy::kNoCornerCutting, true),
+                  "");
+        EXPECT_NEAR(r->cost, want, 1e-9 * (1 + want));
+        ++searched;
+        if (r->cells.size() > 64) ++jumped;
+      }
+    }
+  }
+  EXPECT_GT(searched, 2500);
+  EXPECT_GT(jumped, 500);  // Paths long enough to cross words.
 }
 
 // Smoothing keeps to free cells and the policy, and never costs more than the

@@ -133,15 +133,16 @@ struct RandomMapSpec {
   int width = 16;
   int height = 16;
   double blocked = 0.2;    // Share of blocked cells.
-  int max_cost = 1;        // Costs drawn from 1..max_cost.
+  int max_cost = 1;        // Costs drawn from min_cost..max_cost.
   bool corridors = false;  // Carve one-cell-wide corridors into solid rock.
+  int min_cost = 1;
 };
 
 inline GridMap MakeRandomMap(const RandomMapSpec& spec, uint32_t seed) {
   std::mt19937 rng(seed);
   const size_t n = static_cast<size_t>(spec.width) * spec.height;
   std::vector<uint8_t> costs(n);
-  std::uniform_int_distribution<int> cost(1, spec.max_cost);
+  std::uniform_int_distribution<int> cost(spec.min_cost, spec.max_cost);
   std::uniform_real_distribution<double> u(0, 1);
   if (spec.corridors) {
     // A random walk on even cells, knocking through walls: a maze of

@@ -85,7 +85,10 @@ struct PathResult {
   // that cell's cost). Never more than `cost`.
   std::vector<Cell> waypoints;
   double smoothed_cost = 0;
-  uint64_t expanded = 0;   // Cells taken off the open list.
+  // The search that ran: the query's algorithm, or what kJps, kJpsPlus and
+  // kAuto resolved to for this map and policy (kAStar, kJps or kJpsPlus).
+  Algorithm algorithm = Algorithm::kAStar;
+  uint64_t expanded = 0;   // Cells (jump points, for jps) taken off the open list.
   uint64_t generated = 0;  // Cells put on the open list.
   bool partial = false;
   PartialReason partial_reason = PartialReason::kNone;
@@ -103,6 +106,10 @@ struct PathResult {
 // naming the field. Callers that validate ahead of a search (the server) use
 // it so that their messages are FindPath's.
 absl::Status ValidatePathQuery(const PathQuery& query);
+
+// The search FindPath runs for `query` on `map`: the query's algorithm, with
+// kJps, kJpsPlus and kAuto resolved as types.h describes.
+Algorithm ResolveAlgorithm(const GridMap& map, const PathQuery& query);
 
 // Searches as described above, writing into *result and reusing its vectors'
 // capacity, so that repeated searches allocate nothing.

@@ -12,7 +12,13 @@
 //   - connected components. Under every DiagonalPolicy a diagonal move needs
 //     at least one of its two orthogonal cells passable, so two cells are
 //     mutually reachable exactly when they are 4-connected: one labelling
-//     serves all policies.
+//     serves all policies;
+//   - on uniform-cost maps only (the maps jump point search is exact on): the
+//     passable cells as bit lines, one per padded row and one per padded
+//     column (the transpose), so jumps scan 64 cells a word.
+//
+// Opt-in derived data, which costs memory: jump distances for jps+
+// (BuildJumpTable). Build it before the map is shared between threads.
 //
 // Invariants: 1 <= width <= limits.max_width, 1 <= height <= limits.max_height,
 // width * height <= limits.max_cells; component(c) == 0 iff c is blocked.
@@ -76,6 +82,11 @@ class GridMap {
   // that validates a cell uses.
   absl::Status CheckPassable(absl::string_view field, Cell c) const;
 
+  // True when some cell is passable and all passable cells cost the same.
+  bool uniform_cost() const {
+    return passable_count_ > 0 && min_cost_ == max_cost_;
+  }
+
   // Cheapest and dearest passable cost; both 0 when nothing is passable.
   uint8_t min_cost() const { return min_cost_; }
   uint8_t max_cost() const { return max_cost_; }
@@ -95,8 +106,38 @@ class GridMap {
   // The costs as row-major bytes, as FromCosts takes them.
   std::vector<uint8_t> CopyCosts() const;
 
-  // Bytes held by this map (costs, padding and component labels).
+  // Bytes held by this map and all its derived data.
   size_t MemoryBytes() const;
+
+  // Precomputes jump distances for jps+: for every padded cell and each of
+  // the eight directions, how far the next jump point or wall lies (16 bytes
+  // a cell). FailedPrecondition unless uniform_cost() and both sides are at
+  // most kMaxJumpTableSide. Not thread-safe: call it before sharing the map.
+  static constexpr int32_t kMaxJumpTableSide = 32000;
+  absl::Status BuildJumpTable();
+  bool has_jump_table() const { return !jump_table_.empty(); }
+  size_t JumpTableBytes() const {
+    return jump_table_.capacity() * sizeof(int16_t);
+  }
+  // Eight entries per padded cell, indexed padded_index * 8 + direction (see
+  // core/src/jps.h). Empty without BuildJumpTable.
+  const int16_t* jump_table() const { return jump_table_.data(); }
+
+  // Bit lines of uniform-cost maps (empty otherwise): bit 64 + i of a line is
+  // 1 when padded cell i of that padded row (column) is passable; the 64
+  // leading and the trailing bits are 0, so a scan may read a whole word on
+  // either side of any cell.
+  size_t row_bit_words() const { return row_bit_words_; }
+  size_t column_bit_words() const { return column_bit_words_; }
+  // REQUIRES: uniform_cost(), 0 <= padded_row < height() + 2.
+  const uint64_t* row_bits(int32_t padded_row) const {
+    return row_bits_.data() + static_cast<size_t>(padded_row) * row_bit_words_;
+  }
+  // REQUIRES: uniform_cost(), 0 <= padded_column < width() + 2.
+  const uint64_t* column_bits(int32_t padded_column) const {
+    return column_bits_.data() +
+           static_cast<size_t>(padded_column) * column_bit_words_;
+  }
 
   // The padded layout, for search implementations: row r of the padding is
   // map row r - 1, column c is map column c - 1; the border is blocked.
@@ -117,6 +158,7 @@ class GridMap {
  private:
   GridMap() = default;
   void LabelComponents();
+  void BuildBitLines();
 
   int32_t width_ = 0;
   int32_t height_ = 0;
@@ -126,6 +168,11 @@ class GridMap {
   uint32_t component_count_ = 0;
   std::vector<uint8_t> padded_costs_;
   std::vector<uint32_t> components_;
+  size_t row_bit_words_ = 0;
+  size_t column_bit_words_ = 0;
+  std::vector<uint64_t> row_bits_;
+  std::vector<uint64_t> column_bits_;
+  std::vector<int16_t> jump_table_;
 };
 
 }  // namespace gridstar

@@ -49,17 +49,29 @@ enum class Algorithm : uint8_t {
   // The textbook design kept as the benchmark yardstick: std::priority_queue
   // with duplicates and lazy deletion. Optimal, deliberately plain.
   kBaseline = 3,
+  // Jump point search: A* over jump points, scanning the map's bit lines a
+  // word at a time. Exact on uniform-cost maps under kNoCornerCutting; any
+  // other map or policy runs kAStar (PathResult::algorithm says which ran).
+  kJps = 4,
+  // Jump point search over the map's precomputed jump distances
+  // (GridMap::BuildJumpTable); kJps when the map has none.
+  kJpsPlus = 5,
+  // The fastest exact algorithm for the map and query: kJpsPlus, else kJps,
+  // else kAStar.
+  kAuto = 6,
 };
 
 inline constexpr Algorithm kAllAlgorithms[] = {
-    Algorithm::kAStar, Algorithm::kWeighted, Algorithm::kDijkstra,
-    Algorithm::kBaseline};
+    Algorithm::kAStar,    Algorithm::kWeighted, Algorithm::kDijkstra,
+    Algorithm::kBaseline, Algorithm::kJps,      Algorithm::kJpsPlus,
+    Algorithm::kAuto};
 
 // True for algorithms that promise optimal paths.
 constexpr bool IsOptimal(Algorithm a) { return a != Algorithm::kWeighted; }
 
 // Names as used on command lines and in the API: "astar", "weighted",
-// "dijkstra", "baseline"; "never", "no-corner-cutting", "allow-corner-cutting".
+// "dijkstra", "baseline", "jps", "jps+", "auto"; "never",
+// "no-corner-cutting", "allow-corner-cutting".
 absl::string_view AlgorithmName(Algorithm a);
 absl::string_view DiagonalPolicyName(DiagonalPolicy p);
 

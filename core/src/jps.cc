@@ -1,0 +1,388 @@
+// Jump point search: the online engine (bit-line scans), the jps+ engine
+// (precomputed distances) and the table builder. See jps.h for the rules.
+//
+// Both engines are A* over jump points with the octile heuristic, which is
+// consistent for jumps along straight and diagonal lines, so an expanded jump
+// point is final and the RadixQueue (lazy deletion) serves as open list. A
+// node's successors are pruned by the direction it was reached from, taken
+// from its parent; the start tries all eight directions.
+
+#include "jps.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cstdlib>
+
+namespace gridstar::internal {
+namespace {
+
+constexpr uint32_t kNoJump = UINT32_MAX;
+
+int DirectionOf(int32_t dx, int32_t dy) {
+  for (int d = 0; d < 8; ++d) {
+    if (kJumpDx[d] == dx && kJumpDy[d] == dy) return d;
+  }
+  return -1;
+}
+
+// 64 bits of `line` from bit `bit` on: bit i of the result is bit bit + i.
+inline uint64_t Bits64(const uint64_t* line, int64_t bit) {
+  const int64_t w = bit >> 6;
+  const int s = static_cast<int>(bit & 63);
+  const uint64_t lo = line[w] >> s;
+  return s == 0 ? lo : lo | (line[w + 1] << (64 - s));
+}
+
+// Scans a line (a row moving along x, or a column moving along y) from `pos`
+// (exclusive) in direction `step` (+1 or -1). `side_a` and `side_b` are the
+// neighbouring lines. Returns the first jump point (a free cell whose
+// neighbour in a side line is free while the one behind it is blocked), or,
+// when a blocked cell comes first, kNoJump with *last_free set to the last
+// free cell before it. Positions are padded coordinates.
+inline int32_t Scan(const uint64_t* line, const uint64_t* side_a,
+                    const uint64_t* side_b, int32_t pos, int step,
+                    int32_t* last_free) {
+  if (step > 0) {
+    for (int64_t first = pos + 1;; first += 64) {
+      const int64_t bit = first + 64;  // Lines start with 64 zero bits.
+      const uint64_t free = Bits64(line, bit);
+      const uint64_t forced =
+          (Bits64(side_a, bit) & ~Bits64(side_a, bit - 1)) |
+          (Bits64(side_b, bit) & ~Bits64(side_b, bit - 1));
+      const uint64_t stop = ~free | forced;
+      if (stop == 0) continue;
+      const int i = __builtin_ctzll(stop);
+      const int32_t p = static_cast<int32_t>(first + i);
+      if ((free >> i) & 1) return p;
+      *last_free = p - 1;
+      return static_cast<int32_t>(kNoJump);
+    }
+  }
+  for (int64_t last = pos - 1;; last -= 64) {
+    // Bit 63 of each word read is cell `last`, bit 0 is last - 63.
+    const int64_t bit = last + 64 - 63;
+    const uint64_t free = Bits64(line, bit);
+    const uint64_t forced =
+        (Bits64(side_a, bit) & ~Bits64(side_a, bit + 1)) |
+        (Bits64(side_b, bit) & ~Bits64(side_b, bit + 1));
+    const uint64_t stop = ~free | forced;
+    if (stop == 0) continue;
+    const int i = 63 - __builtin_clzll(stop);
+    const int32_t p = static_cast<int32_t>(last - (63 - i));
+    if ((free >> i) & 1) return p;
+    *last_free = p + 1;
+    return static_cast<int32_t>(kNoJump);
+  }
+}
+
+// Jumps of the online engine.
+class OnlineJumper {
+ public:
+  OnlineJumper(const GridMap& map, const SearchParams& p)
+      : map_(map),
+        costs_(map.padded_costs()),
+        pw_(map.padded_width()),
+        goal_(p.goal),
+        goal_x_(p.goal_x),
+        goal_y_(p.goal_y) {}
+
+  // The jump point reached from (x, y) in direction d, or kNoJump.
+  uint32_t Jump(uint32_t cur, int32_t x, int32_t y, int d) const {
+    if (d < 4) {
+      return d < 2 ? Horizontal(x, y, kJumpDx[d]) : Vertical(x, y, kJumpDy[d]);
+    }
+    const int32_t dx = kJumpDx[d], dy = kJumpDy[d];
+    const int32_t row = dy * pw_;
+    for (uint32_t i = cur;;) {
+      // No corner cutting: both cells the diagonal passes must be free.
+      if (!costs_[i + dx] || !costs_[i + row] || !costs_[i + row + dx]) {
+        return kNoJump;
+      }
+      i += row + dx;
+      x += dx;
+      y += dy;
+      if (i == goal_) return i;
+      if (Horizontal(x, y, dx) != kNoJump || Vertical(x, y, dy) != kNoJump) {
+        return i;
+      }
+    }
+  }
+
+ private:
+  uint32_t Horizontal(int32_t x, int32_t y, int32_t dx) const {
+    int32_t last_free = 0;
+    const int32_t p = Scan(map_.row_bits(y), map_.row_bits(y - 1),
+                           map_.row_bits(y + 1), x, dx, &last_free);
+    const int32_t reach = p != static_cast<int32_t>(kNoJump) ? p : last_free;
+    if (y == goal_y_ && (goal_x_ - x) * dx > 0 && (reach - goal_x_) * dx >= 0) {
+      return goal_;
+    }
+    if (p == static_cast<int32_t>(kNoJump)) return kNoJump;
+    return static_cast<uint32_t>(y) * static_cast<uint32_t>(pw_) +
+           static_cast<uint32_t>(p);
+  }
+  uint32_t Vertical(int32_t x, int32_t y, int32_t dy) const {
+    int32_t last_free = 0;
+    const int32_t p = Scan(map_.column_bits(x), map_.column_bits(x - 1),
+                           map_.column_bits(x + 1), y, dy, &last_free);
+    const int32_t reach = p != static_cast<int32_t>(kNoJump) ? p : last_free;
+    if (x == goal_x_ && (goal_y_ - y) * dy > 0 && (reach - goal_y_) * dy >= 0) {
+      return goal_;
+    }
+    if (p == static_cast<int32_t>(kNoJump)) return kNoJump;
+    return static_cast<uint32_t>(p) * static_cast<uint32_t>(pw_) +
+           static_cast<uint32_t>(x);
+  }
+
+  const GridMap& map_;
+  const uint8_t* costs_;
+  const int32_t pw_;
+  const uint32_t goal_;
+  const int32_t goal_x_, goal_y_;
+};
+
+// Jumps of jps+: one table read, plus the goal, which the table cannot know.
+class TableJumper {
+ public:
+  TableJumper(const GridMap& map, const SearchParams& p)
+      : table_(map.jump_table()),
+        pw_(map.padded_width()),
+        goal_(p.goal),
+        goal_x_(p.goal_x),
+        goal_y_(p.goal_y) {}
+
+  uint32_t Jump(uint32_t cur, int32_t x, int32_t y, int d) const {
+    const int32_t v = table_[size_t{cur} * 8 + static_cast<size_t>(d)];
+    const int32_t reach = std::abs(v);
+    const int32_t dx = kJumpDx[d], dy = kJumpDy[d];
+    const int32_t gdx = goal_x_ - x, gdy = goal_y_ - y;
+    int32_t steps = v;  // Jump point distance, when positive.
+    if (d < 4) {
+      // The goal on this line within reach is where the jump stops.
+      const int32_t along = dx != 0 ? gdx * dx : gdy * dy;
+      const int32_t across = dx != 0 ? gdy : gdx;
+      if (across == 0 && along > 0 && along <= reach) return goal_;
+    } else if (gdx * dx > 0 && gdy * dy > 0) {
+      // The diagonal crosses the goal's row or column within reach: stop
+      // there, so that a straight jump can reach the goal from that cell.
+      const int32_t k = std::min(std::abs(gdx), std::abs(gdy));
+      if (k <= reach) steps = k;
+    }
+    if (steps <= 0) return kNoJump;
+    return static_cast<uint32_t>(static_cast<int64_t>(cur) +
+                                 static_cast<int64_t>(steps) * (dy * pw_ + dx));
+  }
+
+ private:
+  const int16_t* table_;
+  const int32_t pw_;
+  const uint32_t goal_;
+  const int32_t goal_x_, goal_y_;
+};
+
+// The directions worth trying from `cur` (x, y), reached from `parent`.
+inline unsigned Successors(const uint8_t* costs, int32_t pw, uint32_t cur,
+                           int32_t x, int32_t y, uint32_t parent,
+                           int32_t parent_x, int32_t parent_y) {
+  if (parent == cur) return 0xff;  // The start.
+  const int32_t dx = (x > parent_x) - (x < parent_x);
+  const int32_t dy = (y > parent_y) - (y < parent_y);
+  auto bit = [](int32_t ddx, int32_t ddy) {
+    return 1u << DirectionOf(ddx, ddy);
+  };
+  auto free = [&](int32_t ox, int32_t oy) {
+    return costs[static_cast<int64_t>(cur) + oy * pw + ox] != 0;
+  };
+  if (dx != 0 && dy != 0) return bit(dx, 0) | bit(0, dy) | bit(dx, dy);
+  unsigned dirs = bit(dx, dy);
+  for (int32_t s : {-1, 1}) {
+    if (dx != 0) {
+      if (free(0, s) && !free(-dx, s)) dirs |= bit(0, s) | bit(dx, s);
+    } else {
+      if (free(s, 0) && !free(s, -dy)) dirs |= bit(s, 0) | bit(s, dy);
+    }
+  }
+  return dirs;
+}
+
+// Writes the path through the jump points ending at `last`, filling in the
+// cells of each straight or diagonal segment.
+void ReconstructJumps(const GridMap& map, const SearchState& s, uint32_t start,
+                      uint32_t last, PathResult* result) {
+  std::vector<Cell>& cells = result->cells;
+  cells.clear();
+  for (uint32_t i = last;; i = s.nodes[i].parent) {
+    const Cell c = map.CellOfPaddedIndex(i);
+    if (!cells.empty()) {
+      // Fill in from the previous jump point (towards the goal) back to c.
+      const Cell to = cells.back();
+      const int32_t dx = (c.x > to.x) - (c.x < to.x);
+      const int32_t dy = (c.y > to.y) - (c.y < to.y);
+      assert(c.x == to.x || c.y == to.y ||
+             std::abs(c.x - to.x) == std::abs(c.y - to.y));
+      for (Cell p{to.x + dx, to.y + dy}; p != c; p = {p.x + dx, p.y + dy}) {
+        cells.push_back(p);
+      }
+    }
+    cells.push_back(c);
+    if (i == start) break;
+  }
+  std::reverse(cells.begin(), cells.end());
+  result->cost = s.nodes[last].g;
+}
+
+template <typename Jumper>
+void JpsSearch(const GridMap& map, const SearchParams& p, SearchState& s,
+               const Jumper& jumper, PathResult* result) {
+  const uint8_t* costs = map.padded_costs();
+  const int32_t pw = map.padded_width();
+  const double unit = map.min_cost();  // Every move's cost per step.
+  Node* nodes = s.nodes.data();
+  RadixQueue& open = s.radix;
+  const uint32_t open_mark = s.open_mark;
+  const uint32_t closed_mark = s.closed_mark;
+  const bool budgeted = p.max_expansions != 0 || p.has_deadline;
+
+  auto heuristic = [&](int32_t x, int32_t y) {
+    return p.h_scale * GridDistance(x - p.goal_x, y - p.goal_y, true);
+  };
+  uint64_t expanded = 0, generated = 1;
+  nodes[p.start] = Node{0.0, p.start, open_mark};
+  {
+    const int32_t sx = static_cast<int32_t>(p.start % pw);
+    const int32_t sy = static_cast<int32_t>(p.start / pw);
+    const double h = heuristic(sx, sy);
+    open.Push(p.start, h, h);
+  }
+  BestSoFar best{p.start, 1e300, 0.0};
+  PartialReason stop = PartialReason::kNone;
+
+  while (!open.empty()) {
+    double f;
+    const uint32_t cur = open.PopMin(&f);
+    Node& cn = nodes[cur];
+    if (cn.stamp == closed_mark) continue;  // A stale duplicate.
+    cn.stamp = closed_mark;
+    ++expanded;
+    if (cur == p.goal) break;
+    const int32_t x = static_cast<int32_t>(cur % pw);
+    const int32_t y = static_cast<int32_t>(cur / pw);
+    const double g = cn.g;
+    if (budgeted) {
+      best.Offer(cur, GridDistance(x - p.goal_x, y - p.goal_y, true), g);
+      stop = BudgetExhausted(p, expanded);
+      if (stop != PartialReason::kNone) break;
+    }
+    const uint32_t parent = cn.parent;
+    unsigned dirs =
+        Successors(costs, pw, cur, x, y, parent,
+                   static_cast<int32_t>(parent % pw),
+                   static_cast<int32_t>(parent / pw));
+    while (dirs != 0) {
+      const int d = __builtin_ctz(dirs);
+      dirs &= dirs - 1;
+      const uint32_t next = jumper.Jump(cur, x, y, d);
+      if (next == kNoJump) continue;
+      const int32_t nx = static_cast<int32_t>(next % pw);
+      const int32_t ny = static_cast<int32_t>(next / pw);
+      const double ng =
+          g + unit * (d < 4 ? std::abs(nx - x) + std::abs(ny - y)
+                            : kSqrt2 * std::abs(nx - x));
+      Node& n = nodes[next];
+      if (n.stamp == closed_mark) continue;
+      if (n.stamp == open_mark) {
+        if (!(ng < n.g)) continue;
+        n.g = ng;
+        n.parent = cur;
+      } else {
+        n = Node{ng, cur, open_mark};
+        ++generated;
+      }
+      const double h = heuristic(nx, ny);
+      open.Push(next, ng + h, h);  // An older entry is skipped when popped.
+    }
+  }
+
+  result->expanded = expanded;
+  result->generated = generated;
+  if (stop == PartialReason::kNone && nodes[p.goal].stamp == closed_mark) {
+    ReconstructJumps(map, s, p.start, p.goal, result);
+    return;
+  }
+  assert(stop != PartialReason::kNone);
+  result->partial = true;
+  result->partial_reason = stop;
+  ReconstructJumps(map, s, p.start, best.cell, result);
+}
+
+}  // namespace
+
+void RunJps(const GridMap& map, const SearchParams& params, SearchState& state,
+            PathResult* result) {
+  JpsSearch(map, params, state, OnlineJumper(map, params), result);
+}
+
+void RunJpsPlus(const GridMap& map, const SearchParams& params,
+                SearchState& state, PathResult* result) {
+  JpsSearch(map, params, state, TableJumper(map, params), result);
+}
+
+std::vector<int16_t> ComputeJumpTable(const GridMap& map) {
+  const int32_t pw = map.padded_width();
+  const int32_t ph = map.height() + 2;
+  const uint8_t* costs = map.padded_costs();
+  std::vector<int16_t> table(map.padded_size() * 8, 0);
+  auto free = [&](int32_t x, int32_t y) { return costs[y * pw + x] != 0; };
+  auto at = [&](int32_t x, int32_t y, int d) -> int16_t& {
+    return table[(static_cast<size_t>(y) * pw + x) * 8 + d];
+  };
+  // Extends the entry of the next cell by one step.
+  auto extend = [](int16_t next) -> int16_t {
+    return static_cast<int16_t>(next > 0 ? next + 1 : next - 1);
+  };
+  // Straight directions: cells visited against the direction of travel, so
+  // that the next cell's entry is ready.
+  for (int d = 0; d < 4; ++d) {
+    const int32_t dx = kJumpDx[d], dy = kJumpDy[d];
+    for (int32_t yi = 1; yi < ph - 1; ++yi) {
+      const int32_t y = dy > 0 ? ph - 1 - yi : yi;
+      for (int32_t xi = 1; xi < pw - 1; ++xi) {
+        const int32_t x = dx > 0 ? pw - 1 - xi : xi;
+        if (!free(x, y)) continue;
+        const int32_t nx = x + dx, ny = y + dy;
+        int16_t v = 0;
+        if (free(nx, ny)) {
+          // Forced at (nx, ny): a side cell free whose cell behind is not.
+          bool forced = false;
+          for (int32_t s : {-1, 1}) {
+            const int32_t sx = dx != 0 ? 0 : s, sy = dx != 0 ? s : 0;
+            forced |= free(nx + sx, ny + sy) && !free(x + sx, y + sy);
+          }
+          v = forced ? int16_t{1} : extend(at(nx, ny, d));
+        }
+        at(x, y, d) = v;
+      }
+    }
+  }
+  for (int d = 4; d < 8; ++d) {
+    const int32_t dx = kJumpDx[d], dy = kJumpDy[d];
+    const int dir_x = DirectionOf(dx, 0), dir_y = DirectionOf(0, dy);
+    for (int32_t yi = 1; yi < ph - 1; ++yi) {
+      const int32_t y = dy > 0 ? ph - 1 - yi : yi;
+      for (int32_t xi = 1; xi < pw - 1; ++xi) {
+        const int32_t x = dx > 0 ? pw - 1 - xi : xi;
+        if (!free(x, y)) continue;
+        const int32_t nx = x + dx, ny = y + dy;
+        int16_t v = 0;
+        if (free(nx, y) && free(x, ny) && free(nx, ny)) {
+          const bool stops = at(nx, ny, dir_x) > 0 || at(nx, ny, dir_y) > 0;
+          v = stops ? int16_t{1} : extend(at(nx, ny, d));
+        }
+        at(x, y, d) = v;
+      }
+    }
+  }
+  return table;
+}
+
+}  // namespace gridstar::internal

@@ -1,0 +1,49 @@
+// Jump point search (Harabor & Grastien, AAAI 2011) for uniform-cost maps
+// under DiagonalPolicy::kNoCornerCutting, online (jps) and over precomputed
+// jump distances (jps+).
+//
+// The pruning rules under no corner cutting: a diagonal move never has forced
+// neighbours (both cells it passes are free), so a diagonal jump stops only
+// where a straight jump from it finds something. A straight move east into
+// (x, y) has a forced neighbour above when (x, y - 1) is free and (x - 1,
+// y - 1) is blocked (the free cell can only be reached optimally through
+// (x, y)); likewise below, and rotated for the other directions.
+//
+// Directions are numbered 0..7 as kJumpDx / kJumpDy give them: the four
+// straight ones first. Not thread-safe beyond what FindPath promises: the
+// tables read here belong to an immutable GridMap.
+
+#ifndef GRIDSTAR_SRC_JPS_H_
+#define GRIDSTAR_SRC_JPS_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "gridstar/grid_map.h"
+#include "search_state.h"
+
+namespace gridstar::internal {
+
+//                                    E  W  S   N  SE  SW  NE  NW
+inline constexpr int32_t kJumpDx[8] = {1, -1, 0, 0, 1, -1, 1, -1};
+inline constexpr int32_t kJumpDy[8] = {0, 0, 1, -1, 1, 1, -1, -1};
+
+// The jps+ table of `map`: entry padded_index * 8 + direction is d > 0 when
+// the next jump point in that direction lies d steps away, or -d <= 0 when
+// the direction runs into a wall after d free steps. Blocked cells hold 0.
+// REQUIRES: map.uniform_cost() and both sides at most
+// GridMap::kMaxJumpTableSide.
+std::vector<int16_t> ComputeJumpTable(const GridMap& map);
+
+// The engines. REQUIRES: map.uniform_cost(), state.BeginSearch(map) done,
+// params as FindPath prepares them for astar; RunJpsPlus also
+// map.has_jump_table(). Each fills cells, cost, expanded, generated and the
+// partial fields of *result.
+void RunJps(const GridMap& map, const SearchParams& params, SearchState& state,
+            PathResult* result);
+void RunJpsPlus(const GridMap& map, const SearchParams& params,
+                SearchState& state, PathResult* result);
+
+}  // namespace gridstar::internal
+
+#endif  // GRIDSTAR_SRC_JPS_H_
