@@ -35,7 +35,11 @@ ABSL_FLAG(absl::Duration, deadline, absl::Seconds(10), "Deadline of each call");
 ABSL_FLAG(std::string, id, "", "register: the map id");
 ABSL_FLAG(bool, replace, false, "register: replace other content under the id");
 ABSL_FLAG(std::string, map, "", "scen, load: the registered map id to query");
-ABSL_FLAG(std::string, algo, "astar", "astar, weighted, dijkstra or baseline");
+ABSL_FLAG(std::string, algo, "auto",
+          "auto, astar, jps, jps+, weighted, dijkstra or baseline");
+ABSL_FLAG(bool, jump_table, true,
+          "register: precompute jump distances for jps+ (16 bytes a cell; "
+          "kept only on uniform-cost maps)");
 ABSL_FLAG(std::string, diagonal, "", "never, no-corner-cutting, allow-corner-cutting "
           "(default: the map's)");
 ABSL_FLAG(double, weight, 0, "Weight of --algo weighted (0 = server default 1.5)");
@@ -372,10 +376,13 @@ int Run(const std::vector<std::string>& argv) {
     absl::StatusOr<v1::ListMapsResponse> list = client.ListMaps();
     if (!list.ok()) return Fail(list.status());
     for (const v1::MapInfo& m : list->maps()) {
-      std::printf("%s version=%llu size=%dx%d passable=%lld components=%u bytes=%llu\n",
-                  m.id().c_str(), static_cast<unsigned long long>(m.version()), m.width(),
-                  m.height(), static_cast<long long>(m.passable_cells()), m.components(),
-                  static_cast<unsigned long long>(m.memory_bytes()));
+      std::printf(
+          "%s version=%llu size=%dx%d passable=%lld components=%u bytes=%llu "
+          "jump_table_bytes=%llu\n",
+          m.id().c_str(), static_cast<unsigned long long>(m.version()), m.width(),
+          m.height(), static_cast<long long>(m.passable_cells()), m.components(),
+          static_cast<unsigned long long>(m.memory_bytes()),
+          static_cast<unsigned long long>(m.jump_table_bytes()));
     }
     return 0;
   }
@@ -389,6 +396,7 @@ int Run(const std::vector<std::string>& argv) {
     v1::RegisterMapRequest r;
     r.set_id(absl::GetFlag(FLAGS_id));
     r.set_replace(absl::GetFlag(FLAGS_replace));
+    r.set_jump_table(absl::GetFlag(FLAGS_jump_table));
     if (data->rfind("P5", 0) == 0 || data->rfind("P2", 0) == 0) {
       r.set_pgm(*data);
     } else {
@@ -432,9 +440,10 @@ int Run(const std::vector<std::string>& argv) {
     }
     std::printf("%s\n", cells.c_str());
     std::printf(
-        "cost=%.4f cells=%d expanded=%llu partial=%d version=%llu queue_us=%.0f "
-        "search_us=%.0f\n",
+        "cost=%.4f cells=%d algorithm=%s expanded=%llu partial=%d version=%llu "
+        "queue_us=%.0f search_us=%.0f\n",
         out->cost(), out->cells_size() / 2,
+        v1::Algorithm_Name(out->algorithm()).c_str(),
         static_cast<unsigned long long>(out->expanded()), out->partial() ? 1 : 0,
         static_cast<unsigned long long>(out->map_version()), out->queue_micros(),
         out->search_micros());

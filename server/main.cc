@@ -96,9 +96,9 @@ int Run() {
     absl::StatusOr<GridMap> map = ReadMapFile(parts[1], limits);
     absl::Status s = map.status();
     if (map.ok()) {
-      s = registry.Register(parts[0], *std::move(map),
-                            DiagonalPolicy::kNoCornerCutting, true)
-              .status();
+      MapOptions options;
+      options.jump_table = true;
+      s = registry.Register(parts[0], *std::move(map), options, true).status();
     }
     if (!s.ok()) {
       std::fprintf(stderr, "gridstar-server: --preload %s: %s\n", spec.c_str(),

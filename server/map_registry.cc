@@ -10,6 +10,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
 #include "gridstar/map_io.h"
 
 namespace gridstar::server {
@@ -48,7 +49,9 @@ std::string Encode(const MapSnapshot& s) {
   PutU64(&out, s.id.size());
   out += s.id;
   PutU64(&out, s.version);
-  PutU64(&out, static_cast<uint64_t>(s.default_diagonal));
+  // The policy's byte, and option flags above it (bit 8: jump_table).
+  PutU64(&out, static_cast<uint64_t>(s.options.default_diagonal) |
+                   (s.options.jump_table ? uint64_t{1} << 8 : 0));
   PutU64(&out, static_cast<uint64_t>(s.map.width()));
   PutU64(&out, static_cast<uint64_t>(s.map.height()));
   const std::vector<uint8_t> costs = s.map.CopyCosts();
@@ -69,14 +72,15 @@ absl::StatusOr<MapSnapshot> Decode(absl::string_view data) {
     return absl::DataLossError("checksum mismatch");
   }
   absl::string_view in = data.substr(sizeof(kMagic), data.size() - 8 - sizeof(kMagic));
-  uint64_t id_len, version, policy, width, height;
+  uint64_t id_len, version, flags, width, height;
   if (!GetU64(&in, &id_len) || id_len > in.size()) {
     return absl::DataLossError("truncated id");
   }
   std::string id(in.substr(0, id_len));
   in.remove_prefix(id_len);
-  if (!GetU64(&in, &version) || !GetU64(&in, &policy) || !GetU64(&in, &width) ||
-      !GetU64(&in, &height) || policy > 2 || version == 0) {
+  if (!GetU64(&in, &version) || !GetU64(&in, &flags) || !GetU64(&in, &width) ||
+      !GetU64(&in, &height) || (flags & 0xff) > 2 || (flags >> 9) != 0 ||
+      version == 0) {
     return absl::DataLossError("truncated or invalid header");
   }
   if (width > 1u << 20 || height > 1u << 20) {
@@ -85,8 +89,10 @@ absl::StatusOr<MapSnapshot> Decode(absl::string_view data) {
   absl::StatusOr<GridMap> map = ParseRawMap(static_cast<int64_t>(width),
                                             static_cast<int64_t>(height), in);
   if (!map.ok()) return absl::DataLossError(map.status().message());
-  return MapSnapshot(std::move(id), version, static_cast<DiagonalPolicy>(policy),
-                     *std::move(map));
+  MapOptions options;
+  options.default_diagonal = static_cast<DiagonalPolicy>(flags & 0xff);
+  options.jump_table = (flags >> 8) != 0;
+  return MapSnapshot(std::move(id), version, options, *std::move(map));
 }
 
 absl::Status Errno(absl::string_view what, const std::string& path) {
@@ -95,6 +101,20 @@ absl::Status Errno(absl::string_view what, const std::string& path) {
 }
 
 }  // namespace
+
+MapSnapshot::MapSnapshot(std::string id_in, uint64_t version_in,
+                         MapOptions options_in, GridMap map_in)
+    : id(std::move(id_in)), version(version_in), options(options_in),
+      map(std::move(map_in)) {
+  // Built on every new version, so a table is never stale; a map that lost
+  // its uniform costs simply has none (jps+ then runs as jps or A*).
+  if (options.jump_table && map.uniform_cost()) {
+    const absl::Time t0 = absl::Now();
+    if (map.BuildJumpTable().ok()) {
+      jump_table_build_micros = absl::ToDoubleMicroseconds(absl::Now() - t0);
+    }
+  }
+}
 
 absl::Status ValidateMapId(absl::string_view id, absl::string_view field) {
   if (id.empty() || id.size() > 128) {
@@ -189,13 +209,12 @@ void MapRegistry::Swap(const std::string& id,
 }
 
 absl::StatusOr<std::shared_ptr<const MapSnapshot>> MapRegistry::Register(
-    const std::string& id, GridMap map, DiagonalPolicy default_diagonal,
-    bool replace) {
+    const std::string& id, GridMap map, MapOptions options, bool replace) {
   if (absl::Status s = ValidateMapId(id, "id"); !s.ok()) return s;
   std::lock_guard<std::mutex> write(write_mu_);
   std::shared_ptr<const MapSnapshot> old = Find(id);
   if (old != nullptr) {
-    const bool same = old->default_diagonal == default_diagonal &&
+    const bool same = old->options == options &&
                       old->map.width() == map.width() &&
                       old->map.height() == map.height() &&
                       old->map.CopyCosts() == map.CopyCosts();
@@ -217,7 +236,7 @@ absl::StatusOr<std::shared_ptr<const MapSnapshot>> MapRegistry::Register(
         limits_.max_total_cells, " cells of maps (--max_total_cells)"));
   }
   auto next = std::make_shared<MapSnapshot>(id, old ? old->version + 1 : 1,
-                                            default_diagonal, std::move(map));
+                                            options, std::move(map));
   if (absl::Status s = Persist(*next); !s.ok()) return s;
   Swap(id, next);
   return std::shared_ptr<const MapSnapshot>(std::move(next));
@@ -257,8 +276,8 @@ absl::StatusOr<std::shared_ptr<const MapSnapshot>> MapRegistry::Update(
   }
   absl::StatusOr<GridMap> map = GridMap::FromCosts(w, h, costs);
   if (!map.ok()) return map.status();
-  auto next = std::make_shared<MapSnapshot>(id, old->version + 1,
-                                            old->default_diagonal, *std::move(map));
+  auto next = std::make_shared<MapSnapshot>(id, old->version + 1, old->options,
+                                            *std::move(map));
   if (absl::Status s = Persist(*next); !s.ok()) return s;
   Swap(id, next);
   return std::shared_ptr<const MapSnapshot>(std::move(next));

@@ -28,16 +28,28 @@
 
 namespace gridstar::server {
 
+// What a map was registered with besides its cells. Part of its content.
+struct MapOptions {
+  DiagonalPolicy default_diagonal = DiagonalPolicy::kNoCornerCutting;
+  // Keep jump distances for jps+ whenever the map allows them.
+  bool jump_table = false;
+
+  friend bool operator==(const MapOptions& a, const MapOptions& b) {
+    return a.default_diagonal == b.default_diagonal &&
+           a.jump_table == b.jump_table;
+  }
+};
+
 struct MapSnapshot {
-  MapSnapshot(std::string id_in, uint64_t version_in, DiagonalPolicy policy,
-              GridMap map_in)
-      : id(std::move(id_in)), version(version_in), default_diagonal(policy),
-        map(std::move(map_in)) {}
+  // Builds the jump table `options` asks for when `map_in` allows one.
+  MapSnapshot(std::string id_in, uint64_t version_in, MapOptions options_in,
+              GridMap map_in);
 
   std::string id;
   uint64_t version = 0;  // 1 at registration, +1 per change of content.
-  DiagonalPolicy default_diagonal = DiagonalPolicy::kNoCornerCutting;
+  MapOptions options;
   GridMap map;
+  double jump_table_build_micros = 0;  // 0 when the map has no table.
 };
 
 struct CellChange {
@@ -64,13 +76,12 @@ class MapRegistry {
   // or fails its checksum is reported in *errors and skipped.
   absl::Status LoadAll(std::vector<std::string>* errors);
 
-  // Registers a map. Identical content (cells and default policy) under the
+  // Registers a map. Identical content (cells and options) under the
   // same id returns the existing snapshot; other content is AlreadyExists
   // unless `replace`, which makes the next version. ResourceExhausted beyond
   // the registry's limits.
   absl::StatusOr<std::shared_ptr<const MapSnapshot>> Register(
-      const std::string& id, GridMap map, DiagonalPolicy default_diagonal,
-      bool replace);
+      const std::string& id, GridMap map, MapOptions options, bool replace);
 
   // Applies the changes in order. NotFound for an unknown id;
   // FailedPrecondition when expected_version != 0 and differs;

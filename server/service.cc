@@ -84,25 +84,25 @@ void ToProto(const MapSnapshot& s, v1::MapInfo* info) {
   info->set_passable_cells(s.map.passable_count());
   info->set_components(s.map.component_count());
   info->set_memory_bytes(s.map.MemoryBytes());
-  info->set_default_diagonal(
-      static_cast<v1::DiagonalPolicy>(static_cast<int>(s.default_diagonal) + 1));
+  info->set_default_diagonal(static_cast<v1::DiagonalPolicy>(
+      static_cast<int>(s.options.default_diagonal) + 1));
+  info->set_jump_table(s.options.jump_table);
+  info->set_jump_table_bytes(s.map.JumpTableBytes());
+  info->set_jump_table_build_micros(s.jump_table_build_micros);
 }
 
+// The proto enum is the core enum plus one, with 0 for the default.
 absl::StatusOr<Algorithm> ToAlgorithm(int value, absl::string_view field) {
-  switch (value) {
-    case v1::ALGORITHM_UNSPECIFIED:
-    case v1::ALGORITHM_ASTAR:
-      return Algorithm::kAStar;
-    case v1::ALGORITHM_WEIGHTED:
-      return Algorithm::kWeighted;
-    case v1::ALGORITHM_DIJKSTRA:
-      return Algorithm::kDijkstra;
-    case v1::ALGORITHM_BASELINE:
-      return Algorithm::kBaseline;
-    default:
-      return absl::InvalidArgumentError(
-          absl::StrCat(field, ": unknown value ", value));
+  if (value == v1::ALGORITHM_UNSPECIFIED) return Algorithm::kAuto;
+  for (Algorithm a : kAllAlgorithms) {
+    if (value == static_cast<int>(a) + 1) return a;
   }
+  return absl::InvalidArgumentError(
+      absl::StrCat(field, ": unknown value ", value));
+}
+
+v1::Algorithm ToProto(Algorithm a) {
+  return static_cast<v1::Algorithm>(static_cast<int>(a) + 1);
 }
 
 // UNSPECIFIED gives `fallback`.
@@ -152,7 +152,8 @@ absl::Status MakeJob(const v1::PathRequest& r,
   if (!a.ok()) return a.status();
   q.algorithm = *a;
   absl::StatusOr<DiagonalPolicy> p = ToPolicy(
-      r.diagonal(), absl::StrCat(prefix, "diagonal"), snapshot->default_diagonal);
+      r.diagonal(), absl::StrCat(prefix, "diagonal"),
+      snapshot->options.default_diagonal);
   if (!p.ok()) return p.status();
   q.diagonal = *p;
   q.weight = r.weight() == 0 ? 1.5 : r.weight();
@@ -217,8 +218,10 @@ absl::Status RunJob(const PathJob& job, Metrics* metrics, SearchContext& context
   PathResult r;
   absl::Status s = gridstar::FindPath(job.snapshot->map, job.query, context, &r);
   const double search_seconds = absl::ToDoubleSeconds(absl::Now() - begin);
-  metrics->Search(AlgorithmName(job.query.algorithm), Outcome(s, r),
-                  search_seconds, r.expanded);
+  // Labelled by the algorithm that ran, so auto's choices show.
+  metrics->Search(AlgorithmName(r.algorithm), Outcome(s, r), search_seconds,
+                  r.expanded);
+  out->set_algorithm(ToProto(r.algorithm));
   out->set_search_micros(search_seconds * 1e6);
   out->set_map_version(job.snapshot->version);
   if (absl::IsNotFound(s)) {
@@ -363,16 +366,19 @@ grpc::ServerUnaryReactor* PathfindingService::RegisterMap(
     call->Done(policy.status());
     return call;
   }
-  // Parsing, labelling and fsync are too slow for a gRPC thread.
+  MapOptions map_options;
+  map_options.default_diagonal = *policy;
+  map_options.jump_table = request->jump_table();
+  // Parsing, labelling, jump tables and fsync are too slow for a gRPC thread.
   const bool queued = admin_->TrySubmit([this, call, request, response,
-                                         policy = *policy](SearchContext&) {
+                                         map_options](SearchContext&) {
     absl::StatusOr<GridMap> map = MapOfRequest(*request, options_.map_limits);
     if (!map.ok()) {
       call->Done(map.status());
       return;
     }
     absl::StatusOr<std::shared_ptr<const MapSnapshot>> s =
-        registry_->Register(request->id(), *std::move(map), policy,
+        registry_->Register(request->id(), *std::move(map), map_options,
                             request->replace());
     if (s.ok()) ToProto(**s, response);
     call->Done(s.status());
@@ -570,7 +576,7 @@ grpc::ServerUnaryReactor* PathfindingService::FindGroupPaths(
   for (const v1::Cell& c : request->goals()) q->goals.push_back({c.x(), c.y()});
   absl::StatusOr<Algorithm> a = ToAlgorithm(request->algorithm(), "algorithm");
   absl::StatusOr<DiagonalPolicy> p =
-      ToPolicy(request->diagonal(), "diagonal", snapshot->default_diagonal);
+      ToPolicy(request->diagonal(), "diagonal", snapshot->options.default_diagonal);
   if (!a.ok() || !p.ok()) {
     call->Done(!a.ok() ? a.status() : p.status());
     return call;

@@ -279,7 +279,7 @@ class GroupSolver {
       PathQuery pq;
       pq.start = q_.starts[i];
       pq.goal = Goal(i);
-      pq.algorithm = Algorithm::kAStar;
+      pq.algorithm = Algorithm::kAuto;  // The fastest exact search.
       pq.diagonal = q_.diagonal;
       pq.deadline = q_.deadline;
       pq.cancelled = q_.cancelled;

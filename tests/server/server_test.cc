@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <set>
@@ -126,11 +127,12 @@ void SetDeadline(grpc::ClientContext* ctx, int ms = 10000) {
 
 grpc::Status Register(v1::Pathfinding::Stub& stub, const std::string& id,
                       const std::string& movingai, v1::MapInfo* info,
-                      bool replace = false) {
+                      bool replace = false, bool jump_table = false) {
   v1::RegisterMapRequest r;
   r.set_id(id);
   r.set_movingai(movingai);
   r.set_replace(replace);
+  r.set_jump_table(jump_table);
   grpc::ClientContext ctx;
   SetDeadline(&ctx);
   return stub.RegisterMap(&ctx, r, info);
@@ -179,9 +181,14 @@ class ServerTest : public ::testing::Test {
     ASSERT_TRUE(server_->started()) << "gridstar-server did not start";
     dungeon_ = ReadSample("dungeon.map");
     v1::MapInfo info;
-    ASSERT_TRUE(Register(server_->stub(), "dungeon", dungeon_, &info).ok());
+    // With jump distances, so that jps+ and auto run on the server.
+    ASSERT_TRUE(Register(server_->stub(), "dungeon", dungeon_, &info, false, true).ok());
+    EXPECT_TRUE(info.jump_table());
     absl::StatusOr<GridMap> map = ParseMovingAiMap(dungeon_);
     ASSERT_TRUE(map.ok());
+    ASSERT_TRUE(map->BuildJumpTable().ok());
+    EXPECT_EQ(info.jump_table_bytes(), map->JumpTableBytes());
+    EXPECT_GT(info.jump_table_build_micros(), 0);
     map_ = std::make_unique<GridMap>(*std::move(map));
   }
   v1::Pathfinding::Stub& stub() { return server_->stub(); }
@@ -196,17 +203,23 @@ class ServerTest : public ::testing::Test {
 
 TEST_F(ServerTest, RegisterIsIdempotentAndGuardsIds) {
   v1::MapInfo info;
-  ASSERT_TRUE(Register(stub(), "dungeon", dungeon_, &info).ok());
+  // The fixture registered the same cells with a jump table: a no-op.
+  ASSERT_TRUE(Register(stub(), "dungeon", dungeon_, &info, false, true).ok());
   EXPECT_EQ(info.version(), 1u);
   EXPECT_EQ(info.width(), map_->width());
   EXPECT_EQ(info.passable_cells(), map_->passable_count());
-  EXPECT_GT(info.memory_bytes(), 0u);
+  EXPECT_GT(info.memory_bytes(), info.jump_table_bytes());
+  // The same cells without the table are other content.
+  grpc::Status s = Register(stub(), "dungeon", dungeon_, &info);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::ALREADY_EXISTS) << s.error_message();
   std::string other = dungeon_;
   other[other.size() - 2] = other[other.size() - 2] == '.' ? '@' : '.';
-  grpc::Status s = Register(stub(), "dungeon", other, &info);
+  s = Register(stub(), "dungeon", other, &info, false, true);
   EXPECT_EQ(s.error_code(), grpc::StatusCode::ALREADY_EXISTS) << s.error_message();
   ASSERT_TRUE(Register(stub(), "dungeon", other, &info, true).ok());
   EXPECT_EQ(info.version(), 2u);
+  EXPECT_FALSE(info.jump_table());
+  EXPECT_EQ(info.jump_table_bytes(), 0u);
   s = Register(stub(), "bad id!", dungeon_, &info);
   EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_NE(s.error_message().find("id"), std::string::npos);
@@ -263,7 +276,8 @@ TEST_F(ServerTest, GetListDelete) {
 TEST_F(ServerTest, FindPathMatchesTheLibraryForEveryAlgorithmAndPolicy) {
   const auto [s, g] = FarPair();
   SearchContext context;
-  for (int a = 1; a <= 4; ++a) {
+  // 0 is the default, auto; 1.. are the core algorithms.
+  for (int a = 0; a <= static_cast<int>(std::size(kAllAlgorithms)); ++a) {
     for (int p = 1; p <= 3; ++p) {
       SCOPED_TRACE(absl::StrCat("algorithm ", a, " policy ", p));
       v1::PathRequest r = Path("dungeon", s.x, s.y, g.x, g.y);
@@ -278,11 +292,14 @@ TEST_F(ServerTest, FindPathMatchesTheLibraryForEveryAlgorithmAndPolicy) {
       PathQuery q;
       q.start = s;
       q.goal = g;
-      q.algorithm = kAllAlgorithms[a - 1];
+      q.algorithm = a == 0 ? Algorithm::kAuto : kAllAlgorithms[a - 1];
       q.diagonal = kAllDiagonalPolicies[p - 1];
       absl::StatusOr<PathResult> want = gridstar::FindPath(*map_, q, context);
       ASSERT_TRUE(want.ok());
       EXPECT_NEAR(out.cost(), want->cost, 1e-9);
+      // The algorithm that ran is reported (jps+ for auto under the map's
+      // no-corner-cutting default, A* under the other policies).
+      EXPECT_EQ(out.algorithm(), static_cast<int>(want->algorithm) + 1);
       const std::vector<Cell> cells = Unpack(out.cells());
       EXPECT_NEAR(PathCost(*map_, cells, q.diagonal), out.cost(), 1e-6);
       EXPECT_EQ(cells.front(), s);
@@ -598,6 +615,60 @@ TEST_F(ServerTest, UpdateCellsIsVersionedAndSeenByLaterSearches) {
   }
 }
 
+// jps+ needs uniform costs: an update that keeps them rebuilds the table;
+// one that breaks them drops it, and auto falls back to A*. Every answer is
+// the library's on the updated map.
+TEST_F(ServerTest, JumpTableFollowsUpdates) {
+  const auto [s, g] = FarPair();
+  GridMap local = *map_;
+  auto search = [&](v1::Algorithm want_algorithm) {
+    grpc::ClientContext ctx;
+    SetDeadline(&ctx);
+    v1::PathResponse out;
+    ASSERT_TRUE(stub().FindPath(&ctx, Path("dungeon", s.x, s.y, g.x, g.y), &out).ok());
+    EXPECT_EQ(out.algorithm(), want_algorithm);
+    SearchContext context;
+    PathQuery q;
+    q.start = s;
+    q.goal = g;
+    absl::StatusOr<PathResult> want = gridstar::FindPath(local, q, context);
+    ASSERT_TRUE(want.ok());
+    EXPECT_NEAR(out.cost(), want->cost, 1e-9);
+    EXPECT_NEAR(PathCost(local, Unpack(out.cells()), q.diagonal), out.cost(), 1e-6);
+  };
+  search(v1::ALGORITHM_JPS_PLUS);
+  std::vector<uint8_t> costs = local.CopyCosts();
+  auto update = [&](Cell c, uint8_t cost) {
+    v1::UpdateCellsRequest u;
+    u.set_id("dungeon");
+    v1::CellUpdate* cu = u.add_cells();
+    cu->mutable_cell()->set_x(c.x);
+    cu->mutable_cell()->set_y(c.y);
+    cu->set_cost(cost);
+    grpc::ClientContext ctx;
+    v1::MapInfo info;
+    EXPECT_TRUE(stub().UpdateCells(&ctx, u, &info).ok());
+    costs[static_cast<size_t>(c.y) * local.width() + c.x] = cost;
+    local = *GridMap::FromCosts(local.width(), local.height(), costs);
+    return info;
+  };
+  // Block a cell on the current path: still uniform, the table is rebuilt.
+  grpc::ClientContext ctx0;
+  v1::PathResponse before;
+  ASSERT_TRUE(stub().FindPath(&ctx0, Path("dungeon", s.x, s.y, g.x, g.y), &before).ok());
+  const std::vector<Cell> cells = Unpack(before.cells());
+  v1::MapInfo info = update(cells[cells.size() / 3], 0);
+  EXPECT_TRUE(info.jump_table());
+  EXPECT_EQ(info.jump_table_bytes(), map_->JumpTableBytes());
+  ASSERT_TRUE(local.BuildJumpTable().ok());
+  search(v1::ALGORITHM_JPS_PLUS);
+  // A cell of cost 5: no longer uniform, no table, A* answers.
+  info = update(cells[2 * cells.size() / 3], 5);
+  EXPECT_TRUE(info.jump_table());
+  EXPECT_EQ(info.jump_table_bytes(), 0u);
+  search(v1::ALGORITHM_ASTAR);
+}
+
 TEST_F(ServerTest, PathsStayValidOnTheirVersionWhileUpdatesRun) {
   const auto [s, g] = FarPair();
   // The test applies the same changes locally, so it knows every version.
@@ -766,6 +837,8 @@ TEST(ServerLifecycleTest, KillNineLosesNothingAcknowledged) {
     v1::MapInfo info;
     ASSERT_TRUE(Register(server.stub(), "kept", dungeon, &info).ok());
     ASSERT_TRUE(Register(server.stub(), "gone", dungeon, &info).ok());
+    // Its jump_table option must survive too, and rebuild its table.
+    ASSERT_TRUE(Register(server.stub(), "fast", dungeon, &info, false, true).ok());
     v1::UpdateCellsRequest u;
     u.set_id("kept");
     v1::RectUpdate* rect = u.add_rects();
@@ -789,9 +862,13 @@ TEST(ServerLifecycleTest, KillNineLosesNothingAcknowledged) {
   grpc::ClientContext ctx;
   v1::ListMapsResponse list;
   ASSERT_TRUE(server.stub().ListMaps(&ctx, {}, &list).ok());
-  ASSERT_EQ(list.maps_size(), 1);
-  EXPECT_EQ(list.maps(0).id(), "kept");
-  EXPECT_EQ(list.maps(0).version(), version);
+  ASSERT_EQ(list.maps_size(), 2);
+  EXPECT_EQ(list.maps(0).id(), "fast");
+  EXPECT_TRUE(list.maps(0).jump_table());
+  EXPECT_GT(list.maps(0).jump_table_bytes(), 0u);
+  EXPECT_EQ(list.maps(1).id(), "kept");
+  EXPECT_EQ(list.maps(1).version(), version);
+  EXPECT_FALSE(list.maps(1).jump_table());
   grpc::ClientContext ctx2;
   v1::GetMapRequest g;
   g.set_id("kept");
