@@ -34,15 +34,24 @@ void Search(const GridMap& map, const SearchParams& p, SearchState& s,
   const bool budgeted = p.max_expansions != 0 || p.has_deadline;
   const double inv_pw = 1.0 / pw;
 
-  auto heuristic = [&](int32_t x, int32_t y) {
-    return p.h_scale * GridDistance(x - p.goal_x, y - p.goal_y, kDiagonal);
+  // Octile/Manhattan, raised by the landmarks' differential bounds when the
+  // query has them (one well-predicted branch when it has not).
+  auto heuristic = [&](int32_t x, int32_t y, uint32_t cell) {
+    double h = p.h_scale * GridDistance(x - p.goal_x, y - p.goal_y, kDiagonal);
+    if (p.landmarks != nullptr) {
+      const double* at = p.landmarks + size_t{cell} * p.landmark_count;
+      for (int k = 0; k < p.landmark_count; ++k) {
+        h = std::max(h, std::abs(p.goal_landmarks[k] - at[k]));
+      }
+    }
+    return h;
   };
 
   uint64_t expanded = 0, generated = 1;
   nodes[p.start] = Node{0.0, p.start, open_mark};
   {
     const Cell c = map.CellOfPaddedIndex(p.start);
-    const double h = heuristic(c.x + 1, c.y + 1);
+    const double h = heuristic(c.x + 1, c.y + 1, p.start);
     open.Push(p.start, h, h);
   }
   BestSoFar best{p.start, 1e300, 0.0};
@@ -65,6 +74,8 @@ void Search(const GridMap& map, const SearchParams& p, SearchState& s,
     }
     Node& cn = nodes[cur];
     if (cn.stamp == closed_mark) continue;  // A stale duplicate (lazy queue).
+    // A bounded exhaustive search (h = 0) is done: every cell left costs more.
+    if (cn.g > p.max_g) break;
     cn.stamp = closed_mark;
     ++expanded;
     if (cur == p.goal) break;
@@ -100,7 +111,7 @@ void Search(const GridMap& map, const SearchParams& p, SearchState& s,
         if (!(ng < n.g)) return;
         n.g = ng;
         n.parent = cur;
-        const double h = heuristic(nx, ny);
+        const double h = heuristic(nx, ny, nb);
         if constexpr (Queue::kLazy) {
           enqueue(nb, ng + h, h);  // The old entry is skipped when popped.
         } else if (heap_pos[nb] != kInTies) {
@@ -108,7 +119,7 @@ void Search(const GridMap& map, const SearchParams& p, SearchState& s,
         }
       } else if (n.stamp != closed_mark) {
         n = Node{ng, cur, open_mark};
-        const double h = heuristic(nx, ny);
+        const double h = heuristic(nx, ny, nb);
         enqueue(nb, ng + h, h);
         ++generated;
       }

@@ -30,6 +30,7 @@ absl::Status ValidatePathQuery(const PathQuery& q) {
     case Algorithm::kJps:
     case Algorithm::kJpsPlus:
     case Algorithm::kAuto:
+    case Algorithm::kAlt:
       break;
     default:
       return absl::InvalidArgumentError(absl::StrCat(
@@ -47,6 +48,31 @@ absl::Status ValidatePathQuery(const PathQuery& q) {
   return absl::OkStatus();
 }
 
+namespace internal {
+
+absl::Status CheckCapacity(const GridMap& map, const SearchContext& context) {
+  if (static_cast<int64_t>(map.padded_size()) <= context.max_cells()) {
+    return absl::OkStatus();
+  }
+  return absl::ResourceExhaustedError(absl::StrCat(
+      "map: ", map.width(), " x ", map.height(),
+      " (with border) is larger than the search context's capacity of ",
+      context.max_cells(), " cells"));
+}
+
+}  // namespace internal
+
+namespace {
+
+// Whether the map's landmarks serve a search to `goal` under `policy`.
+bool LandmarksServe(const GridMap& map, DiagonalPolicy policy, Cell goal) {
+  return map.landmark_count() > 0 && map.landmark_policy() == policy &&
+         map.Passable(goal) &&
+         map.landmark_distances(map.PaddedIndex(goal))[0] >= 0;
+}
+
+}  // namespace
+
 Algorithm ResolveAlgorithm(const GridMap& map, const PathQuery& q) {
   switch (q.algorithm) {
     case Algorithm::kJps:
@@ -54,13 +80,21 @@ Algorithm ResolveAlgorithm(const GridMap& map, const PathQuery& q) {
     case Algorithm::kAuto:
       // Jump point search prunes by symmetry of equal-cost moves under no
       // corner cutting; elsewhere only A* is exact.
-      if (!map.uniform_cost() || q.diagonal != DiagonalPolicy::kNoCornerCutting) {
-        return Algorithm::kAStar;
+      if (map.uniform_cost() &&
+          q.diagonal == DiagonalPolicy::kNoCornerCutting) {
+        if (q.algorithm != Algorithm::kJps && map.has_jump_table()) {
+          return Algorithm::kJpsPlus;
+        }
+        return Algorithm::kJps;
       }
-      if (q.algorithm != Algorithm::kJps && map.has_jump_table()) {
-        return Algorithm::kJpsPlus;
+      if (q.algorithm == Algorithm::kAuto &&
+          LandmarksServe(map, q.diagonal, q.goal)) {
+        return Algorithm::kAlt;
       }
-      return Algorithm::kJps;
+      return Algorithm::kAStar;
+    case Algorithm::kAlt:
+      return LandmarksServe(map, q.diagonal, q.goal) ? Algorithm::kAlt
+                                                      : Algorithm::kAStar;
     default:
       return q.algorithm;
   }
@@ -95,11 +129,8 @@ absl::Status ResolveEnd(const GridMap& map, absl::string_view field, Cell asked,
 absl::Status Search(const GridMap& map, const PathQuery& q,
                     SearchContext& context, PathResult* r) {
   if (absl::Status s = ValidatePathQuery(q); !s.ok()) return s;
-  if (static_cast<int64_t>(map.padded_size()) > context.max_cells()) {
-    return absl::ResourceExhaustedError(absl::StrCat(
-        "map: ", map.width(), " x ", map.height(),
-        " (with border) is larger than the search context's capacity of ",
-        context.max_cells(), " cells"));
+  if (absl::Status s = internal::CheckCapacity(map, context); !s.ok()) {
+    return s;
   }
   // Each end prefers to snap into the other end's component, when that one
   // is already valid, so a snapped query is reachable where possible.
@@ -122,7 +153,10 @@ absl::Status Search(const GridMap& map, const PathQuery& q,
   }
 
   SearchState& state = context.state();
-  const Algorithm algorithm = ResolveAlgorithm(map, q);
+  // Resolved for the goal actually searched (it may have been snapped).
+  PathQuery resolved = q;
+  resolved.goal = r->goal;
+  const Algorithm algorithm = ResolveAlgorithm(map, resolved);
   r->algorithm = algorithm;
   if (r->start == r->goal) {
     r->cells.push_back(r->start);
@@ -149,6 +183,11 @@ absl::Status Search(const GridMap& map, const PathQuery& q,
       default:
         p.h_scale = map.min_cost();
         break;
+    }
+    if (algorithm == Algorithm::kAlt) {
+      p.landmarks = map.landmark_distances(0);
+      p.goal_landmarks = map.landmark_distances(p.goal);
+      p.landmark_count = map.landmark_count();
     }
     switch (algorithm) {
       case Algorithm::kBaseline:

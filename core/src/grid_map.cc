@@ -131,7 +131,7 @@ size_t GridMap::MemoryBytes() const {
   return sizeof(GridMap) + padded_costs_.capacity() +
          components_.capacity() * sizeof(uint32_t) +
          (row_bits_.capacity() + column_bits_.capacity()) * sizeof(uint64_t) +
-         JumpTableBytes();
+         JumpTableBytes() + LandmarkBytes();
 }
 
 absl::Status GridMap::BuildJumpTable() {

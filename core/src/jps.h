@@ -9,7 +9,7 @@
 // y - 1) is blocked (the free cell can only be reached optimally through
 // (x, y)); likewise below, and rotated for the other directions.
 //
-// Directions are numbered 0..7 as kJumpDx / kJumpDy give them: the four
+// Directions are numbered 0..7 as kMoveDx / kMoveDy give them: the four
 // straight ones first. Not thread-safe beyond what FindPath promises: the
 // tables read here belong to an immutable GridMap.
 
@@ -24,9 +24,9 @@
 
 namespace gridstar::internal {
 
-//                                    E  W  S   N  SE  SW  NE  NW
-inline constexpr int32_t kJumpDx[8] = {1, -1, 0, 0, 1, -1, 1, -1};
-inline constexpr int32_t kJumpDy[8] = {0, 0, 1, -1, 1, 1, -1, -1};
+// Jumps go in the eight directions of kMoveDx / kMoveDy (types.h).
+inline constexpr const int32_t* kJumpDx = kMoveDx;
+inline constexpr const int32_t* kJumpDy = kMoveDy;
 
 // The jps+ table of `map`: entry padded_index * 8 + direction is d > 0 when
 // the next jump point in that direction lies d steps away, or -d <= 0 when

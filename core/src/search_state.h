@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <new>
 #include <vector>
@@ -21,6 +22,7 @@
 #include "absl/time/clock.h"
 #include "gridstar/find_path.h"
 #include "gridstar/grid_map.h"
+#include "gridstar/search_context.h"
 
 namespace gridstar::internal {
 
@@ -339,7 +341,17 @@ struct SearchParams {
   // Also set when a cancellation flag is given: both are checked together.
   bool has_deadline;
   const std::atomic<bool>* cancelled;  // May be null.
+  // Differential heuristic (astar engine only): landmark_count distances per
+  // padded cell, and the goal's. Null when the query has none.
+  const double* landmarks = nullptr;
+  const double* goal_landmarks = nullptr;
+  int landmark_count = 0;
+  // Exhaustive searches (distance fields) set goal to kNoGoal, h_scale to 0
+  // and may stop once g exceeds max_g; the cells closed are then exact.
+  double max_g = std::numeric_limits<double>::infinity();
 };
+
+inline constexpr uint32_t kNoGoal = UINT32_MAX;
 
 // Whether a search with `expanded` cells so far must stop for its budget.
 inline PartialReason BudgetExhausted(const SearchParams& p, uint64_t expanded) {
@@ -365,6 +377,12 @@ inline void FinishSearch(const GridMap& map, const SearchState& s,
                          uint64_t generated, PathResult* result) {
   result->expanded = expanded;
   result->generated = generated;
+  if (p.goal == kNoGoal) {
+    // An exhaustive search: the caller reads the node records.
+    result->partial = stop != PartialReason::kNone;
+    result->partial_reason = stop;
+    return;
+  }
   if (stop == PartialReason::kNone && s.nodes[p.goal].stamp == s.closed_mark) {
     ReconstructPath(map, s, p.start, p.goal, result);
     return;
@@ -386,6 +404,21 @@ void RunBestFirst(const GridMap& map, DiagonalPolicy policy,
 void RunBaseline(const GridMap& map, DiagonalPolicy policy,
                  const SearchParams& params, SearchState& state,
                  PathResult* result);
+
+// ResourceExhausted when `map` does not fit the context's fixed capacity.
+absl::Status CheckCapacity(const GridMap& map, const SearchContext& context);
+
+// Dijkstra from `source` over its component under `policy`, stopping once g
+// exceeds max_g or at the deadline / cancellation. Afterwards a cell was
+// reached, with its exact distance in state.nodes[padded].g and its parent
+// (one move closer to the source), iff its stamp is state.closed_mark.
+// Returns why it stopped early (kNone: it finished). REQUIRES: source
+// passable and the map within the context's capacity.
+PartialReason RunDistanceSearch(const GridMap& map, Cell source,
+                                DiagonalPolicy policy, double max_g,
+                                absl::Time deadline,
+                                const std::atomic<bool>* cancelled,
+                                SearchState& state, uint64_t* expanded);
 
 // Moves an invalid end to the nearest passable cell within `radius`,
 // preferring cells of component `prefer` (0 = no preference). False if none.

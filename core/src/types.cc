@@ -21,6 +21,8 @@ absl::string_view AlgorithmName(Algorithm a) {
       return "jps+";
     case Algorithm::kAuto:
       return "auto";
+    case Algorithm::kAlt:
+      return "alt";
   }
   return "unknown";
 }
@@ -43,7 +45,7 @@ absl::StatusOr<Algorithm> ParseAlgorithm(absl::string_view name) {
   }
   return absl::InvalidArgumentError(
       absl::StrCat("algorithm: unknown name '", name,
-                   "' (expected astar, weighted, dijkstra, baseline, jps, jps+ or auto)"));
+                   "' (expected astar, weighted, dijkstra, baseline, jps, jps+, auto or alt)"));
 }
 
 absl::StatusOr<DiagonalPolicy> ParseDiagonalPolicy(absl::string_view name) {

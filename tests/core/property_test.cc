@@ -51,6 +51,7 @@ constexpr AlgorithmCase kAlgorithms[] = {
     {Algorithm::kWeighted, 4}, {Algorithm::kDijkstra, 1},
     {Algorithm::kBaseline, 1}, {Algorithm::kJps, 1},
     {Algorithm::kJpsPlus, 1},  {Algorithm::kAuto, 1},
+    {Algorithm::kAlt, 1},
 };
 
 // The engine FindPath must run, written from the documented rules: jump
@@ -58,15 +59,26 @@ constexpr AlgorithmCase kAlgorithms[] = {
 // with a jump table.
 Algorithm ExpectedEngine(const GridMap& map, Algorithm asked,
                          DiagonalPolicy policy) {
-  if (asked != Algorithm::kJps && asked != Algorithm::kJpsPlus &&
-      asked != Algorithm::kAuto) {
-    return asked;
+  // Landmarks serve when built for this policy; the tests ask only for goals
+  // in the landmarks' component.
+  const bool landmarks =
+      map.landmark_count() > 0 && map.landmark_policy() == policy;
+  switch (asked) {
+    case Algorithm::kJps:
+    case Algorithm::kJpsPlus:
+    case Algorithm::kAuto:
+      if (map.uniform_cost() && policy == DiagonalPolicy::kNoCornerCutting) {
+        return asked != Algorithm::kJps && map.has_jump_table()
+                   ? Algorithm::kJpsPlus
+                   : Algorithm::kJps;
+      }
+      if (asked == Algorithm::kAuto && landmarks) return Algorithm::kAlt;
+      return Algorithm::kAStar;
+    case Algorithm::kAlt:
+      return landmarks ? Algorithm::kAlt : Algorithm::kAStar;
+    default:
+      return asked;
   }
-  if (!map.uniform_cost() || policy != DiagonalPolicy::kNoCornerCutting) {
-    return Algorithm::kAStar;
-  }
-  return asked != Algorithm::kJps && map.has_jump_table() ? Algorithm::kJpsPlus
-                                                          : Algorithm::kJps;
 }
 
 TEST(PropertyTest, EveryAlgorithmMatchesBruteForceDijkstra) {
@@ -80,6 +92,11 @@ TEST(PropertyTest, EveryAlgorithmMatchesBruteForceDijkstra) {
     // both with and without one.
     if (map.uniform_cost() && m % 2 == 0) {
       ASSERT_OK(map.BuildJumpTable());
+    }
+    // Two maps in three get 1 to 4 landmarks for one of the policies.
+    const bool with_landmarks = m % 3 != 0 && map.passable_count() > 0;
+    if (with_landmarks) {
+      ASSERT_OK(map.BuildLandmarks(1 + m % 4, kAllDiagonalPolicies[(m / 3) % 3]));
     }
     std::uniform_int_distribution<int> rx(0, map.width() - 1);
     std::uniform_int_distribution<int> ry(0, map.height() - 1);
@@ -121,7 +138,11 @@ TEST(PropertyTest, EveryAlgorithmMatchesBruteForceDijkstra) {
           }
           ASSERT_OK(r);
           EXPECT_FALSE(r->partial);
-          EXPECT_EQ(r->algorithm, ExpectedEngine(map, a.algorithm, policy));
+          // Landmarks cover only their component: elsewhere A* runs.
+          if (!with_landmarks ||
+              map.landmark_distances(map.PaddedIndex(goal))[0] >= 0) {
+            EXPECT_EQ(r->algorithm, ExpectedEngine(map, a.algorithm, policy));
+          }
           EXPECT_EQ(CheckPath(map, *r, start, goal, policy, true), "");
           if (IsOptimal(a.algorithm)) {
             EXPECT_NEAR(r->cost, want, 1e-9 * (1 + want));
@@ -201,6 +222,77 @@ TEST(PropertyTest, JumpPointSearchMatchesBruteForceOnUniformMaps) {
   }
   EXPECT_GT(searched, 2500);
   EXPECT_GT(jumped, 500);  // Paths long enough to cross words.
+}
+
+// A* with landmarks on terrain (costs 1..9, up to 120 x 120, 1 to 8
+// landmarks) under every policy: optimal like plain A*, never expanding more
+// cells than plain A* does by more than ties allow, and its bounds hold after
+// costs are raised (ShareLandmarksOf).
+TEST(PropertyTest, LandmarkSearchMatchesBruteForceOnTerrain) {
+  std::mt19937 rng(51);
+  SearchContext context;
+  int searched = 0;
+  uint64_t alt_expanded = 0, astar_expanded = 0;
+  for (int m = 0; m < 90; ++m) {
+    RandomMapSpec spec;
+    std::uniform_int_distribution<int> side(2, 120);
+    spec.width = side(rng);
+    spec.height = side(rng);
+    spec.max_cost = 9;
+    spec.blocked = (m % 4) * 0.1;
+    spec.corridors = m % 9 == 0;
+    const DiagonalPolicy policy = kAllDiagonalPolicies[m % 3];
+    GridMap map = MakeRandomMap(spec, static_cast<uint32_t>(rng()));
+    if (map.passable_count() == 0) continue;
+    ASSERT_OK(map.BuildLandmarks(1 + m % 8, policy));
+    // The same map with some costs raised and cells blocked, keeping the
+    // old landmarks.
+    std::vector<uint8_t> raised = map.CopyCosts();
+    for (uint8_t& c : raised) {
+      if (c != 0 && rng() % 5 == 0) c = rng() % 3 == 0 ? 0 : 9;
+    }
+    GridMap harder = *GridMap::FromCosts(map.width(), map.height(), raised);
+    harder.ShareLandmarksOf(map);
+    std::uniform_int_distribution<int> rx(0, map.width() - 1);
+    std::uniform_int_distribution<int> ry(0, map.height() - 1);
+    for (const GridMap* on : {&map, &harder}) {
+      for (int pair = 0; pair < 6; ++pair) {
+        Cell start{rx(rng)}, goal{rx(rng)};
+        start.y = ry(rng);
+        goal.y = ry(rng);
+        if (!on->Connected(start, goal) ||
+            on->landmark_distances(on->PaddedIndex(goal))[0] < 0) {
+          continue;
+        }
+        SCOPED_TRACE(absl::StrCat("map ", m, " (", on->width(), "x",
+                                  on->height(), ") ", on == &harder ? "raised " : "",
+                                  DiagonalPolicyName(policy), " (", start.x,
+                                  ",", start.y, ")->(", goal.x, ",", goal.y,
+                                  ")"));
+        const double want =
+            Distance(ReferenceDistances(*on, start, policy), *on, goal);
+        PathQuery q;
+        q.start = start;
+        q.goal = goal;
+        q.diagonal = policy;
+        q.algorithm = Algorithm::kAStar;
+        absl::StatusOr<PathResult> plain = FindPath(*on, q, context);
+        ASSERT_OK(plain);
+        q.algorithm = Algorithm::kAlt;
+        absl::StatusOr<PathResult> r = FindPath(*on, q, context);
+        ASSERT_OK(r);
+        EXPECT_EQ(r->algorithm, Algorithm::kAlt);
+        EXPECT_EQ(CheckPath(*on, *r, start, goal, policy, true), "");
+        EXPECT_NEAR(r->cost, want, 1e-9 * (1 + want));
+        alt_expanded += r->expanded;
+        astar_expanded += plain->expanded;
+        ++searched;
+      }
+    }
+  }
+  EXPECT_GT(searched, 400);
+  // Landmark bounds dominate octile ones: far fewer cells in all.
+  EXPECT_LT(alt_expanded, astar_expanded);
 }
 
 // Smoothing keeps to free cells and the policy, and never costs more than the

@@ -85,8 +85,9 @@ struct PathResult {
   // that cell's cost). Never more than `cost`.
   std::vector<Cell> waypoints;
   double smoothed_cost = 0;
-  // The search that ran: the query's algorithm, or what kJps, kJpsPlus and
-  // kAuto resolved to for this map and policy (kAStar, kJps or kJpsPlus).
+  // The search that ran: the query's algorithm, or what kJps, kJpsPlus,
+  // kAuto and kAlt resolved to for this map, policy and goal (kAStar, kJps,
+  // kJpsPlus or kAlt).
   Algorithm algorithm = Algorithm::kAStar;
   uint64_t expanded = 0;   // Cells (jump points, for jps) taken off the open list.
   uint64_t generated = 0;  // Cells put on the open list.
@@ -108,7 +109,8 @@ struct PathResult {
 absl::Status ValidatePathQuery(const PathQuery& query);
 
 // The search FindPath runs for `query` on `map`: the query's algorithm, with
-// kJps, kJpsPlus and kAuto resolved as types.h describes.
+// kJps, kJpsPlus, kAuto and kAlt resolved as types.h describes (for the goal
+// as given; FindPath resolves again after snapping).
 Algorithm ResolveAlgorithm(const GridMap& map, const PathQuery& query);
 
 // Searches as described above, writing into *result and reusing its vectors'

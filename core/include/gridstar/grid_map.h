@@ -18,7 +18,8 @@
 //     column (the transpose), so jumps scan 64 cells a word.
 //
 // Opt-in derived data, which costs memory: jump distances for jps+
-// (BuildJumpTable). Build it before the map is shared between threads.
+// (BuildJumpTable) and landmark distances for the differential heuristic
+// (BuildLandmarks). Build them before the map is shared between threads.
 //
 // Invariants: 1 <= width <= limits.max_width, 1 <= height <= limits.max_height,
 // width * height <= limits.max_cells; component(c) == 0 iff c is blocked.
@@ -28,6 +29,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -123,6 +125,39 @@ class GridMap {
   // core/src/jps.h). Empty without BuildJumpTable.
   const int16_t* jump_table() const { return jump_table_.data(); }
 
+  // Landmarks for the differential heuristic (ALT) of kAlt and kAuto:
+  // `count` cells of the largest component picked far apart (the first is
+  // the cell farthest from an arbitrary one, each next the cell farthest from
+  // all before it), with the exact distance from each to every cell under
+  // `policy` (8 * count bytes a cell). Searches use them only under that
+  // policy, where h(n) = max(octile * min_cost, max over landmarks L of
+  // |d(L, goal) - d(L, n)|) stays admissible and consistent.
+  // InvalidArgument for count outside [1, kMaxLandmarks] or an unknown
+  // policy; FailedPrecondition when no cell is passable. Not thread-safe:
+  // call it before sharing the map.
+  static constexpr int kMaxLandmarks = 32;
+  absl::Status BuildLandmarks(int count, DiagonalPolicy policy);
+  int landmark_count() const { return landmark_count_; }
+  DiagonalPolicy landmark_policy() const { return landmark_policy_; }
+  const std::vector<Cell>& landmarks() const { return landmarks_; }
+  size_t LandmarkBytes() const {
+    return landmark_distances_ == nullptr
+               ? 0
+               : landmark_distances_->capacity() * sizeof(double);
+  }
+  // landmark_count() distances to the cell at a padded index, -1 for a cell
+  // no landmark reaches (another component, or blocked).
+  // REQUIRES: landmark_count() > 0.
+  const double* landmark_distances(uint32_t padded_index) const {
+    return landmark_distances_->data() +
+           static_cast<size_t>(padded_index) * landmark_count_;
+  }
+  // Shares the landmarks of `other`, a map of the same size of which this
+  // one raises costs or blocks cells only: distances can then only grow, so
+  // the old bounds stay admissible and consistent (and nothing is searched).
+  // REQUIRES: same width and height; not yet shared between threads.
+  void ShareLandmarksOf(const GridMap& other);
+
   // Bit lines of uniform-cost maps (empty otherwise): bit 64 + i of a line is
   // 1 when padded cell i of that padded row (column) is passable; the 64
   // leading and the trailing bits are 0, so a scan may read a whole word on
@@ -173,6 +208,11 @@ class GridMap {
   std::vector<uint64_t> row_bits_;
   std::vector<uint64_t> column_bits_;
   std::vector<int16_t> jump_table_;
+  int landmark_count_ = 0;
+  DiagonalPolicy landmark_policy_ = DiagonalPolicy::kNoCornerCutting;
+  std::vector<Cell> landmarks_;
+  // Shared, not copied, by copies of the map and by ShareLandmarksOf.
+  std::shared_ptr<const std::vector<double>> landmark_distances_;
 };
 
 }  // namespace gridstar

@@ -34,6 +34,11 @@ enum class DiagonalPolicy : uint8_t {
   kAllowCornerCutting = 2,
 };
 
+// The eight moves, numbered as flow fields report them: E, W, S, N, SE, SW,
+// NE, NW (straight moves first).
+inline constexpr int32_t kMoveDx[8] = {1, -1, 0, 0, 1, -1, 1, -1};
+inline constexpr int32_t kMoveDy[8] = {0, 0, 1, -1, 1, 1, -1, -1};
+
 inline constexpr DiagonalPolicy kAllDiagonalPolicies[] = {
     DiagonalPolicy::kNever, DiagonalPolicy::kNoCornerCutting,
     DiagonalPolicy::kAllowCornerCutting};
@@ -57,20 +62,24 @@ enum class Algorithm : uint8_t {
   // (GridMap::BuildJumpTable); kJps when the map has none.
   kJpsPlus = 5,
   // The fastest exact algorithm for the map and query: kJpsPlus, else kJps,
-  // else kAStar.
+  // else kAlt, else kAStar.
   kAuto = 6,
+  // A* with the differential heuristic of the map's landmarks
+  // (GridMap::BuildLandmarks) when they were built for the query's policy
+  // and reach its goal; kAStar otherwise.
+  kAlt = 7,
 };
 
 inline constexpr Algorithm kAllAlgorithms[] = {
     Algorithm::kAStar,    Algorithm::kWeighted, Algorithm::kDijkstra,
     Algorithm::kBaseline, Algorithm::kJps,      Algorithm::kJpsPlus,
-    Algorithm::kAuto};
+    Algorithm::kAuto,     Algorithm::kAlt};
 
 // True for algorithms that promise optimal paths.
 constexpr bool IsOptimal(Algorithm a) { return a != Algorithm::kWeighted; }
 
 // Names as used on command lines and in the API: "astar", "weighted",
-// "dijkstra", "baseline", "jps", "jps+", "auto"; "never",
+// "dijkstra", "baseline", "jps", "jps+", "auto", "alt"; "never",
 // "no-corner-cutting", "allow-corner-cutting".
 absl::string_view AlgorithmName(Algorithm a);
 absl::string_view DiagonalPolicyName(DiagonalPolicy p);
