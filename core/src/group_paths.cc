@@ -35,6 +35,15 @@ absl::Status ValidateGroup(const GroupQuery& q) {
     return absl::InvalidArgumentError(
         "algorithm: baseline is a yardstick and not offered for groups");
   }
+  if (q.method != GroupMethod::kAuto && q.method != GroupMethod::kSplice &&
+      q.method != GroupMethod::kFlowField) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "method: unknown value ", static_cast<int>(q.method)));
+  }
+  if (q.flow_field_min_units < 1) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "flow_field_min_units: ", q.flow_field_min_units, " must be at least 1"));
+  }
   if (q.max_splice_distance < 1 || q.max_splice_distance > kMaxSpliceDistance) {
     return absl::InvalidArgumentError(
         absl::StrCat("max_splice_distance: ", q.max_splice_distance,
@@ -90,6 +99,10 @@ class GroupSolver {
       if (u.status.ok()) valid.push_back(i);
     }
     if (valid.empty()) return;
+    if (UseFlowField(valid.size())) {
+      FollowFlowField(valid);
+      return;
+    }
 
     const size_t rep = Medoid(valid);
     UnitPath& rep_unit = result_->units[rep];
@@ -116,6 +129,69 @@ class GroupSolver {
  private:
   Cell Goal(size_t i) const {
     return q_.goals.size() == 1 ? q_.goals[0] : q_.goals[i];
+  }
+
+  bool GivenFieldMatches() const {
+    const FlowField* f = q_.flow_field;
+    return f != nullptr && f->complete() && f->goal() == q_.goals[0] &&
+           f->diagonal() == q_.diagonal && f->width() == map_.width() &&
+           f->height() == map_.height();
+  }
+
+  bool UseFlowField(size_t units) const {
+    if (q_.goals.size() != 1) return false;
+    switch (q_.method) {
+      case GroupMethod::kSplice:
+        return false;
+      case GroupMethod::kFlowField:
+        return true;
+      case GroupMethod::kAuto:
+        break;
+    }
+    return GivenFieldMatches() ||
+           units >= static_cast<size_t>(q_.flow_field_min_units);
+  }
+
+  // Every valid unit follows the shared goal's field: optimal paths, one
+  // search (none with a given field).
+  void FollowFlowField(const std::vector<size_t>& valid) {
+    result_->used_flow_field = true;
+    const FlowField* field = q_.flow_field;
+    if (!GivenFieldMatches()) {
+      FlowFieldQuery fq;
+      fq.goal = q_.goals[0];
+      fq.diagonal = q_.diagonal;
+      fq.deadline = q_.deadline;
+      fq.cancelled = q_.cancelled;
+      ++result_->searches;
+      absl::StatusOr<FlowField> computed =
+          ComputeFlowField(map_, fq, context_);
+      if (!computed.ok()) {
+        for (size_t i : valid) result_->units[i].status = computed.status();
+        return;
+      }
+      auto shared = std::make_shared<const FlowField>(*std::move(computed));
+      field = shared.get();
+      if (shared->complete()) result_->computed_flow_field = std::move(shared);
+      else own_field_ = std::move(shared);
+    }
+    for (size_t i : valid) {
+      UnitPath& u = result_->units[i];
+      u.path.algorithm = Algorithm::kDijkstra;
+      u.path.start = q_.starts[i];
+      u.path.goal = q_.goals[0];
+      absl::Status s = field->PathFrom(q_.starts[i], &u.path.cells, &u.path.cost);
+      if (absl::IsNotFound(s) && !field->complete()) s = BudgetStatus();
+      if (absl::IsNotFound(s)) {
+        s = absl::NotFoundError(absl::StrCat(
+            "no path: start (", q_.starts[i].x, ", ", q_.starts[i].y,
+            ") and goal (", q_.goals[0].x, ", ", q_.goals[0].y,
+            ") lie in different components"));
+      }
+      u.status = s;
+      // Field paths are optimal: no overhead to report.
+      if (s.ok() && q_.report_overhead) u.independent_cost = u.path.cost;
+    }
   }
 
   absl::Status CheckEnd(absl::string_view field, size_t i, Cell c) const {
@@ -298,6 +374,7 @@ class GroupSolver {
   SearchContext& context_;
   GroupResult* result_;
   PathResult leg_;
+  std::shared_ptr<const FlowField> own_field_;  // An incomplete field.
   std::vector<double> prefix_;
   absl::flat_hash_map<uint64_t, size_t> seen_;
 };

@@ -22,9 +22,11 @@ using testing::MakeRandomMap;
 using testing::ReferenceDistances;
 using testing::StatusIs;
 
-constexpr Algorithm kGroupAlgorithms[] = {Algorithm::kAStar,
-                                          Algorithm::kWeighted,
-                                          Algorithm::kDijkstra};
+// Every algorithm offered for groups (all but the baseline yardstick).
+constexpr Algorithm kGroupAlgorithms[] = {
+    Algorithm::kAStar, Algorithm::kWeighted, Algorithm::kDijkstra,
+    Algorithm::kJps,   Algorithm::kJpsPlus,  Algorithm::kAuto,
+    Algorithm::kAlt};
 
 Cell RandomCell(const GridMap& map, std::mt19937& rng) {
   return Cell{static_cast<int32_t>(rng() % map.width()),
@@ -108,6 +110,108 @@ TEST(GroupPathsTest, RandomGroupsMatchReference) {
   }
   // The generator must exercise splicing, not only the fallbacks.
   EXPECT_GT(spliced_total, 500);
+}
+
+// A shared goal with method kFlowField: one field search, every path
+// optimal and unspliced, under every policy, on terrain and uniform maps,
+// with blocked and unreachable units among them; the computed field given
+// back answers the next call with no search at all.
+TEST(GroupPathsTest, FlowFieldGroupsAreOptimal) {
+  for (uint32_t seed = 1; seed <= 30; ++seed) {
+    const GridMap map = MakeRandomMap(
+        {30, 24, 0.3, seed % 2 == 0 ? 1 : 7, seed % 4 == 0}, seed);
+    std::mt19937 rng(seed);
+    for (DiagonalPolicy p : kAllDiagonalPolicies) {
+      SCOPED_TRACE(absl::StrCat("seed ", seed, " ", DiagonalPolicyName(p)));
+      GroupQuery q;
+      q.diagonal = p;
+      q.method = GroupMethod::kFlowField;
+      q.report_overhead = true;
+      for (int u = 0; u < 40; ++u) q.starts.push_back(RandomCell(map, rng));
+      q.goals.push_back(RandomCell(map, rng));
+      SearchContext context;
+      GroupResult r;
+      ASSERT_OK(FindGroupPaths(map, q, context, &r));
+      if (!map.Passable(q.goals[0])) {
+        // A bad start is named first, else the goal.
+        for (size_t i = 0; i < r.units.size(); ++i) {
+          EXPECT_TRUE(StatusIs(r.units[i].status,
+                               absl::StatusCode::kInvalidArgument,
+                               map.Passable(q.starts[i]) ? "goals[0]" : "starts"));
+        }
+        continue;
+      }
+      EXPECT_TRUE(r.used_flow_field);
+      EXPECT_EQ(r.searches, 1u);
+      EXPECT_EQ(r.spliced_units, 0u);
+      CheckGroup(map, q, r);
+      for (const UnitPath& u : r.units) {
+        if (u.status.ok()) {
+          EXPECT_EQ(u.independent_cost, u.path.cost);
+        }
+      }
+      ASSERT_NE(r.computed_flow_field, nullptr);
+      // The field given back: no search, same answers.
+      GroupQuery again = q;
+      again.method = GroupMethod::kAuto;
+      again.flow_field = r.computed_flow_field.get();
+      GroupResult r2;
+      ASSERT_OK(FindGroupPaths(map, again, context, &r2));
+      EXPECT_TRUE(r2.used_flow_field);
+      EXPECT_EQ(r2.searches, 0u);
+      EXPECT_EQ(r2.computed_flow_field, nullptr);
+      CheckGroup(map, again, r2);
+    }
+  }
+}
+
+TEST(GroupPathsTest, AutoTakesAFieldFromMinUnitsOnly) {
+  const GridMap map = MakeRandomMap({40, 40, 0.1, 3, false}, 5);
+  std::mt19937 rng(5);
+  GroupQuery q;
+  q.goals = {testing::FarConnectedPair(map).second};
+  while (q.starts.size() < 10) {
+    const Cell c = RandomCell(map, rng);
+    if (map.Connected(c, q.goals[0])) q.starts.push_back(c);
+  }
+  q.flow_field_min_units = 11;
+  SearchContext context;
+  GroupResult r;
+  ASSERT_OK(FindGroupPaths(map, q, context, &r));
+  EXPECT_FALSE(r.used_flow_field);
+  q.flow_field_min_units = 10;
+  ASSERT_OK(FindGroupPaths(map, q, context, &r));
+  EXPECT_TRUE(r.used_flow_field);
+  CheckGroup(map, q, r);
+  // A field for another goal or policy is not used.
+  GroupQuery other = q;
+  other.flow_field_min_units = 1000;
+  other.flow_field = r.computed_flow_field.get();
+  other.diagonal = DiagonalPolicy::kNever;
+  ASSERT_OK(FindGroupPaths(map, other, context, &r));
+  EXPECT_FALSE(r.used_flow_field);
+  // Own goals per unit never use a field.
+  q.method = GroupMethod::kFlowField;
+  q.goals.assign(q.starts.size(), q.goals[0]);
+  ASSERT_OK(FindGroupPaths(map, q, context, &r));
+  EXPECT_FALSE(r.used_flow_field);
+}
+
+TEST(GroupPathsTest, BadMethodOrMinUnitsIsInvalidArgument) {
+  const GridMap map = MakeRandomMap({8, 8, 0, 1, false}, 1);
+  SearchContext context;
+  GroupResult r;
+  GroupQuery q;
+  q.starts = {{0, 0}};
+  q.goals = {{7, 7}};
+  q.method = static_cast<GroupMethod>(7);
+  EXPECT_TRUE(StatusIs(FindGroupPaths(map, q, context, &r),
+                       absl::StatusCode::kInvalidArgument, "method"));
+  q.method = GroupMethod::kAuto;
+  q.flow_field_min_units = 0;
+  EXPECT_TRUE(StatusIs(FindGroupPaths(map, q, context, &r),
+                       absl::StatusCode::kInvalidArgument,
+                       "flow_field_min_units"));
 }
 
 TEST(GroupPathsTest, ClusteredUnitsShareOnePathCheaply) {

@@ -14,17 +14,24 @@
 // always optimal; with report_overhead each spliced unit is also searched
 // on its own and the relative excess cost is reported.
 //
+// Flow fields: with one shared goal, a large group (or any group when the
+// caller holds the goal's field, e.g. from a cache) is answered from one
+// flow field instead (flow_field.h): one Dijkstra from the goal, then every
+// unit follows it, so every path is optimal and none is spliced.
+//
 // Thread-safety: as FindPath; one SearchContext per calling thread.
 #ifndef GRIDSTAR_GROUP_PATHS_H_
 #define GRIDSTAR_GROUP_PATHS_H_
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/time/time.h"
 #include "gridstar/find_path.h"
+#include "gridstar/flow_field.h"
 #include "gridstar/grid_map.h"
 #include "gridstar/search_context.h"
 #include "gridstar/types.h"
@@ -33,6 +40,16 @@ namespace gridstar {
 
 inline constexpr int32_t kDefaultSpliceDistance = 64;
 inline constexpr int32_t kMaxSpliceDistance = 8192;
+inline constexpr int32_t kDefaultFlowFieldMinUnits = 64;
+
+enum class GroupMethod : uint8_t {
+  // A flow field when the goal is shared and either the group has at least
+  // flow_field_min_units units or a matching field is given; else splicing.
+  kAuto = 0,
+  kSplice = 1,
+  // A flow field whenever the goal is shared; splicing otherwise.
+  kFlowField = 2,
+};
 
 struct GroupQuery {
   std::vector<Cell> starts;
@@ -45,6 +62,13 @@ struct GroupQuery {
   // Octile distance in cells, in [1, kMaxSpliceDistance].
   int32_t max_splice_distance = kDefaultSpliceDistance;
   bool report_overhead = false;
+  GroupMethod method = GroupMethod::kAuto;
+  // Group size from which kAuto takes a flow field, at least 1.
+  int32_t flow_field_min_units = kDefaultFlowFieldMinUnits;
+  // A complete field already computed for the shared goal under `diagonal`
+  // on this map (a server's cache), or null. Not owned; must outlive the
+  // call. Used instead of computing one.
+  const FlowField* flow_field = nullptr;
   // Budget of the whole call: units not finished when it passes get
   // DeadlineExceeded (or Cancelled).
   absl::Time deadline = absl::InfiniteFuture();
@@ -72,11 +96,15 @@ struct GroupResult {
   // the spliced units.
   double mean_cost_overhead = 0;
   double max_cost_overhead = 0;
+  // True when the units followed a flow field; the field, when this call
+  // computed it (complete ones only, so a caller may cache it).
+  bool used_flow_field = false;
+  std::shared_ptr<const FlowField> computed_flow_field;
 };
 
 // Returns InvalidArgument, naming the field, for a malformed group: no
 // starts, a goal count other than 1 or starts.size(), kBaseline, a splice
-// distance or weight out of range. Per-unit problems go in that unit's
+// distance, weight, method or flow_field_min_units out of range. Per-unit problems go in that unit's
 // status. ResourceExhausted when the map exceeds the context's capacity.
 absl::Status FindGroupPaths(const GridMap& map, const GroupQuery& query,
                             SearchContext& context, GroupResult* result);
