@@ -148,8 +148,16 @@ class GroupSolver {
       case GroupMethod::kAuto:
         break;
     }
-    return GivenFieldMatches() ||
-           units >= static_cast<size_t>(q_.flow_field_min_units);
+    if (GivenFieldMatches()) return true;
+    if (units < static_cast<size_t>(q_.flow_field_min_units)) return false;
+    // Where jump point search runs, a unit's search costs a few jump points:
+    // splicing beats sweeping the whole component (measured in the README).
+    PathQuery pq;
+    pq.algorithm = q_.algorithm;
+    pq.diagonal = q_.diagonal;
+    pq.goal = q_.goals[0];
+    const Algorithm engine = ResolveAlgorithm(map_, pq);
+    return engine != Algorithm::kJps && engine != Algorithm::kJpsPlus;
   }
 
   // Every valid unit follows the shared goal's field: optimal paths, one

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <random>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -22,6 +23,8 @@
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
 #include "gridstar/find_path.h"
+#include "gridstar/flow_field.h"
+#include "gridstar/group_paths.h"
 #include "gridstar/map_io.h"
 #include "gridstar/scenario.h"
 
@@ -41,7 +44,15 @@ constexpr char kUsage[] =
     "  --weight    heuristic weight of --algo weighted, >= 1 (default 1.5)\n"
     "  --diagonal  diagonal policy (default no-corner-cutting, the rule the\n"
     "              scenarios' optimal lengths assume)\n"
-    "  --csv       write query,length,expanded,micros for every query\n";
+    "  --csv       write query,length,expanded,micros for every query\n"
+    "  --landmarks K  build K landmarks (for alt and auto) under --diagonal\n"
+    "  --flow N    instead: time the goal's flow field against one --algo\n"
+    "              search, over the N longest queries\n"
+    "  --group U   instead: U units scattered over the goal's component\n"
+    "              (FindGroupPaths) against 20 --algo searches, 5 longest goals\n"
+    "  --make_terrain SIZE --out PREFIX [--seed S] [--queries N]\n"
+    "              write a SIZE x SIZE terrain PREFIX.pgm (costs 1..9, some\n"
+    "              blocked) and PREFIX.pgm.scen with N optimal queries\n";
 
 int Usage(const std::string& error) {
   std::fprintf(stderr, "gridstar-bench: %s\n%s", error.c_str(), kUsage);
@@ -51,6 +62,13 @@ int Usage(const std::string& error) {
 struct Options {
   std::string map, scen, csv;
   PathQuery query;
+  int landmarks = 0;   // --landmarks: built for alt and auto.
+  int flow = 0;        // --flow N: flow field vs one search, N longest queries.
+  int group = 0;       // --group U: a group of U units vs 20 searches.
+  int make_terrain = 0;  // --make_terrain SIZE: write a terrain map + scen.
+  uint32_t seed = 1;
+  int queries = 500;
+  std::string out;
 };
 
 // Returns 0 on success, else the exit status.
@@ -77,6 +95,23 @@ int ParseArgs(int argc, char** argv, Options* o) {
       absl::StatusOr<DiagonalPolicy> p = ParseDiagonalPolicy(value);
       if (!p.ok()) return Usage(std::string(p.status().message()));
       o->query.diagonal = *p;
+    } else if (flag == "--landmarks" || flag == "--flow" || flag == "--group" ||
+               flag == "--make_terrain" || flag == "--seed" ||
+               flag == "--queries") {
+      int v = 0;
+      if (!absl::SimpleAtoi(value, &v) || v < 0 ||
+          (flag == "--landmarks" && v > GridMap::kMaxLandmarks) ||
+          (flag == "--make_terrain" && (v < 2 || v > 8192))) {
+        return Usage(absl::StrFormat("%s: '%s' is out of range", flag, value));
+      }
+      if (flag == "--landmarks") o->landmarks = v;
+      if (flag == "--flow") o->flow = v;
+      if (flag == "--group") o->group = v;
+      if (flag == "--make_terrain") o->make_terrain = v;
+      if (flag == "--seed") o->seed = static_cast<uint32_t>(v);
+      if (flag == "--queries") o->queries = v;
+    } else if (flag == "--out") {
+      o->out = value;
     } else if (flag == "--weight") {
       double w = 0;
       if (!absl::SimpleAtod(value, &w) || !(w >= 1.0 && w <= kMaxWeight)) {
@@ -87,6 +122,10 @@ int ParseArgs(int argc, char** argv, Options* o) {
     } else {
       return Usage("unknown flag " + flag);
     }
+  }
+  if (o->make_terrain > 0) {
+    if (o->out.empty()) return Usage("--make_terrain needs --out PREFIX");
+    return 0;
   }
   if (o->map.empty()) return Usage("--map is required");
   if (o->scen.empty()) return Usage("--scen is required");
@@ -101,9 +140,191 @@ double Percentile(std::vector<double> v, double p) {
   return v[k];
 }
 
+// Smooth value noise in [0, 1): bilinear interpolation of a random lattice
+// with the given spacing, summed over three octaves.
+std::vector<double> ValueNoise(int size, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(0, 1);
+  std::vector<double> out(static_cast<size_t>(size) * size, 0);
+  double total = 0;
+  for (int spacing : {64, 16, 4}) {
+    const int n = size / spacing + 2;
+    std::vector<double> lattice(static_cast<size_t>(n) * n);
+    for (double& v : lattice) v = u(rng);
+    const double amplitude = spacing / 64.0 + 0.25;
+    total += amplitude;
+    for (int y = 0; y < size; ++y) {
+      for (int x = 0; x < size; ++x) {
+        const int gx = x / spacing, gy = y / spacing;
+        const double fx = (x % spacing) / static_cast<double>(spacing);
+        const double fy = (y % spacing) / static_cast<double>(spacing);
+        auto at = [&](int i, int j) { return lattice[static_cast<size_t>(j) * n + i]; };
+        const double top = at(gx, gy) * (1 - fx) + at(gx + 1, gy) * fx;
+        const double bottom = at(gx, gy + 1) * (1 - fx) + at(gx + 1, gy + 1) * fx;
+        out[static_cast<size_t>(y) * size + x] +=
+            amplitude * (top * (1 - fy) + bottom * fy);
+      }
+    }
+  }
+  for (double& v : out) v = std::min(0.999999, v / total);
+  return out;
+}
+
+// --make_terrain: a SIZE x SIZE terrain PGM (costs 1..9 from smooth noise,
+// about a tenth blocked in lakes and walls) and a scenario of --queries
+// random connected pairs with their optimal lengths (Dijkstra).
+int MakeTerrain(const Options& o) {
+  const int size = o.make_terrain;
+  const std::vector<double> relief = ValueNoise(size, o.seed);
+  const std::vector<double> water = ValueNoise(size, o.seed * 7919 + 1);
+  std::vector<uint8_t> costs(relief.size());
+  for (size_t i = 0; i < costs.size(); ++i) {
+    // Costs stretched over 1..9 from the middle of the noise's range.
+    const double r = std::clamp((relief[i] - 0.3) / 0.4, 0.0, 0.999);
+    costs[i] = water[i] > 0.64 ? 0 : static_cast<uint8_t>(1 + 9 * r);
+  }
+  absl::StatusOr<GridMap> map = GridMap::FromCosts(size, size, costs);
+  if (!map.ok()) return Usage(std::string(map.status().message()));
+  const std::string pgm_path = o.out + ".pgm";
+  const std::string pgm = WritePgm(*map, PgmEncoding::kBinary);
+  FILE* f = std::fopen(pgm_path.c_str(), "wb");
+  if (f == nullptr) return Usage(pgm_path + ": cannot write");
+  std::fwrite(pgm.data(), 1, pgm.size(), f);
+  std::fclose(f);
+  const std::string scen_path = pgm_path + ".scen";
+  f = std::fopen(scen_path.c_str(), "w");
+  if (f == nullptr) return Usage(scen_path + ": cannot write");
+  std::fprintf(f, "version 1\n");
+  std::mt19937 rng(o.seed);
+  SearchContext context;
+  PathQuery q;
+  q.algorithm = Algorithm::kDijkstra;
+  int written = 0;
+  while (written < o.queries) {
+    q.start = {static_cast<int32_t>(rng() % size), static_cast<int32_t>(rng() % size)};
+    q.goal = {static_cast<int32_t>(rng() % size), static_cast<int32_t>(rng() % size)};
+    if (!map->Connected(q.start, q.goal)) continue;
+    absl::StatusOr<PathResult> r = FindPath(*map, q, context);
+    if (!r.ok()) continue;
+    std::fprintf(f, "%d\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%.8f\n",
+                 static_cast<int>(r->cost / 40), pgm_path.c_str(), size, size,
+                 q.start.x, q.start.y, q.goal.x, q.goal.y, r->cost);
+    ++written;
+  }
+  std::fclose(f);
+  std::printf("wrote %s (%dx%d, %lld passable, costs %d..%d) and %s (%d queries)\n",
+              pgm_path.c_str(), size, size,
+              static_cast<long long>(map->passable_count()), map->min_cost(),
+              map->max_cost(), scen_path.c_str(), written);
+  return 0;
+}
+
+// The indices of the n queries with the longest optimal lengths.
+std::vector<size_t> Longest(const std::vector<ScenarioQuery>& scen, int n) {
+  std::vector<size_t> order(scen.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return scen[a].optimal > scen[b].optimal;
+  });
+  order.resize(std::min(order.size(), static_cast<size_t>(n)));
+  return order;
+}
+
+double MicrosSince(absl::Time t0) {
+  return absl::ToDoubleMicroseconds(absl::Now() - t0);
+}
+
+// --flow N: for the N longest queries, the time to build the goal's flow
+// field against one search from the start with --algo (both in this run).
+int RunFlow(const Options& o, const GridMap& map,
+            const std::vector<ScenarioQuery>& scen) {
+  SearchContext context;
+  PathResult result;
+  double field_us = 0, search_us = 0;
+  int64_t reached = 0;
+  const std::vector<size_t> picked = Longest(scen, o.flow);
+  for (size_t i : picked) {
+    PathQuery q = o.query;
+    q.start = scen[i].start;
+    q.goal = scen[i].goal;
+    FlowFieldQuery fq;
+    fq.goal = q.goal;
+    fq.diagonal = q.diagonal;
+    absl::Time t0 = absl::Now();
+    absl::StatusOr<FlowField> field = ComputeFlowField(map, fq, context);
+    field_us += MicrosSince(t0);
+    if (!field.ok()) return Usage(std::string(field.status().message()));
+    reached += field->reached();
+    t0 = absl::Now();
+    if (!FindPath(map, q, context, &result).ok()) return Usage("search failed");
+    search_us += MicrosSince(t0);
+    // The field's cost from the start is the optimum too.
+    if (!LengthMatches(field->CostToGoal(q.start), scen[i].optimal)) {
+      std::fprintf(stderr, "gridstar-bench: field mismatch at line %d\n", scen[i].line);
+      return 1;
+    }
+  }
+  const double n = static_cast<double>(picked.size());
+  std::printf(
+      "flow_fields=%zu field_mean_us=%.1f field_cells_mean=%.0f "
+      "search_algo=%s search_mean_us=%.1f field_over_search=%.2f\n",
+      picked.size(), field_us / n, static_cast<double>(reached) / n,
+      std::string(AlgorithmName(o.query.algorithm)).c_str(), search_us / n,
+      field_us / search_us);
+  return 0;
+}
+
+// --group U: for the 5 longest queries, U units scattered (seeded) over the
+// goal's component answered by FindGroupPaths (which takes a flow field from
+// 64 units on) against 20 independent searches with --algo.
+int RunGroup(const Options& o, const GridMap& map,
+             const std::vector<ScenarioQuery>& scen) {
+  SearchContext context;
+  PathResult result;
+  std::mt19937 rng(o.seed);
+  double group_us = 0, twenty_us = 0;
+  bool used_field = true;
+  const std::vector<size_t> picked = Longest(scen, 5);
+  for (size_t i : picked) {
+    GroupQuery g;
+    g.goals = {scen[i].goal};
+    g.algorithm = o.query.algorithm;
+    g.diagonal = o.query.diagonal;
+    while (g.starts.size() < static_cast<size_t>(o.group)) {
+      const Cell c{static_cast<int32_t>(rng() % map.width()),
+                   static_cast<int32_t>(rng() % map.height())};
+      if (map.Connected(c, g.goals[0])) g.starts.push_back(c);
+    }
+    GroupResult r;
+    absl::Time t0 = absl::Now();
+    if (!FindGroupPaths(map, g, context, &r).ok()) return Usage("group failed");
+    group_us += MicrosSince(t0);
+    used_field = used_field && r.used_flow_field;
+    for (const UnitPath& u : r.units) {
+      if (!u.status.ok()) return Usage(std::string(u.status.message()));
+    }
+    t0 = absl::Now();
+    for (size_t k = 0; k < 20 && k < g.starts.size(); ++k) {
+      PathQuery q = o.query;
+      q.start = g.starts[k];
+      q.goal = g.goals[0];
+      if (!FindPath(map, q, context, &result).ok()) return Usage("search failed");
+    }
+    twenty_us += MicrosSince(t0);
+  }
+  const double n = static_cast<double>(picked.size());
+  std::printf(
+      "groups=%zu units=%d flow_field=%d group_mean_us=%.1f "
+      "twenty_searches_mean_us=%.1f search_algo=%s group_over_twenty=%.2f\n",
+      picked.size(), o.group, used_field ? 1 : 0, group_us / n, twenty_us / n,
+      std::string(AlgorithmName(o.query.algorithm)).c_str(), group_us / twenty_us);
+  return 0;
+}
+
 int Run(int argc, char** argv) {
   Options o;
   if (int rc = ParseArgs(argc, argv, &o); rc != 0) return rc;
+  if (o.make_terrain > 0) return MakeTerrain(o);
   absl::StatusOr<GridMap> map = ReadMapFile(o.map);
   if (!map.ok()) {
     std::fprintf(stderr, "gridstar-bench: %s\n",
@@ -135,6 +356,20 @@ int Run(int argc, char** argv) {
                 absl::ToDoubleMilliseconds(absl::Now() - t0),
                 map->JumpTableBytes());
   }
+  if (o.landmarks > 0) {
+    const absl::Time t0 = absl::Now();
+    if (absl::Status s = map->BuildLandmarks(o.landmarks, o.query.diagonal);
+        !s.ok()) {
+      std::fprintf(stderr, "gridstar-bench: %s\n",
+                   std::string(s.message()).c_str());
+      return 2;
+    }
+    std::printf("landmarks=%d landmarks_ms=%.1f landmark_bytes=%zu\n",
+                o.landmarks, absl::ToDoubleMilliseconds(absl::Now() - t0),
+                map->LandmarkBytes());
+  }
+  if (o.flow > 0) return RunFlow(o, *map, *scen);
+  if (o.group > 0) return RunGroup(o, *map, *scen);
   FILE* csv = nullptr;
   if (!o.csv.empty()) {
     csv = std::fopen(o.csv.c_str(), "w");

@@ -190,6 +190,18 @@ TEST(GroupPathsTest, AutoTakesAFieldFromMinUnitsOnly) {
   other.diagonal = DiagonalPolicy::kNever;
   ASSERT_OK(FindGroupPaths(map, other, context, &r));
   EXPECT_FALSE(r.used_flow_field);
+  // Where the algorithm resolves to jump point search, auto splices.
+  const GridMap uniform = MakeRandomMap({40, 40, 0.1, 1, false}, 5);
+  GroupQuery jps = q;
+  jps.goals = {testing::FarConnectedPair(uniform).second};
+  jps.starts = {jps.goals[0]};
+  jps.flow_field_min_units = 1;
+  jps.algorithm = Algorithm::kAuto;
+  ASSERT_OK(FindGroupPaths(uniform, jps, context, &r));
+  EXPECT_FALSE(r.used_flow_field);
+  jps.algorithm = Algorithm::kAStar;
+  ASSERT_OK(FindGroupPaths(uniform, jps, context, &r));
+  EXPECT_TRUE(r.used_flow_field);
   // Own goals per unit never use a field.
   q.method = GroupMethod::kFlowField;
   q.goals.assign(q.starts.size(), q.goals[0]);

@@ -14,9 +14,9 @@
 // always optimal; with report_overhead each spliced unit is also searched
 // on its own and the relative excess cost is reported.
 //
-// Flow fields: with one shared goal, a large group (or any group when the
-// caller holds the goal's field, e.g. from a cache) is answered from one
-// flow field instead (flow_field.h): one Dijkstra from the goal, then every
+// Flow fields: with one shared goal, a large group where searches are dear
+// (or any group when the caller holds the goal's field, e.g. from a cache)
+// is answered from one flow field instead (flow_field.h): one Dijkstra from the goal, then every
 // unit follows it, so every path is optimal and none is spliced.
 //
 // Thread-safety: as FindPath; one SearchContext per calling thread.
@@ -43,8 +43,10 @@ inline constexpr int32_t kMaxSpliceDistance = 8192;
 inline constexpr int32_t kDefaultFlowFieldMinUnits = 64;
 
 enum class GroupMethod : uint8_t {
-  // A flow field when the goal is shared and either the group has at least
-  // flow_field_min_units units or a matching field is given; else splicing.
+  // A flow field when the goal is shared and either a matching field is
+  // given, or the group has at least flow_field_min_units units and the
+  // algorithm does not resolve to jump point search (whose searches are
+  // cheap enough that splicing wins); else splicing.
   kAuto = 0,
   kSplice = 1,
   // A flow field whenever the goal is shared; splicing otherwise.
