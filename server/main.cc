@@ -1,6 +1,7 @@
 // gridstar-server: the gridstar.v1.Pathfinding gRPC service.
 #include <signal.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <memory>
@@ -49,12 +50,19 @@ ABSL_FLAG(int64_t, max_total_cells, int64_t{1} << 30,
           "Most cells of all maps together");
 ABSL_FLAG(int, max_message_bytes, 80 << 20,
           "Largest gRPC message received (a 8192 x 8192 raw map is 64 MiB)");
+ABSL_FLAG(int64_t, flow_field_cache_bytes, int64_t{256} << 20,
+          "Memory for cached flow fields (ComputeFlowField, FindGroupPaths), "
+          "least recently used out first; 0 = no cache");
 ABSL_FLAG(absl::Duration, max_search_time, absl::Seconds(30),
           "Time budget of a call without a deadline (and cap of any deadline)");
 ABSL_FLAG(absl::Duration, shutdown_grace, absl::Seconds(10),
           "On SIGTERM/SIGINT, time in-flight calls get to finish");
 ABSL_FLAG(std::vector<std::string>, preload, {},
-          "Maps to register at start, as id=path pairs (Moving AI .map or PGM)");
+          "Maps to register at start, as id=path pairs (Moving AI .map or PGM), "
+          "each with a jump table (kept on uniform-cost maps) and "
+          "--preload_landmarks landmarks");
+ABSL_FLAG(int, preload_landmarks, 8,
+          "Landmarks built for each --preload map (0 to 32; 0 = none)");
 
 namespace gridstar::server {
 namespace {
@@ -98,6 +106,8 @@ int Run() {
     if (map.ok()) {
       MapOptions options;
       options.jump_table = true;
+      options.landmarks =
+          std::clamp(absl::GetFlag(FLAGS_preload_landmarks), 0, GridMap::kMaxLandmarks);
       s = registry.Register(parts[0], *std::move(map), options, true).status();
     }
     if (!s.ok()) {
@@ -129,7 +139,12 @@ int Run() {
       static_cast<size_t>(absl::GetFlag(FLAGS_max_stream_inflight));
   options.map_limits = limits;
   options.max_search_time = absl::GetFlag(FLAGS_max_search_time);
-  PathfindingService service(&registry, &search, &admin, &metrics, options);
+  options.max_message_bytes =
+      static_cast<size_t>(absl::GetFlag(FLAGS_max_message_bytes));
+  FlowFieldCache flow_fields(static_cast<size_t>(
+      std::max<int64_t>(0, absl::GetFlag(FLAGS_flow_field_cache_bytes))));
+  PathfindingService service(&registry, &search, &admin, &metrics, &flow_fields,
+                             options);
 
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
@@ -170,7 +185,8 @@ int Run() {
                        static_cast<double>(registry.total_cells()),
                        static_cast<double>(registry.memory_bytes()),
                        static_cast<double>(search.depth()), search.busy_workers(),
-                       static_cast<double>(search.context_memory_bytes()));
+                       static_cast<double>(search.context_memory_bytes()),
+                       static_cast<double>(flow_fields.bytes()));
       absl::SleepFor(absl::Milliseconds(500));
     }
   });

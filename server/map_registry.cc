@@ -49,9 +49,11 @@ std::string Encode(const MapSnapshot& s) {
   PutU64(&out, s.id.size());
   out += s.id;
   PutU64(&out, s.version);
-  // The policy's byte, and option flags above it (bit 8: jump_table).
+  // The policy's byte, and options above it: bit 8 jump_table, bits 9..14
+  // the landmark count.
   PutU64(&out, static_cast<uint64_t>(s.options.default_diagonal) |
-                   (s.options.jump_table ? uint64_t{1} << 8 : 0));
+                   (s.options.jump_table ? uint64_t{1} << 8 : 0) |
+                   (static_cast<uint64_t>(s.options.landmarks) << 9));
   PutU64(&out, static_cast<uint64_t>(s.map.width()));
   PutU64(&out, static_cast<uint64_t>(s.map.height()));
   const std::vector<uint8_t> costs = s.map.CopyCosts();
@@ -79,7 +81,8 @@ absl::StatusOr<MapSnapshot> Decode(absl::string_view data) {
   std::string id(in.substr(0, id_len));
   in.remove_prefix(id_len);
   if (!GetU64(&in, &version) || !GetU64(&in, &flags) || !GetU64(&in, &width) ||
-      !GetU64(&in, &height) || (flags & 0xff) > 2 || (flags >> 9) != 0 ||
+      !GetU64(&in, &height) || (flags & 0xff) > 2 ||
+      ((flags >> 9) & 63) > GridMap::kMaxLandmarks || (flags >> 15) != 0 ||
       version == 0) {
     return absl::DataLossError("truncated or invalid header");
   }
@@ -91,7 +94,8 @@ absl::StatusOr<MapSnapshot> Decode(absl::string_view data) {
   if (!map.ok()) return absl::DataLossError(map.status().message());
   MapOptions options;
   options.default_diagonal = static_cast<DiagonalPolicy>(flags & 0xff);
-  options.jump_table = (flags >> 8) != 0;
+  options.jump_table = ((flags >> 8) & 1) != 0;
+  options.landmarks = static_cast<int>((flags >> 9) & 63);
   return MapSnapshot(std::move(id), version, options, *std::move(map));
 }
 
@@ -103,9 +107,20 @@ absl::Status Errno(absl::string_view what, const std::string& path) {
 }  // namespace
 
 MapSnapshot::MapSnapshot(std::string id_in, uint64_t version_in,
-                         MapOptions options_in, GridMap map_in)
+                         MapOptions options_in, GridMap map_in,
+                         const GridMap* landmarks_of)
     : id(std::move(id_in)), version(version_in), options(options_in),
       map(std::move(map_in)) {
+  if (options.landmarks > 0 && map.passable_count() > 0) {
+    if (landmarks_of != nullptr && landmarks_of->landmark_count() > 0) {
+      map.ShareLandmarksOf(*landmarks_of);
+    } else {
+      const absl::Time t0 = absl::Now();
+      if (map.BuildLandmarks(options.landmarks, options.default_diagonal).ok()) {
+        landmark_build_micros = absl::ToDoubleMicroseconds(absl::Now() - t0);
+      }
+    }
+  }
   // Built on every new version, so a table is never stale; a map that lost
   // its uniform costs simply has none (jps+ then runs as jps or A*).
   if (options.jump_table && map.uniform_cost()) {
@@ -267,17 +282,23 @@ absl::StatusOr<std::shared_ptr<const MapSnapshot>> MapRegistry::Update(
     }
   }
   std::vector<uint8_t> costs = old->map.CopyCosts();
+  // Distances only grow when every change raises a cost or blocks a cell:
+  // the landmarks' bounds then stay admissible and consistent.
+  bool only_raised = true;
   for (const CellChange& c : changes) {
     for (int32_t y = c.min.y; y < c.max.y; ++y) {
       for (int32_t x = c.min.x; x < c.max.x; ++x) {
-        costs[static_cast<size_t>(y) * w + x] = c.cost;
+        uint8_t& cost = costs[static_cast<size_t>(y) * w + x];
+        only_raised = only_raised && (c.cost == 0 || (cost != 0 && c.cost >= cost));
+        cost = c.cost;
       }
     }
   }
   absl::StatusOr<GridMap> map = GridMap::FromCosts(w, h, costs);
   if (!map.ok()) return map.status();
-  auto next = std::make_shared<MapSnapshot>(id, old->version + 1, old->options,
-                                            *std::move(map));
+  auto next = std::make_shared<MapSnapshot>(
+      id, old->version + 1, old->options, *std::move(map),
+      only_raised ? &old->map : nullptr);
   if (absl::Status s = Persist(*next); !s.ok()) return s;
   Swap(id, next);
   return std::shared_ptr<const MapSnapshot>(std::move(next));

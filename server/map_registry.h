@@ -33,23 +33,29 @@ struct MapOptions {
   DiagonalPolicy default_diagonal = DiagonalPolicy::kNoCornerCutting;
   // Keep jump distances for jps+ whenever the map allows them.
   bool jump_table = false;
+  // Landmarks for the differential heuristic, built for default_diagonal;
+  // 0 = none, at most GridMap::kMaxLandmarks.
+  int landmarks = 0;
 
   friend bool operator==(const MapOptions& a, const MapOptions& b) {
     return a.default_diagonal == b.default_diagonal &&
-           a.jump_table == b.jump_table;
+           a.jump_table == b.jump_table && a.landmarks == b.landmarks;
   }
 };
 
 struct MapSnapshot {
-  // Builds the jump table `options` asks for when `map_in` allows one.
+  // Builds the derived data `options` asks for: the jump table when the map
+  // allows one, and the landmarks, or takes them from `landmarks_of` (the
+  // version before, when this one only raised costs or blocked cells).
   MapSnapshot(std::string id_in, uint64_t version_in, MapOptions options_in,
-              GridMap map_in);
+              GridMap map_in, const GridMap* landmarks_of = nullptr);
 
   std::string id;
   uint64_t version = 0;  // 1 at registration, +1 per change of content.
   MapOptions options;
   GridMap map;
   double jump_table_build_micros = 0;  // 0 when the map has no table.
+  double landmark_build_micros = 0;    // 0 when none were built.
 };
 
 struct CellChange {

@@ -66,6 +66,18 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()) {
   busy_workers_ = gauge("gridstar_busy_workers", "Workers running a task");
   context_bytes_ = gauge("gridstar_search_context_memory_bytes",
                          "Memory of the workers' search contexts");
+  flow_field_bytes_ = gauge("gridstar_flow_field_cache_bytes",
+                            "Memory of the cached flow fields");
+  auto& lookups = prometheus::BuildCounter()
+                      .Name("gridstar_flow_field_cache_lookups_total")
+                      .Help("Flow-field cache lookups by result (hit, miss)")
+                      .Register(*registry_);
+  flow_field_hits_ = &lookups.Add({{"result", "hit"}});
+  flow_field_misses_ = &lookups.Add({{"result", "miss"}});
+}
+
+void Metrics::FlowFieldLookup(bool hit) {
+  (hit ? flow_field_hits_ : flow_field_misses_)->Increment();
 }
 
 void Metrics::Request(absl::string_view method, absl::string_view code,
@@ -92,13 +104,14 @@ void Metrics::Search(absl::string_view algorithm, absl::string_view outcome,
 
 void Metrics::SetState(double maps, double cells, double map_bytes,
                        double queue_depth, double busy_workers,
-                       double context_bytes) {
+                       double context_bytes, double flow_field_cache_bytes) {
   maps_->Set(maps);
   cells_->Set(cells);
   map_bytes_->Set(map_bytes);
   queue_depth_->Set(queue_depth);
   busy_workers_->Set(busy_workers);
   context_bytes_->Set(context_bytes);
+  flow_field_bytes_->Set(flow_field_cache_bytes);
 }
 
 }  // namespace gridstar::server

@@ -30,8 +30,11 @@ class Metrics {
   // One search: outcome is ok, partial, no_path, deadline, cancelled, error.
   void Search(absl::string_view algorithm, absl::string_view outcome,
               double seconds, uint64_t expanded);
+  // A flow-field cache lookup (ComputeFlowField, FindGroupPaths).
+  void FlowFieldLookup(bool hit);
   void SetState(double maps, double cells, double map_bytes, double queue_depth,
-                double busy_workers, double context_bytes);
+                double busy_workers, double context_bytes,
+                double flow_field_cache_bytes);
 
  private:
   std::shared_ptr<prometheus::Registry> registry_;
@@ -47,6 +50,9 @@ class Metrics {
   prometheus::Gauge* queue_depth_;
   prometheus::Gauge* busy_workers_;
   prometheus::Gauge* context_bytes_;
+  prometheus::Counter* flow_field_hits_;
+  prometheus::Counter* flow_field_misses_;
+  prometheus::Gauge* flow_field_bytes_;
 };
 
 }  // namespace gridstar::server

@@ -1,5 +1,7 @@
 #include "service.h"
 
+#include <cmath>
+
 #include <atomic>
 #include <chrono>
 #include <deque>
@@ -89,6 +91,9 @@ void ToProto(const MapSnapshot& s, v1::MapInfo* info) {
   info->set_jump_table(s.options.jump_table);
   info->set_jump_table_bytes(s.map.JumpTableBytes());
   info->set_jump_table_build_micros(s.jump_table_build_micros);
+  info->set_landmarks(s.options.landmarks);
+  info->set_landmark_bytes(s.map.LandmarkBytes());
+  info->set_landmark_build_micros(s.landmark_build_micros);
 }
 
 // The proto enum is the core enum plus one, with 0 for the default.
@@ -347,9 +352,10 @@ absl::StatusOr<GridMap> MapOfRequest(const v1::RegisterMapRequest& r,
 
 PathfindingService::PathfindingService(MapRegistry* registry, Scheduler* search,
                                        Scheduler* admin, Metrics* metrics,
+                                       FlowFieldCache* flow_fields,
                                        ServiceOptions options)
     : registry_(registry), search_(search), admin_(admin), metrics_(metrics),
-      options_(options) {}
+      flow_fields_(flow_fields), options_(options) {}
 
 grpc::ServerUnaryReactor* PathfindingService::RegisterMap(
     grpc::CallbackServerContext*, const v1::RegisterMapRequest* request,
@@ -366,9 +372,16 @@ grpc::ServerUnaryReactor* PathfindingService::RegisterMap(
     call->Done(policy.status());
     return call;
   }
+  if (request->landmarks() < 0 || request->landmarks() > GridMap::kMaxLandmarks) {
+    call->Done(absl::InvalidArgumentError(
+        absl::StrCat("landmarks: ", request->landmarks(), " is out of range [0, ",
+                     GridMap::kMaxLandmarks, "]")));
+    return call;
+  }
   MapOptions map_options;
   map_options.default_diagonal = *policy;
   map_options.jump_table = request->jump_table();
+  map_options.landmarks = request->landmarks();
   // Parsing, labelling, jump tables and fsync are too slow for a gRPC thread.
   const bool queued = admin_->TrySubmit([this, call, request, response,
                                          map_options](SearchContext&) {
@@ -380,7 +393,11 @@ grpc::ServerUnaryReactor* PathfindingService::RegisterMap(
     absl::StatusOr<std::shared_ptr<const MapSnapshot>> s =
         registry_->Register(request->id(), *std::move(map), map_options,
                             request->replace());
-    if (s.ok()) ToProto(**s, response);
+    if (s.ok()) {
+      // A replaced map's fields are stale (and unreachable by version).
+      if ((*s)->version > 1) flow_fields_->DropMap(request->id());
+      ToProto(**s, response);
+    }
     call->Done(s.status());
   });
   if (!queued) call->Done(Overloaded(*admin_));
@@ -425,7 +442,10 @@ grpc::ServerUnaryReactor* PathfindingService::UpdateCells(
       [this, call, request, response, changes = std::move(changes)](SearchContext&) {
         absl::StatusOr<std::shared_ptr<const MapSnapshot>> s = registry_->Update(
             request->id(), changes, request->expected_version());
-        if (s.ok()) ToProto(**s, response);
+        if (s.ok()) {
+          flow_fields_->DropMap(request->id());
+          ToProto(**s, response);
+        }
         // Name the field the way the request does.
         absl::Status status = s.status();
         if (absl::IsInvalidArgument(status) &&
@@ -482,7 +502,9 @@ grpc::ServerUnaryReactor* PathfindingService::DeleteMap(
     return call;
   }
   const bool queued = admin_->TrySubmit([this, call, request](SearchContext&) {
-    call->Done(registry_->Delete(request->id()));
+    absl::Status s = registry_->Delete(request->id());
+    if (s.ok()) flow_fields_->DropMap(request->id());
+    call->Done(s);
   });
   if (!queued) call->Done(Overloaded(*admin_));
   return call;
@@ -587,13 +609,40 @@ grpc::ServerUnaryReactor* PathfindingService::FindGroupPaths(
   q->max_splice_distance = request->max_splice_distance() == 0
                                ? kDefaultSpliceDistance
                                : request->max_splice_distance();
+  switch (request->method()) {
+    case v1::GROUP_METHOD_AUTO:
+      q->method = GroupMethod::kAuto;
+      break;
+    case v1::GROUP_METHOD_SPLICE:
+      q->method = GroupMethod::kSplice;
+      break;
+    case v1::GROUP_METHOD_FLOW_FIELD:
+      q->method = GroupMethod::kFlowField;
+      break;
+    default:
+      call->Done(absl::InvalidArgumentError(
+          absl::StrCat("method: unknown value ", request->method())));
+      return call;
+  }
+  q->flow_field_min_units = request->flow_field_min_units() == 0
+                                ? kDefaultFlowFieldMinUnits
+                                : request->flow_field_min_units();
+  // A cached field of the shared goal answers the whole group.
+  std::shared_ptr<const FlowField> cached;
+  FlowFieldKey key;
+  if (q->goals.size() == 1 && q->method != GroupMethod::kSplice) {
+    key = {snapshot->id, snapshot->version, q->goals[0], q->diagonal, 0};
+    cached = flow_fields_->Find(key);
+    metrics_->FlowFieldLookup(cached != nullptr);
+    q->flow_field = cached.get();
+  }
   q->deadline = CallDeadline(ctx, options_.max_search_time);
   CancelFlag cancelled = call->cancelled();
   q->cancelled = cancelled.get();
   const absl::Time enqueued = absl::Now();
   const bool queued = search_->TrySubmit([this, call, q, snapshot, cancelled,
-                                          response,
-                                          enqueued](SearchContext& context) {
+                                          response, enqueued, cached,
+                                          key](SearchContext& context) {
     const absl::Time begin = absl::Now();
     GroupResult r;
     absl::Status s = gridstar::FindGroupPaths(snapshot->map, *q, context, &r);
@@ -601,6 +650,11 @@ grpc::ServerUnaryReactor* PathfindingService::FindGroupPaths(
       call->Done(s);
       return;
     }
+    if (r.computed_flow_field != nullptr) {
+      flow_fields_->Insert(key, std::move(r.computed_flow_field));
+    }
+    response->set_flow_field(r.used_flow_field);
+    response->set_flow_field_cached(r.used_flow_field && cached != nullptr);
     const double seconds = absl::ToDoubleSeconds(absl::Now() - begin);
     metrics_->QueueWait(absl::ToDoubleSeconds(begin - enqueued));
     for (const UnitPath& u : r.units) {
@@ -789,6 +843,110 @@ class StreamCall
 grpc::ServerBidiReactor<v1::StreamPathRequest, v1::StreamPathResponse>*
 PathfindingService::FindPathsStream(grpc::CallbackServerContext* ctx) {
   return new StreamCall(this, ctx);
+}
+
+grpc::ServerUnaryReactor* PathfindingService::ComputeFlowField(
+    grpc::CallbackServerContext* ctx, const v1::FlowFieldRequest* request,
+    v1::FlowFieldResponse* response) {
+  auto* call = new UnaryCall(metrics_, "ComputeFlowField");
+  std::shared_ptr<const MapSnapshot> snapshot =
+      SnapshotOrFinish(*registry_, "map_id", request->map_id(), call);
+  if (snapshot == nullptr) return call;
+  const GridMap& map = snapshot->map;
+  FlowFieldQuery fq;
+  absl::Status s;
+  absl::StatusOr<DiagonalPolicy> policy = ToPolicy(
+      request->diagonal(), "diagonal", snapshot->options.default_diagonal);
+  if (!request->has_goal()) {
+    s = absl::InvalidArgumentError("goal: required");
+  } else if (!policy.ok()) {
+    s = policy.status();
+  } else if (!(request->max_cost() >= 0) || !std::isfinite(request->max_cost())) {
+    s = absl::InvalidArgumentError(absl::StrCat(
+        "max_cost: ", request->max_cost(), " must be 0 (no bound) or positive"));
+  } else {
+    fq.goal = {request->goal().x(), request->goal().y()};
+    s = map.CheckPassable("goal", fq.goal);
+  }
+  // Four bytes of cost and one of direction a cell, plus headers.
+  const int64_t answer_bytes = map.cell_count() * 5 + 1024;
+  if (s.ok() && answer_bytes > static_cast<int64_t>(options_.max_message_bytes)) {
+    s = absl::ResourceExhaustedError(absl::StrCat(
+        "map_id: the field of the ", map.width(), " x ", map.height(),
+        " map takes ", answer_bytes, " bytes, over --max_message_bytes (",
+        options_.max_message_bytes, ")"));
+  }
+  if (!s.ok()) {
+    call->Done(s);
+    return call;
+  }
+  fq.diagonal = *policy;
+  fq.max_cost = request->max_cost();
+  fq.deadline = CallDeadline(ctx, options_.max_search_time);
+  CancelFlag cancelled = call->cancelled();
+  fq.cancelled = cancelled.get();
+  const FlowFieldKey key{snapshot->id, snapshot->version, fq.goal, fq.diagonal,
+                         fq.max_cost};
+  std::shared_ptr<const FlowField> cached = flow_fields_->Find(key);
+  metrics_->FlowFieldLookup(cached != nullptr);
+  const bool allow_partial = request->allow_partial();
+  const absl::Time enqueued = absl::Now();
+  // Packing a field is O(cells) too: it runs on a worker either way.
+  const bool queued = search_->TrySubmit([this, call, snapshot, fq, key, cached,
+                                          cancelled, allow_partial, response,
+                                          enqueued](SearchContext& context) {
+    const absl::Time begin = absl::Now();
+    metrics_->QueueWait(absl::ToDoubleSeconds(begin - enqueued));
+    std::shared_ptr<const FlowField> field = cached;
+    if (field == nullptr) {
+      absl::StatusOr<FlowField> computed =
+          gridstar::ComputeFlowField(snapshot->map, fq, context);
+      const double seconds = absl::ToDoubleSeconds(absl::Now() - begin);
+      if (!computed.ok()) {
+        metrics_->Search("flow_field", "error", seconds, 0);
+        call->Done(computed.status());
+        return;
+      }
+      field = std::make_shared<const FlowField>(*std::move(computed));
+      PathResult outcome;
+      outcome.partial_reason = field->stop_reason();
+      metrics_->Search("flow_field", Outcome(absl::OkStatus(), outcome), seconds,
+                       static_cast<uint64_t>(field->reached()));
+      if (field->complete()) {
+        flow_fields_->Insert(key, field);
+      } else if (!allow_partial) {
+        call->Done(field->stop_reason() == PartialReason::kCancelled
+                       ? absl::CancelledError("the call was cancelled")
+                       : absl::DeadlineExceededError(absl::StrCat(
+                             "the deadline passed with ", field->reached(),
+                             " cells of the field reached; set allow_partial "
+                             "for them")));
+        return;
+      }
+    }
+    response->set_width(field->width());
+    response->set_height(field->height());
+    response->mutable_goal()->set_x(fq.goal.x);
+    response->mutable_goal()->set_y(fq.goal.y);
+    response->set_map_version(snapshot->version);
+    response->set_diagonal(
+        static_cast<v1::DiagonalPolicy>(static_cast<int>(fq.diagonal) + 1));
+    google::protobuf::RepeatedField<float>* costs = response->mutable_costs();
+    costs->Reserve(static_cast<int>(field->costs().size()));
+    for (double c : field->costs()) {
+      costs->AddAlreadyReserved(std::isinf(c) ? -1.0f : static_cast<float>(c));
+    }
+    response->set_directions(std::string(field->directions().begin(),
+                                         field->directions().end()));
+    response->set_reached_cells(field->reached());
+    response->set_complete(field->complete());
+    response->set_cached(cached != nullptr);
+    response->set_queue_micros(absl::ToDoubleMicroseconds(begin - enqueued));
+    response->set_search_micros(absl::ToDoubleMicroseconds(absl::Now() - begin));
+    call->Done(grpc::Status::OK);
+  });
+  if (!queued) call->Done(Overloaded(*search_));
+  return call;
 }
 
 }  // namespace gridstar::server

@@ -4,7 +4,8 @@
 // gRPC thread ever searches or writes a file.
 //
 // Thread-safety: gRPC calls the handlers from any thread; all shared state
-// lives in the MapRegistry, the Schedulers and Metrics, which are safe.
+// lives in the MapRegistry, the Schedulers, the FlowFieldCache and Metrics,
+// which are safe.
 #ifndef GRIDSTAR_SERVER_SERVICE_H_
 #define GRIDSTAR_SERVER_SERVICE_H_
 
@@ -13,6 +14,7 @@
 #include "absl/time/time.h"
 #include "gridstar/grid_map.h"
 #include "gridstar/v1/gridstar.grpc.pb.h"
+#include "flow_field_cache.h"
 #include "map_registry.h"
 #include "metrics.h"
 #include "scheduler.h"
@@ -28,12 +30,15 @@ struct ServiceOptions {
   // Budget of a call that sets no deadline (and the cap of one that does not
   // end sooner).
   absl::Duration max_search_time = absl::Seconds(30);
+  // Largest message the server sends; flow fields beyond it are refused.
+  size_t max_message_bytes = 80 << 20;
 };
 
 class PathfindingService final : public v1::Pathfinding::CallbackService {
  public:
   PathfindingService(MapRegistry* registry, Scheduler* search, Scheduler* admin,
-                     Metrics* metrics, ServiceOptions options);
+                     Metrics* metrics, FlowFieldCache* flow_fields,
+                     ServiceOptions options);
 
   grpc::ServerUnaryReactor* RegisterMap(grpc::CallbackServerContext* ctx,
                                         const v1::RegisterMapRequest* request,
@@ -61,6 +66,9 @@ class PathfindingService final : public v1::Pathfinding::CallbackService {
       v1::GroupPathsResponse* response) override;
   grpc::ServerBidiReactor<v1::StreamPathRequest, v1::StreamPathResponse>*
   FindPathsStream(grpc::CallbackServerContext* ctx) override;
+  grpc::ServerUnaryReactor* ComputeFlowField(
+      grpc::CallbackServerContext* ctx, const v1::FlowFieldRequest* request,
+      v1::FlowFieldResponse* response) override;
 
   // Shared with the call objects in service.cc.
   MapRegistry* registry() const { return registry_; }
@@ -74,6 +82,7 @@ class PathfindingService final : public v1::Pathfinding::CallbackService {
   Scheduler* const search_;
   Scheduler* const admin_;
   Metrics* const metrics_;
+  FlowFieldCache* const flow_fields_;
   const ServiceOptions options_;
 };
 
