@@ -116,6 +116,16 @@ absl::StatusOr<v1::GroupPathsResponse> Client::FindGroupPaths(
   return out;
 }
 
+absl::StatusOr<v1::FlowFieldResponse> Client::ComputeFlowField(
+    const v1::FlowFieldRequest& r) {
+  v1::FlowFieldResponse out;
+  absl::Status s = Call(true, [&](grpc::ClientContext* c) {
+    return stub_->ComputeFlowField(c, r, &out);
+  });
+  if (!s.ok()) return s;
+  return out;
+}
+
 absl::Status Client::Health() {
   // The standard health service, called through a generic stub so that no
   // second generated library is needed: an empty HealthCheckRequest asks for

@@ -40,6 +40,8 @@ class Client {
   absl::StatusOr<v1::FindPathsResponse> FindPaths(const v1::FindPathsRequest& r);
   absl::StatusOr<v1::GroupPathsResponse> FindGroupPaths(
       const v1::GroupPathsRequest& r);
+  absl::StatusOr<v1::FlowFieldResponse> ComputeFlowField(
+      const v1::FlowFieldRequest& r);
   // SERVING -> OK; NOT_SERVING or no answer -> UNAVAILABLE.
   absl::Status Health();
 

@@ -1,9 +1,10 @@
 // gridstar: command-line client of gridstar-server.
 //   gridstar maps | health
-//   gridstar register --id ID [--replace] FILE
+//   gridstar register --id ID [--replace] [--landmarks K] FILE
 //   gridstar delete ID
 //   gridstar update ID X Y COST [X Y COST ...]
-//   gridstar group ID GX GY SX SY [SX SY ...]
+//   gridstar group ID GX GY SX SY [SX SY ...] [--method M]
+//   gridstar flow ID GX GY [--max_cost C]
 //   gridstar path ID SX SY GX GY [--algo A] [--diagonal P] [--smooth] ...
 //   gridstar scen --map ID SCEN [--batch N] [--concurrency C]
 //   gridstar load --map ID SCEN --concurrency C --duration S [--batch N]
@@ -37,6 +38,11 @@ ABSL_FLAG(bool, replace, false, "register: replace other content under the id");
 ABSL_FLAG(std::string, map, "", "scen, load: the registered map id to query");
 ABSL_FLAG(std::string, algo, "auto",
           "auto, astar, jps, jps+, weighted, dijkstra or baseline");
+ABSL_FLAG(int, landmarks, 0,
+          "register: landmarks for the differential heuristic (0 to 32), built "
+          "for the map's default policy");
+ABSL_FLAG(std::string, method, "auto", "group: auto, splice or flow_field");
+ABSL_FLAG(double, max_cost, 0, "flow: leave out cells dearer than this (0 = none)");
 ABSL_FLAG(bool, jump_table, true,
           "register: precompute jump distances for jps+ (16 bytes a cell; "
           "kept only on uniform-cost maps)");
@@ -397,6 +403,7 @@ int Run(const std::vector<std::string>& argv) {
     r.set_id(absl::GetFlag(FLAGS_id));
     r.set_replace(absl::GetFlag(FLAGS_replace));
     r.set_jump_table(absl::GetFlag(FLAGS_jump_table));
+    r.set_landmarks(absl::GetFlag(FLAGS_landmarks));
     if (data->rfind("P5", 0) == 0 || data->rfind("P2", 0) == 0) {
       r.set_pgm(*data);
     } else {
@@ -500,6 +507,15 @@ int Run(const std::vector<std::string>& argv) {
     r.set_algorithm(base->algorithm());
     r.set_diagonal(base->diagonal());
     r.set_report_overhead(absl::GetFlag(FLAGS_overhead));
+    const std::string method = absl::GetFlag(FLAGS_method);
+    if (method == "splice") {
+      r.set_method(v1::GROUP_METHOD_SPLICE);
+    } else if (method == "flow_field") {
+      r.set_method(v1::GROUP_METHOD_FLOW_FIELD);
+    } else if (method != "auto") {
+      std::fprintf(stderr, "gridstar: --method: auto, splice or flow_field\n");
+      return 2;
+    }
     absl::StatusOr<v1::GroupPathsResponse> out = client.FindGroupPaths(r);
     if (!out.ok()) return Fail(out.status());
     for (int i = 0; i < out->units_size(); ++i) {
@@ -512,11 +528,38 @@ int Run(const std::vector<std::string>& argv) {
                     u.independent_cost());
       }
     }
-    std::printf("units=%d searches=%llu spliced=%u mean_overhead=%.4f max_overhead=%.4f "
-                "search_us=%.0f\n",
+    std::printf("units=%d searches=%llu spliced=%u flow_field=%d cached=%d "
+                "mean_overhead=%.4f max_overhead=%.4f search_us=%.0f\n",
                 out->units_size(), static_cast<unsigned long long>(out->searches()),
-                out->spliced_units(), out->mean_cost_overhead(), out->max_cost_overhead(),
-                out->search_micros());
+                out->spliced_units(), out->flow_field() ? 1 : 0,
+                out->flow_field_cached() ? 1 : 0, out->mean_cost_overhead(),
+                out->max_cost_overhead(), out->search_micros());
+    return 0;
+  }
+  if (cmd == "flow") {
+    int gx = 0, gy = 0;
+    if (args.size() != 3 || !absl::SimpleAtoi(args[1], &gx) ||
+        !absl::SimpleAtoi(args[2], &gy)) {
+      std::fprintf(stderr, "usage: gridstar flow ID GX GY [--diagonal P] [--max_cost C]\n");
+      return 2;
+    }
+    v1::FlowFieldRequest r;
+    r.set_map_id(args[0]);
+    r.mutable_goal()->set_x(gx);
+    r.mutable_goal()->set_y(gy);
+    r.set_max_cost(absl::GetFlag(FLAGS_max_cost));
+    absl::StatusOr<v1::PathRequest> base = BaseRequest();
+    if (!base.ok()) return Fail(base.status());
+    r.set_diagonal(base->diagonal());
+    absl::StatusOr<v1::FlowFieldResponse> out = client.ComputeFlowField(r);
+    if (!out.ok()) return Fail(out.status());
+    float farthest = 0;
+    for (float c : out->costs()) farthest = std::max(farthest, c);
+    std::printf("size=%dx%d reached=%lld farthest_cost=%.4f complete=%d cached=%d "
+                "version=%llu search_us=%.0f\n",
+                out->width(), out->height(), static_cast<long long>(out->reached_cells()),
+                farthest, out->complete() ? 1 : 0, out->cached() ? 1 : 0,
+                static_cast<unsigned long long>(out->map_version()), out->search_micros());
     return 0;
   }
   if (cmd == "scen") return Scen(client, args);
@@ -533,7 +576,8 @@ int main(int argc, char** argv) {
       "gridstar COMMAND [flags]: client of gridstar-server.\n"
       "  maps | health | register --id ID FILE | delete ID\n"
       "  update ID X Y COST [X Y COST ...]\n"
-      "  group ID GX GY SX SY [SX SY ...]   (one shared goal, reports overhead)\n"
+      "  group ID GX GY SX SY [SX SY ...]   (one shared goal; --method)\n"
+      "  flow ID GX GY [--max_cost C]       (the goal's flow field, summarised)\n"
       "  path ID SX SY GX GY [--algo A --diagonal P --smooth --allow_partial ...]\n"
       "  scen --map ID SCEN [--batch N] [--concurrency C]\n"
       "  load --map ID SCEN --concurrency C --duration S [--batch N] [--rps R] [--stream]\n"

@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -25,6 +26,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "gridstar/find_path.h"
+#include "gridstar/flow_field.h"
 #include "gridstar/map_io.h"
 #include "gridstar/v1/gridstar.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
@@ -750,9 +752,252 @@ TEST_F(ServerTest, MetricsScrapeHasTheFamilies) {
         "gridstar_search_expansions", "gridstar_maps 1", "gridstar_map_cells",
         "gridstar_queue_depth", "gridstar_busy_workers",
         "gridstar_map_memory_bytes", "gridstar_search_context_memory_bytes",
-        "method=\"FindPath\""}) {
+        "gridstar_flow_field_cache_bytes",
+        "gridstar_flow_field_cache_lookups_total", "method=\"FindPath\""}) {
     EXPECT_NE(m.find(family), std::string::npos) << family;
   }
+}
+
+grpc::Status Field(v1::Pathfinding::Stub& stub, const std::string& map, Cell goal,
+                   v1::FlowFieldResponse* out, double max_cost = 0) {
+  v1::FlowFieldRequest r;
+  r.set_map_id(map);
+  r.mutable_goal()->set_x(goal.x);
+  r.mutable_goal()->set_y(goal.y);
+  r.set_max_cost(max_cost);
+  grpc::ClientContext ctx;
+  SetDeadline(&ctx);
+  return stub.ComputeFlowField(&ctx, r, out);
+}
+
+// The field equals the library's cell by cell, is cached until the map
+// changes, and every error names its field.
+TEST_F(ServerTest, FlowFieldMatchesTheLibraryAndIsCached) {
+  const Cell goal = FarPair().second;
+  v1::FlowFieldResponse out;
+  ASSERT_TRUE(Field(stub(), "dungeon", goal, &out).ok());
+  SearchContext context;
+  FlowFieldQuery q;
+  q.goal = goal;
+  absl::StatusOr<FlowField> want = ComputeFlowField(*map_, q, context);
+  ASSERT_TRUE(want.ok());
+  ASSERT_EQ(out.width(), map_->width());
+  ASSERT_EQ(out.costs_size(), map_->cell_count());
+  ASSERT_EQ(out.directions().size(), static_cast<size_t>(map_->cell_count()));
+  EXPECT_EQ(out.reached_cells(), want->reached());
+  EXPECT_TRUE(out.complete());
+  EXPECT_FALSE(out.cached());
+  for (int i = 0; i < out.costs_size(); ++i) {
+    const double c = want->costs()[static_cast<size_t>(i)];
+    if (std::isinf(c)) {
+      EXPECT_EQ(out.costs(i), -1.0f);
+    } else {
+      EXPECT_NEAR(out.costs(i), c, 1e-5 * (1 + c));
+    }
+    EXPECT_EQ(static_cast<uint8_t>(out.directions()[static_cast<size_t>(i)]),
+              want->directions()[static_cast<size_t>(i)]);
+  }
+  // The same field again comes from the cache.
+  v1::FlowFieldResponse again;
+  ASSERT_TRUE(Field(stub(), "dungeon", goal, &again).ok());
+  EXPECT_TRUE(again.cached());
+  EXPECT_EQ(again.directions(), out.directions());
+  // A bounded field holds only the cells within the bound.
+  v1::FlowFieldResponse bounded;
+  ASSERT_TRUE(Field(stub(), "dungeon", goal, &bounded, 10).ok());
+  EXPECT_LT(bounded.reached_cells(), out.reached_cells());
+  for (float c : bounded.costs()) EXPECT_LE(c, 10.0f + 1e-4f);
+  // A change of the map drops the cached fields.
+  v1::UpdateCellsRequest u;
+  u.set_id("dungeon");
+  v1::CellUpdate* cu = u.add_cells();
+  cu->mutable_cell()->set_x(goal.x);
+  cu->mutable_cell()->set_y(goal.y);
+  cu->set_cost(3);
+  {
+    grpc::ClientContext ctx;
+    v1::MapInfo info;
+    ASSERT_TRUE(stub().UpdateCells(&ctx, u, &info).ok());
+  }
+  ASSERT_TRUE(Field(stub(), "dungeon", goal, &again).ok());
+  EXPECT_FALSE(again.cached());
+  EXPECT_EQ(again.map_version(), 2u);
+  std::this_thread::sleep_for(std::chrono::milliseconds(700));
+  const std::string m = Scrape(server_->metrics_port());
+  EXPECT_NE(m.find("gridstar_flow_field_cache_lookups_total{result=\"hit\"} 1"),
+            std::string::npos);
+  EXPECT_NE(m.find("gridstar_flow_field_cache_lookups_total{result=\"miss\"} 3"),
+            std::string::npos);
+
+  // Errors.
+  EXPECT_EQ(Field(stub(), "nosuch", goal, &out).error_code(), grpc::StatusCode::NOT_FOUND);
+  grpc::Status st = Field(stub(), "dungeon", {-1, 0}, &out);
+  EXPECT_EQ(st.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(st.error_message().find("goal: (-1, 0) is outside"), std::string::npos)
+      << st.error_message();
+  st = Field(stub(), "dungeon", goal, &out, -2);
+  EXPECT_EQ(st.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(st.error_message().find("max_cost"), std::string::npos);
+  v1::FlowFieldRequest r;
+  r.set_map_id("dungeon");
+  {
+    grpc::ClientContext ctx;
+    st = stub().ComputeFlowField(&ctx, r, &out);
+    EXPECT_EQ(st.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    EXPECT_NE(st.error_message().find("goal: required"), std::string::npos);
+  }
+  r.mutable_goal()->set_x(goal.x);
+  r.mutable_goal()->set_y(goal.y);
+  r.set_diagonal(static_cast<v1::DiagonalPolicy>(17));
+  {
+    grpc::ClientContext ctx;
+    st = stub().ComputeFlowField(&ctx, r, &out);
+    EXPECT_EQ(st.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    EXPECT_NE(st.error_message().find("diagonal"), std::string::npos);
+  }
+}
+
+TEST(ServerLimitsTest, FlowFieldOverTheMessageLimitIsResourceExhausted) {
+  ServerProcess server({"--max_message_bytes=40000"});
+  ASSERT_TRUE(server.started());
+  v1::MapInfo info;
+  ASSERT_TRUE(Register(server.stub(), "dungeon", ReadSample("dungeon.map"), &info).ok());
+  const GridMap map = *ParseMovingAiMap(ReadSample("dungeon.map"));
+  v1::FlowFieldResponse out;
+  const grpc::Status st =
+      Field(server.stub(), "dungeon", testing::FarConnectedPair(map).second, &out);
+  EXPECT_EQ(st.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_NE(st.error_message().find("--max_message_bytes"), std::string::npos);
+}
+
+// Landmarks asked for at registration serve auto on terrain; an update that
+// only raises costs keeps them, one that lowers a cost rebuilds them.
+TEST_F(ServerTest, LandmarksServeTerrainAndFollowUpdates) {
+  v1::RegisterMapRequest r;
+  r.set_id("terrain");
+  r.set_pgm(ReadSample("terrain.pgm"));
+  r.set_landmarks(4);
+  v1::MapInfo info;
+  {
+    grpc::ClientContext ctx;
+    ASSERT_TRUE(stub().RegisterMap(&ctx, r, &info).ok());
+  }
+  EXPECT_EQ(info.landmarks(), 4);
+  EXPECT_GT(info.landmark_bytes(), 0u);
+  EXPECT_GT(info.landmark_build_micros(), 0);
+  const GridMap terrain = *ParsePgm(ReadSample("terrain.pgm"));
+  const auto [s, g] = testing::FarConnectedPair(terrain);
+  auto search = [&](const GridMap& local) {
+    grpc::ClientContext ctx;
+    v1::PathResponse out;
+    ASSERT_TRUE(stub().FindPath(&ctx, Path("terrain", s.x, s.y, g.x, g.y), &out).ok());
+    EXPECT_EQ(out.algorithm(), v1::ALGORITHM_ALT);
+    SearchContext context;
+    PathQuery q;
+    q.start = s;
+    q.goal = g;
+    EXPECT_NEAR(out.cost(), gridstar::FindPath(local, q, context)->cost, 1e-9);
+  };
+  search(terrain);
+  std::vector<uint8_t> costs = terrain.CopyCosts();
+  // Sets the passable cells of a square to `cost` (blocked ones stay so).
+  auto update = [&](uint8_t cost) {
+    v1::UpdateCellsRequest u;
+    u.set_id("terrain");
+    for (int y = 40; y < 60; ++y) {
+      for (int x = 40; x < 60; ++x) {
+        uint8_t& c = costs[static_cast<size_t>(y) * terrain.width() + x];
+        if (c == 0) continue;
+        c = cost;
+        v1::CellUpdate* cu = u.add_cells();
+        cu->mutable_cell()->set_x(x);
+        cu->mutable_cell()->set_y(y);
+        cu->set_cost(cost);
+      }
+    }
+    grpc::ClientContext ctx;
+    v1::MapInfo after;
+    EXPECT_TRUE(stub().UpdateCells(&ctx, u, &after).ok());
+    return after;
+  };
+  // Raised to the dearest cost: kept, nothing built.
+  v1::MapInfo after = update(255);
+  EXPECT_EQ(after.landmark_bytes(), info.landmark_bytes());
+  EXPECT_EQ(after.landmark_build_micros(), 0);
+  search(*GridMap::FromCosts(terrain.width(), terrain.height(), costs));
+  // Lowered to 1: rebuilt.
+  after = update(1);
+  EXPECT_GT(after.landmark_build_micros(), 0);
+  search(*GridMap::FromCosts(terrain.width(), terrain.height(), costs));
+  r.set_landmarks(33);
+  r.set_id("more");
+  grpc::ClientContext ctx;
+  grpc::Status st = stub().RegisterMap(&ctx, r, &info);
+  EXPECT_EQ(st.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(st.error_message().find("landmarks: 33"), std::string::npos);
+}
+
+// A large group to one goal follows its flow field: every path optimal;
+// the field is cached, and the next group to that goal searches nothing.
+TEST_F(ServerTest, LargeGroupsFollowACachedFlowField) {
+  v1::RegisterMapRequest reg;
+  reg.set_id("terrain");
+  reg.set_pgm(ReadSample("terrain.pgm"));
+  v1::MapInfo info;
+  {
+    grpc::ClientContext ctx;
+    ASSERT_TRUE(stub().RegisterMap(&ctx, reg, &info).ok());
+  }
+  const GridMap terrain = *ParsePgm(ReadSample("terrain.pgm"));
+  const Cell goal = testing::FarConnectedPair(terrain).second;
+  v1::GroupPathsRequest r;
+  r.set_map_id("terrain");
+  *r.add_goals() = v1::Cell();
+  r.mutable_goals(0)->set_x(goal.x);
+  r.mutable_goals(0)->set_y(goal.y);
+  std::mt19937 rng(3);
+  std::vector<Cell> starts;
+  while (starts.size() < 70) {
+    const Cell c{static_cast<int32_t>(rng() % terrain.width()),
+                 static_cast<int32_t>(rng() % terrain.height())};
+    if (!terrain.Connected(c, goal)) continue;
+    starts.push_back(c);
+    v1::Cell* sc = r.add_starts();
+    sc->set_x(c.x);
+    sc->set_y(c.y);
+  }
+  SearchContext context;
+  for (bool cached : {false, true}) {
+    SCOPED_TRACE(cached ? "cached" : "computed");
+    grpc::ClientContext ctx;
+    SetDeadline(&ctx);
+    v1::GroupPathsResponse out;
+    ASSERT_TRUE(stub().FindGroupPaths(&ctx, r, &out).ok());
+    EXPECT_TRUE(out.flow_field());
+    EXPECT_EQ(out.flow_field_cached(), cached);
+    EXPECT_EQ(out.searches(), cached ? 0u : 1u);
+    EXPECT_EQ(out.spliced_units(), 0u);
+    ASSERT_EQ(out.units_size(), 70);
+    for (int i = 0; i < 70; ++i) {
+      const v1::UnitPath& u = out.units(i);
+      ASSERT_EQ(u.code(), 0) << u.message();
+      const std::vector<Cell> cells = Unpack(u.path().cells());
+      EXPECT_EQ(cells.front(), starts[static_cast<size_t>(i)]);
+      EXPECT_EQ(cells.back(), goal);
+      PathQuery q;
+      q.start = starts[static_cast<size_t>(i)];
+      q.goal = goal;
+      EXPECT_NEAR(PathCost(terrain, cells, q.diagonal), u.path().cost(), 1e-6);
+      EXPECT_NEAR(u.path().cost(), gridstar::FindPath(terrain, q, context)->cost,
+                  1e-6);
+    }
+  }
+  // Splicing asked for: no field.
+  r.set_method(v1::GROUP_METHOD_SPLICE);
+  grpc::ClientContext ctx;
+  v1::GroupPathsResponse out;
+  ASSERT_TRUE(stub().FindGroupPaths(&ctx, r, &out).ok());
+  EXPECT_FALSE(out.flow_field());
 }
 
 // Runs a command, returns its stdout's last line and sets *code to its exit
@@ -819,6 +1064,10 @@ TEST(ClientCliTest, ScenAndLoadThroughTheRealServer) {
   const std::string group = LastLine(
       absl::StrCat(cli, " group dungeon ", 100, " ", 20, " 10 10 11 10 12 11"), &code);
   EXPECT_EQ(group.rfind("units=3 searches=", 0), 0u) << group;
+  const std::string flow = LastLine(absl::StrCat(cli, " flow dungeon 100 20"), &code);
+  EXPECT_EQ(code, 0) << flow;
+  EXPECT_EQ(flow.rfind("size=128x128 reached=", 0), 0u) << flow;
+  EXPECT_NE(flow.find(" complete=1 cached=0 "), std::string::npos) << flow;
   const std::string update = LastLine(cli + " update dungeon 0 0 0 1 0 0", &code);
   EXPECT_EQ(update.rfind("dungeon version=2 ", 0), 0u) << update;
   // Errors exit non-zero with the server's message.
