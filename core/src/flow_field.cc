@@ -112,26 +112,29 @@ absl::StatusOr<FlowField> ComputeFlowField(const GridMap& map,
   const size_t n = static_cast<size_t>(map.cell_count());
   f.costs_.assign(n, std::numeric_limits<double>::infinity());
   f.directions_.assign(n, FlowField::kUnreached);
-  const int32_t pw = map.padded_width();
-  // The move from a cell to its parent, by padded index offset.
-  auto direction_of = [pw](int64_t offset) -> uint8_t {
-    for (uint8_t d = 0; d < 8; ++d) {
-      if (offset == kMoveDy[d] * int64_t{pw} + kMoveDx[d]) return d;
-    }
-    assert(false);
-    return FlowField::kUnreached;
-  };
+  const int64_t pw = map.padded_width();
+  // The move to the parent by its padded offset: offset + pw + 1 is
+  // (dy + 1) * pw + (dx + 1), read from a 3 x 3 table.
+  uint8_t by_offset[3][3];
+  for (uint8_t d = 0; d < 8; ++d) by_offset[kMoveDy[d] + 1][kMoveDx[d] + 1] = d;
   const uint32_t source = map.PaddedIndex(q.goal);
+  const uint32_t closed = state.closed_mark;
+  const internal::Node* nodes = state.nodes.data();
   for (int32_t y = 0; y < map.height(); ++y) {
+    const uint32_t row = map.PaddedIndex({0, y});
+    double* costs = f.costs_.data() + static_cast<size_t>(y) * map.width();
+    uint8_t* directions =
+        f.directions_.data() + static_cast<size_t>(y) * map.width();
     for (int32_t x = 0; x < map.width(); ++x) {
-      const uint32_t pi = map.PaddedIndex({x, y});
-      const internal::Node& node = state.nodes[pi];
-      if (node.stamp != state.closed_mark) continue;
-      const size_t i = static_cast<size_t>(y) * map.width() + x;
-      f.costs_[i] = node.g;
-      f.directions_[i] =
-          pi == source ? FlowField::kAtGoal
-                       : direction_of(int64_t{node.parent} - int64_t{pi});
+      const internal::Node& node = nodes[row + static_cast<uint32_t>(x)];
+      if (node.stamp != closed) continue;
+      costs[x] = node.g;
+      const int64_t code =
+          int64_t{node.parent} - (row + x) + pw + 1;  // In [0, 2 * pw + 2].
+      const int64_t dy = code >= 2 * pw ? 2 : code >= pw ? 1 : 0;
+      directions[x] = row + static_cast<uint32_t>(x) == source
+                          ? FlowField::kAtGoal
+                          : by_offset[dy][code - dy * pw];
       ++f.reached_;
     }
   }

@@ -282,7 +282,7 @@ int RunGroup(const Options& o, const GridMap& map,
   SearchContext context;
   PathResult result;
   std::mt19937 rng(o.seed);
-  double group_us = 0, twenty_us = 0;
+  double group_us = 0, twenty_us = 0, cached_us = 0;
   bool used_field = true;
   const std::vector<size_t> picked = Longest(scen, 5);
   for (size_t i : picked) {
@@ -303,6 +303,17 @@ int RunGroup(const Options& o, const GridMap& map,
     for (const UnitPath& u : r.units) {
       if (!u.status.ok()) return Usage(std::string(u.status.message()));
     }
+    // The same group again with the goal's field at hand (a server's cache
+    // holds it after the first group to that goal).
+    FlowFieldQuery fq;
+    fq.goal = g.goals[0];
+    fq.diagonal = g.diagonal;
+    absl::StatusOr<FlowField> field = ComputeFlowField(map, fq, context);
+    if (!field.ok()) return Usage(std::string(field.status().message()));
+    g.flow_field = &*field;
+    t0 = absl::Now();
+    if (!FindGroupPaths(map, g, context, &r).ok()) return Usage("group failed");
+    cached_us += MicrosSince(t0);
     t0 = absl::Now();
     for (size_t k = 0; k < 20 && k < g.starts.size(); ++k) {
       PathQuery q = o.query;
@@ -315,9 +326,11 @@ int RunGroup(const Options& o, const GridMap& map,
   const double n = static_cast<double>(picked.size());
   std::printf(
       "groups=%zu units=%d flow_field=%d group_mean_us=%.1f "
-      "twenty_searches_mean_us=%.1f search_algo=%s group_over_twenty=%.2f\n",
-      picked.size(), o.group, used_field ? 1 : 0, group_us / n, twenty_us / n,
-      std::string(AlgorithmName(o.query.algorithm)).c_str(), group_us / twenty_us);
+      "cached_field_group_mean_us=%.1f twenty_searches_mean_us=%.1f "
+      "search_algo=%s group_over_twenty=%.2f\n",
+      picked.size(), o.group, used_field ? 1 : 0, group_us / n, cached_us / n,
+      twenty_us / n, std::string(AlgorithmName(o.query.algorithm)).c_str(),
+      group_us / twenty_us);
   return 0;
 }
 
