@@ -4,6 +4,8 @@
 // status of the documented kinds or a path whose every move is legal, whose
 // ends are right, whose cost is the recomputed sum and is no more than a plain
 // Dijkstra's (optimal algorithms: the same; weighted: within its weight).
+// Jump tables and landmarks are built on some maps, and some inputs also
+// check the goal's flow field against the reference.
 
 #include <cmath>
 #include <cstddef>
@@ -12,6 +14,7 @@
 
 #include "fuzz_util.h"
 #include "gridstar/find_path.h"
+#include "gridstar/flow_field.h"
 #include "testing/reference.h"
 
 namespace {
@@ -43,6 +46,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   absl::StatusOr<GridMap> map = GridMap::FromCosts(w, h, costs);
   FUZZ_CHECK(map.ok());
+  // Derived data of jps+ and alt, now and then.
+  if ((flags & 32) && map->uniform_cost()) FUZZ_CHECK(map->BuildJumpTable().ok());
+  const uint8_t landmarks = in.Byte();
+  if ((flags & 64) && map->passable_count() > 0) {
+    FUZZ_CHECK(map->BuildLandmarks(1 + landmarks % 4,
+                                   kAllDiagonalPolicies[(landmarks / 4) % 3])
+                   .ok());
+  }
   // Ends in [-4, w+3] x [-4, h+3]: off the map now and then.
   auto coord = [&](int n) {
     return static_cast<int32_t>(in.Byte() % (n + 8)) - 4;
@@ -59,6 +70,28 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   PathResult r;
   for (DiagonalPolicy policy : kAllDiagonalPolicies) {
     q.diagonal = policy;
+    // The goal's flow field: exact wherever it reaches, including the start.
+    if (flags & 128) {
+      FlowFieldQuery fq;
+      fq.goal = q.goal;
+      fq.diagonal = policy;
+      absl::StatusOr<FlowField> f = ComputeFlowField(*map, fq, context);
+      FUZZ_CHECK(f.ok() == map->Passable(q.goal));
+      if (f.ok() && map->Passable(q.start)) {
+        const std::vector<double> dist =
+            testing::ReferenceDistances(*map, q.goal, policy);
+        const double want = testing::Distance(dist, *map, q.start);
+        std::vector<Cell> cells;
+        double cost = 0;
+        const absl::Status s = f->PathFrom(q.start, &cells, &cost);
+        FUZZ_CHECK(s.ok() == (want != testing::kUnreachable));
+        if (s.ok()) {
+          FUZZ_CHECK(std::fabs(cost - want) <= 1e-9 * (1 + want));
+          FUZZ_CHECK(std::fabs(PathCost(*map, cells, policy) - cost) <=
+                     1e-9 * (1 + cost));
+        }
+      }
+    }
     for (Algorithm a : kAllAlgorithms) {
       q.algorithm = a;
       const absl::Status s = FindPath(*map, q, context, &r);
