@@ -60,6 +60,9 @@ ABSL_FLAG(double, rps, 0, "load: target queries per second in all (0 = as fast a
 ABSL_FLAG(bool, stream, false,
           "load: send through one FindPathsStream per thread, keeping --batch "
           "requests in flight on each (latency per request)");
+ABSL_FLAG(bool, compare, false,
+          "group: also time one FindPath call per unit, one after another from "
+          "this process, and print both wall times");
 ABSL_FLAG(bool, overhead, true,
           "group: also search each unit on its own and report the splicing overhead");
 
@@ -516,7 +519,11 @@ int Run(const std::vector<std::string>& argv) {
       std::fprintf(stderr, "gridstar: --method: auto, splice or flow_field\n");
       return 2;
     }
+    const auto group_start = std::chrono::steady_clock::now();
     absl::StatusOr<v1::GroupPathsResponse> out = client.FindGroupPaths(r);
+    const double group_us = std::chrono::duration<double, std::micro>(
+                                std::chrono::steady_clock::now() - group_start)
+                                .count();
     if (!out.ok()) return Fail(out.status());
     for (int i = 0; i < out->units_size(); ++i) {
       const v1::UnitPath& u = out->units(i);
@@ -534,6 +541,22 @@ int Run(const std::vector<std::string>& argv) {
                 out->spliced_units(), out->flow_field() ? 1 : 0,
                 out->flow_field_cached() ? 1 : 0, out->mean_cost_overhead(),
                 out->max_cost_overhead(), out->search_micros());
+    if (absl::GetFlag(FLAGS_compare)) {
+      const auto t0 = std::chrono::steady_clock::now();
+      for (const v1::Cell& c : r.starts()) {
+        v1::PathRequest one = *base;
+        one.set_map_id(r.map_id());
+        *one.mutable_start() = c;
+        *one.mutable_goal() = r.goals(0);
+        absl::StatusOr<v1::PathResponse> path = client.FindPath(one);
+        if (!path.ok()) return Fail(path.status());
+      }
+      const double each_us = std::chrono::duration<double, std::micro>(
+                                 std::chrono::steady_clock::now() - t0)
+                                 .count();
+      std::printf("group_wall_us=%.0f independent_wall_us=%.0f ratio=%.3f\n", group_us,
+                  each_us, group_us / each_us);
+    }
     return 0;
   }
   if (cmd == "flow") {

@@ -7,11 +7,16 @@
 #      through the service at saturation;
 #   3. `gridstar load` with unary FindPath at half that rate for DURATION
 #      seconds, for the p99.
-# Usage: tests/bench/service_bench.sh [BUILD_DIR] [DURATION]
+#   4. a group of 50 clustered units sharing a goal: the FindGroupPaths call
+#      against 50 FindPath calls, wall time of both from one client process.
+# Every search runs ALGO (default auto, the server's default; the server's
+# preloaded maps and gridstar-bench both have jump tables for it).
+# Usage: tests/bench/service_bench.sh [BUILD_DIR] [DURATION] [ALGO]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build=${1:-build/release}
 duration=${2:-20}
+algo=${3:-auto}
 data=${GRIDSTAR_MOVINGAI_DIR:-../shared/movingai}
 port=50091
 maps=(dao/den520d sc1/Aftershock)
@@ -22,12 +27,13 @@ for m in "${maps[@]}"; do preload+="${preload:+,}$(basename "$m")=$data/$m.map";
 server=$!
 trap 'kill $server 2>/dev/null; wait $server 2>/dev/null || true' EXIT
 sleep 2
-cli=("$build/client/gridstar" --server=127.0.0.1:$port --deadline=60s)
+cli=("$build/client/gridstar" --server=127.0.0.1:$port --deadline=60s --algo="$algo")
 echo "| map | in-process qps (1 thread) | service qps, scen --batch 64 (1 worker) | ratio | unary p99 at half load | in-process mean us |"
 echo "|---|---:|---:|---:|---:|---:|"
 for m in "${maps[@]}"; do
   id=$(basename "$m")
-  mean=$("$build/tests/gridstar-bench" --map "$data/$m.map" --scen "$data/$m.map.scen" |
+  mean=$("$build/tests/gridstar-bench" --map "$data/$m.map" --scen "$data/$m.map.scen" \
+    --algo "$algo" |
     tail -1 | sed 's/.*mean_us=\([0-9.]*\).*/\1/')
   inproc=$(awk -v m="$mean" 'BEGIN { printf "%.0f", 1e6 / m }')
   line=$("${cli[@]}" scen --map "$id" "$data/$m.map.scen" --batch 64 --concurrency 4 \
@@ -63,19 +69,7 @@ PY
 set -- $group_args
 gx=$1 gy=$2; shift 2
 overhead=$("${cli[@]}" group den520d "$gx" "$gy" "$@" | tail -1)
-start=$(date +%s%N)
-group=$("${cli[@]}" group --overhead=false den520d "$gx" "$gy" "$@" | tail -1)
-group_us=$((($(date +%s%N) - start) / 1000))
-# Server-side search time is compared: the CLI's process start would
-# dominate the wall time of 50 separate calls.
-single_us=0
-while (($#)); do
-  us=$("${cli[@]}" path den520d "$1" "$2" "$gx" "$gy" | tail -1 |
-    sed 's/.*search_us=\([0-9]*\).*/\1/')
-  single_us=$((single_us + us))
-  shift 2
-done
+compare=$("${cli[@]}" group --overhead=false --compare den520d "$gx" "$gy" "$@" | tail -1)
 echo
-echo "group of 50 on den520d: FindGroupPaths call wall ${group_us} us, $group"
+echo "group of 50 on den520d ($algo): $compare"
 echo "with report_overhead: $overhead"
-echo "50 independent FindPath calls: summed server search_us=${single_us}"

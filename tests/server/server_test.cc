@@ -1205,6 +1205,12 @@ TEST(ClientCliTest, ScenAndLoadThroughTheRealServer) {
   const std::string group = LastLine(
       absl::StrCat(cli, " group dungeon ", 100, " ", 20, " 10 10 11 10 12 11"), &code);
   EXPECT_EQ(group.rfind("units=3 searches=", 0), 0u) << group;
+  const std::string compared = LastLine(
+      absl::StrCat(cli, " group --compare dungeon ", 100, " ", 20, " 10 10 11 10 12 11"),
+      &code);
+  EXPECT_EQ(code, 0) << compared;
+  EXPECT_EQ(compared.rfind("group_wall_us=", 0), 0u) << compared;
+  EXPECT_NE(compared.find(" independent_wall_us="), std::string::npos) << compared;
   const std::string flow = LastLine(absl::StrCat(cli, " flow dungeon 100 20"), &code);
   EXPECT_EQ(code, 0) << flow;
   EXPECT_EQ(flow.rfind("size=128x128 reached=", 0), 0u) << flow;
