@@ -183,10 +183,12 @@ TEST(GroupPathsTest, AutoTakesAFieldFromMinUnitsOnly) {
   ASSERT_OK(FindGroupPaths(map, q, context, &r));
   EXPECT_TRUE(r.used_flow_field);
   CheckGroup(map, q, r);
-  // A field for another goal or policy is not used.
+  // A field for another goal or policy is not used. (The field must outlive
+  // the call, and the call clears the result it was handed back in.)
+  const std::shared_ptr<const FlowField> field = r.computed_flow_field;
   GroupQuery other = q;
   other.flow_field_min_units = 1000;
-  other.flow_field = r.computed_flow_field.get();
+  other.flow_field = field.get();
   other.diagonal = DiagonalPolicy::kNever;
   ASSERT_OK(FindGroupPaths(map, other, context, &r));
   EXPECT_FALSE(r.used_flow_field);
