@@ -29,12 +29,13 @@ Client::Client(const std::string& target, ClientOptions options)
   stub_ = v1::Pathfinding::NewStub(channel_);
 }
 
-absl::Status Client::Call(
-    bool idempotent, const std::function<grpc::Status(grpc::ClientContext*)>& rpc) {
+absl::Status Client::Call(bool idempotent, const std::string& map_id,
+                          const Rpc& rpc) {
   absl::Duration backoff = options_.initial_backoff;
   for (int attempt = 1;; ++attempt) {
     grpc::ClientContext ctx;
     ctx.set_deadline(absl::ToChronoTime(absl::Now() + options_.deadline));
+    if (!map_id.empty()) ctx.AddMetadata(kMapHeader, map_id);
     const grpc::Status s = rpc(&ctx);
     if (s.error_code() != grpc::StatusCode::UNAVAILABLE || !idempotent ||
         attempt >= options_.max_attempts) {
@@ -45,36 +46,93 @@ absl::Status Client::Call(
   }
 }
 
+absl::Status Client::MapCall(bool idempotent, const std::string& map_id,
+                             const Rpc& rpc) {
+  absl::Status s = Call(idempotent, map_id, rpc);
+  if (!absl::IsNotFound(s) || !options_.remember_maps) return s;
+  if (!Heal(map_id).ok()) return s;
+  return Call(idempotent, map_id, rpc);
+}
+
+absl::Status Client::Heal(const std::string& map_id) {
+  std::shared_ptr<Remembered> map;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = maps_.find(map_id);
+    if (it == maps_.end()) return absl::NotFoundError("not remembered");
+    map = it->second;
+  }
+  v1::MapInfo info;
+  absl::Status s = Call(true, map_id, [&](grpc::ClientContext* c) {
+    return stub_->RegisterMap(c, map->request, &info);
+  });
+  if (!s.ok()) return s;
+  // The updates in order, without their version checks: the version numbers
+  // of the new registration start again at 1.
+  std::vector<v1::UpdateCellsRequest> updates;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    updates = map->updates;
+  }
+  for (v1::UpdateCellsRequest u : updates) {
+    u.clear_expected_version();
+    s = Call(false, map_id, [&](grpc::ClientContext* c) {
+      return stub_->UpdateCells(c, u, &info);
+    });
+    if (!s.ok()) return s;
+  }
+  reregistrations_.fetch_add(1);
+  return absl::OkStatus();
+}
+
 absl::StatusOr<v1::MapInfo> Client::RegisterMap(const v1::RegisterMapRequest& r) {
   v1::MapInfo out;
   // Identical content is a no-op on the server, so a retry is safe.
-  absl::Status s = Call(true, [&](grpc::ClientContext* c) {
+  absl::Status s = Call(true, r.id(), [&](grpc::ClientContext* c) {
     return stub_->RegisterMap(c, r, &out);
   });
   if (!s.ok()) return s;
+  if (options_.remember_maps) {
+    auto remembered = std::make_shared<Remembered>();
+    remembered->request = r;
+    std::lock_guard<std::mutex> lock(mu_);
+    auto& slot = maps_[r.id()];
+    // Registering the same content again keeps the updates made since.
+    if (slot == nullptr || out.version() == 1 ||
+        slot->request.SerializeAsString() != r.SerializeAsString()) {
+      slot = std::move(remembered);
+    }
+  }
   return out;
 }
 
 absl::StatusOr<v1::MapInfo> Client::UpdateCells(const v1::UpdateCellsRequest& r) {
   v1::MapInfo out;
-  absl::Status s = Call(false, [&](grpc::ClientContext* c) {
+  absl::Status s = MapCall(false, r.id(), [&](grpc::ClientContext* c) {
     return stub_->UpdateCells(c, r, &out);
   });
   if (!s.ok()) return s;
+  if (options_.remember_maps) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (auto it = maps_.find(r.id()); it != maps_.end()) {
+      it->second->updates.push_back(r);
+    }
+  }
   return out;
 }
 
 absl::StatusOr<v1::GetMapResponse> Client::GetMap(const v1::GetMapRequest& r) {
   v1::GetMapResponse out;
-  absl::Status s =
-      Call(true, [&](grpc::ClientContext* c) { return stub_->GetMap(c, r, &out); });
+  absl::Status s = MapCall(true, r.id(), [&](grpc::ClientContext* c) {
+    return stub_->GetMap(c, r, &out);
+  });
   if (!s.ok()) return s;
   return out;
 }
 
 absl::StatusOr<v1::ListMapsResponse> Client::ListMaps() {
   v1::ListMapsResponse out;
-  absl::Status s = Call(true, [&](grpc::ClientContext* c) {
+  absl::Status s = Call(true, "", [&](grpc::ClientContext* c) {
     return stub_->ListMaps(c, v1::ListMapsRequest(), &out);
   });
   if (!s.ok()) return s;
@@ -85,14 +143,21 @@ absl::Status Client::DeleteMap(const std::string& id) {
   v1::DeleteMapRequest r;
   r.set_id(id);
   v1::DeleteMapResponse out;
-  return Call(false,
-              [&](grpc::ClientContext* c) { return stub_->DeleteMap(c, r, &out); });
+  absl::Status s = Call(false, id, [&](grpc::ClientContext* c) {
+    return stub_->DeleteMap(c, r, &out);
+  });
+  if (s.ok() || absl::IsNotFound(s)) {
+    std::lock_guard<std::mutex> lock(mu_);
+    maps_.erase(id);
+  }
+  return s;
 }
 
 absl::StatusOr<v1::PathResponse> Client::FindPath(const v1::PathRequest& r) {
   v1::PathResponse out;
-  absl::Status s =
-      Call(true, [&](grpc::ClientContext* c) { return stub_->FindPath(c, r, &out); });
+  absl::Status s = MapCall(true, r.map_id(), [&](grpc::ClientContext* c) {
+    return stub_->FindPath(c, r, &out);
+  });
   if (!s.ok()) return s;
   return out;
 }
@@ -100,8 +165,9 @@ absl::StatusOr<v1::PathResponse> Client::FindPath(const v1::PathRequest& r) {
 absl::StatusOr<v1::FindPathsResponse> Client::FindPaths(
     const v1::FindPathsRequest& r) {
   v1::FindPathsResponse out;
-  absl::Status s =
-      Call(true, [&](grpc::ClientContext* c) { return stub_->FindPaths(c, r, &out); });
+  absl::Status s = MapCall(true, r.map_id(), [&](grpc::ClientContext* c) {
+    return stub_->FindPaths(c, r, &out);
+  });
   if (!s.ok()) return s;
   return out;
 }
@@ -109,7 +175,7 @@ absl::StatusOr<v1::FindPathsResponse> Client::FindPaths(
 absl::StatusOr<v1::GroupPathsResponse> Client::FindGroupPaths(
     const v1::GroupPathsRequest& r) {
   v1::GroupPathsResponse out;
-  absl::Status s = Call(true, [&](grpc::ClientContext* c) {
+  absl::Status s = MapCall(true, r.map_id(), [&](grpc::ClientContext* c) {
     return stub_->FindGroupPaths(c, r, &out);
   });
   if (!s.ok()) return s;
@@ -119,7 +185,7 @@ absl::StatusOr<v1::GroupPathsResponse> Client::FindGroupPaths(
 absl::StatusOr<v1::FlowFieldResponse> Client::ComputeFlowField(
     const v1::FlowFieldRequest& r) {
   v1::FlowFieldResponse out;
-  absl::Status s = Call(true, [&](grpc::ClientContext* c) {
+  absl::Status s = MapCall(true, r.map_id(), [&](grpc::ClientContext* c) {
     return stub_->ComputeFlowField(c, r, &out);
   });
   if (!s.ok()) return s;

@@ -1,7 +1,15 @@
 #!/usr/bin/env bash
-# Installs the Debian (bookworm) packages gridstar needs to build, test and run.
-# The one list of packages: the README, .ci/run and the Dockerfile all call this script.
-# Usage: scripts/install-deps.sh [--runtime]   (--runtime: only what the server needs to run)
+# Installs the Debian (bookworm) packages gridstar needs. The one list of
+# packages: the README, .ci/run and the Dockerfile all call this script.
+# Usage: scripts/install-deps.sh [--build|--test|--runtime|--list-runtime]
+#   --build    (default) what building gridstar and running it needs;
+#   --test     that, plus the tools the deploy tests drive: nginx (the gRPC
+#              load balancer of the scale-out test), promtool (package
+#              prometheus) and PyYAML for the manifest checks;
+#   --runtime  only the shared libraries gridstar-server and the gridstar CLI
+#              load (the container's runtime stage; tests/deploy checks the
+#              list against the binaries' ldd).
+#   --list-runtime  print the runtime list, install nothing.
 set -euo pipefail
 
 build_packages=(
@@ -12,11 +20,20 @@ build_packages=(
   prometheus-cpp-dev
   clang-14 libclang-rt-14-dev
 )
+test_packages=(nginx prometheus python3 python3-yaml)
+runtime_packages=(
+  libabsl20220623 libgrpc++1.51 libgrpc29 libprotobuf32
+  libprometheus-cpp-core1.0 libprometheus-cpp-pull1.0 libcivetweb1
+  libre2-9 libc-ares2 libssl3 ca-certificates
+)
 
-wanted=("${build_packages[@]}")
-if [[ "${1:-}" == "--runtime" ]]; then
-  wanted=(libabsl20220623 libgrpc++1.51 libprotobuf32 ca-certificates)
-fi
+case "${1:---build}" in
+  --build) wanted=("${build_packages[@]}") ;;
+  --test) wanted=("${build_packages[@]}" "${test_packages[@]}") ;;
+  --runtime) wanted=("${runtime_packages[@]}") ;;
+  --list-runtime) printf '%s\n' "${runtime_packages[@]}"; exit 0 ;;
+  *) echo "usage: $0 [--build|--test|--runtime]" >&2; exit 2 ;;
+esac
 
 missing=()
 for p in "${wanted[@]}"; do
@@ -34,6 +51,16 @@ echo "install-deps: installing ${missing[*]}"
 SUDO=""
 if [[ $(id -u) -ne 0 ]]; then SUDO="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive
+# nginx and prometheus start daemons on install where an init system lets
+# them; the tests run their own on loopback, so none may start here.
+policy=/usr/sbin/policy-rc.d
+made_policy=""
+if [[ ! -e $policy ]]; then
+  printf '#!/bin/sh\nexit 101\n' | $SUDO tee "$policy" >/dev/null
+  $SUDO chmod +x "$policy"
+  made_policy=1
+fi
+trap '[[ -n $made_policy ]] && $SUDO rm -f "$policy"' EXIT
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 echo "install-deps: done"

@@ -17,7 +17,7 @@ stages=("$@")
 ((${#stages[@]})) || stages=(release asan tsan fuzz)
 jobs=$(nproc)
 
-scripts/install-deps.sh
+scripts/install-deps.sh --test
 
 run_stage() {
   local name=$1 start=$SECONDS
