@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds and runs every test. The stages:
 #   1. release   optimised build; every CTest test, the Moving AI conformance
-#                run included.
+#                run, the deploy file checks and the 3-replica nginx scale-out
+#                test included.
 #   2. asan      AddressSanitizer + UndefinedBehaviorSanitizer build (g++);
-#                every test except the long conformance label.
+#                every test except the long conformance label and the deploy
+#                file checks (they inspect the release binaries' libraries).
 #   3. tsan      ThreadSanitizer build (g++); the concurrency tests (threads
 #                sharing one map) and the server's integration tests (a TSan
 #                gridstar-server under concurrent calls).
@@ -32,7 +34,7 @@ run_stage() {
         -DGRIDSTAR_SANITIZE=address,undefined
       (cd build/asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
         UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-        ctest -j "$jobs" --output-on-failure -LE conformance)
+        ctest -j "$jobs" --output-on-failure -LE 'conformance|deploy')
       ;;
     tsan)
       GRIDSTAR_TARGETS="concurrency_test server_test scheduler_test gridstar-server gridstar" \

@@ -125,6 +125,7 @@ int Run() {
                    context_cells);
   Scheduler admin(1, 256, 1);
   Metrics metrics;
+  metrics.SetQueueCapacity(static_cast<double>(search.capacity()));
   std::unique_ptr<prometheus::Exposer> exposer;
   if (absl::GetFlag(FLAGS_metrics_port) != 0) {
     exposer = std::make_unique<prometheus::Exposer>(

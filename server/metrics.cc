@@ -68,6 +68,8 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()) {
                          "Memory of the workers' search contexts");
   flow_field_bytes_ = gauge("gridstar_flow_field_cache_bytes",
                             "Memory of the cached flow fields");
+  queue_capacity_ = gauge("gridstar_queue_capacity",
+                          "Search tasks the queue holds before shedding load");
   auto& lookups = prometheus::BuildCounter()
                       .Name("gridstar_flow_field_cache_lookups_total")
                       .Help("Flow-field cache lookups by result (hit, miss)")
@@ -75,6 +77,8 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()) {
   flow_field_hits_ = &lookups.Add({{"result", "hit"}});
   flow_field_misses_ = &lookups.Add({{"result", "miss"}});
 }
+
+void Metrics::SetQueueCapacity(double tasks) { queue_capacity_->Set(tasks); }
 
 void Metrics::FlowFieldLookup(bool hit) {
   (hit ? flow_field_hits_ : flow_field_misses_)->Increment();

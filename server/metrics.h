@@ -30,6 +30,8 @@ class Metrics {
   // One search: outcome is ok, partial, no_path, deadline, cancelled, error.
   void Search(absl::string_view algorithm, absl::string_view outcome,
               double seconds, uint64_t expanded);
+  // The search queue's fixed capacity, for saturation ratios.
+  void SetQueueCapacity(double tasks);
   // A flow-field cache lookup (ComputeFlowField, FindGroupPaths).
   void FlowFieldLookup(bool hit);
   void SetState(double maps, double cells, double map_bytes, double queue_depth,
@@ -53,6 +55,7 @@ class Metrics {
   prometheus::Counter* flow_field_hits_;
   prometheus::Counter* flow_field_misses_;
   prometheus::Gauge* flow_field_bytes_;
+  prometheus::Gauge* queue_capacity_;
 };
 
 }  // namespace gridstar::server

@@ -1,0 +1,140 @@
+// Test helpers shared by the integration tests: the real gridstar-server as
+// a child process on a free loopback port, the sample maps, and a /metrics
+// scrape. Header-only; GRIDSTAR_SERVER_BINARY and GRIDSTAR_SOURCE_DIR come
+// from CMake.
+#ifndef GRIDSTAR_TESTS_SERVER_SERVER_PROCESS_H_
+#define GRIDSTAR_TESTS_SERVER_SERVER_PROCESS_H_
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "gridstar/v1/gridstar.grpc.pb.h"
+#include "grpcpp/grpcpp.h"
+#include "gtest/gtest.h"
+
+namespace gridstar::testing {
+
+namespace v1 = ::gridstar::v1;
+
+inline int FreePort() {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr));
+  socklen_t len = sizeof(addr);
+  getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+  close(fd);
+  return ntohs(addr.sin_port);
+}
+
+// The server binary as a child process.
+class ServerProcess {
+ public:
+  explicit ServerProcess(std::vector<std::string> extra = {}) {
+    static int counter = 0;
+    port_file_ = absl::StrCat(::testing::TempDir(), "/port.", getpid(), ".", counter++);
+    std::remove(port_file_.c_str());
+    metrics_port_ = FreePort();
+    std::vector<std::string> args = {
+        GRIDSTAR_SERVER_BINARY, "--host=127.0.0.1", "--port=0",
+        absl::StrCat("--port_file=", port_file_),
+        absl::StrCat("--metrics_port=", metrics_port_), "--workers=2"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    pid_ = fork();
+    if (pid_ == 0) {
+      std::vector<char*> argv;
+      for (std::string& a : args) argv.push_back(a.data());
+      argv.push_back(nullptr);
+      execv(argv[0], argv.data());
+      _exit(127);
+    }
+    for (int i = 0; i < 500 && port_ == 0; ++i) {
+      std::ifstream in(port_file_);
+      if (!(in >> port_)) port_ = 0;
+      if (port_ == 0) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    channel_ = grpc::CreateChannel(absl::StrCat("127.0.0.1:", port_),
+                                   grpc::InsecureChannelCredentials());
+    stub_ = v1::Pathfinding::NewStub(channel_);
+  }
+  ~ServerProcess() {
+    if (pid_ > 0) {
+      kill(pid_, SIGKILL);
+      waitpid(pid_, nullptr, 0);
+    }
+  }
+
+  bool started() const { return port_ != 0; }
+  v1::Pathfinding::Stub& stub() { return *stub_; }
+  int metrics_port() const { return metrics_port_; }
+  int port() const { return port_; }
+
+  // Sends a signal and returns the exit status (-1 if it did not exit).
+  int SignalAndWait(int sig) {
+    kill(pid_, sig);
+    int status = 0;
+    waitpid(pid_, &status, 0);
+    pid_ = -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  }
+  void Kill9() {
+    kill(pid_, SIGKILL);
+    waitpid(pid_, nullptr, 0);
+    pid_ = -1;
+  }
+
+ private:
+  pid_t pid_ = -1;
+  int port_ = 0;
+  int metrics_port_ = 0;
+  std::string port_file_;
+  std::shared_ptr<grpc::Channel> channel_;
+  std::unique_ptr<v1::Pathfinding::Stub> stub_;
+};
+
+inline std::string ReadSample(const std::string& name) {
+  std::ifstream in(absl::StrCat(GRIDSTAR_SOURCE_DIR, "/data/sample/", name),
+                   std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+inline std::string Scrape(int port) {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<uint16_t>(port));
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0) {
+    close(fd);
+    return "";
+  }
+  const std::string req = "GET /metrics HTTP/1.0\r\nHost: localhost\r\n\r\n";
+  if (write(fd, req.data(), req.size()) < 0) return "";
+  std::string out;
+  char buf[4096];
+  ssize_t n;
+  while ((n = read(fd, buf, sizeof(buf))) > 0) out.append(buf, static_cast<size_t>(n));
+  close(fd);
+  return out;
+}
+
+}  // namespace gridstar::testing
+
+#endif  // GRIDSTAR_TESTS_SERVER_SERVER_PROCESS_H_
