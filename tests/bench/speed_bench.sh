@@ -12,22 +12,27 @@
 #      one astar search across the map (the 20 longest queries), and a group
 #      of 200 units to one goal against 20 independent searches.
 #
-#   tests/bench/speed_bench.sh [BENCH] [DATA_DIR] [FAMILIES]
-# Defaults: build/release/tests/gridstar-bench ../shared/movingai "dao bg512 sc1 cities"
+#   tests/bench/speed_bench.sh [BENCH] [DATA_DIR] [FAMILIES] [PARTS]
+# Defaults: build/release/tests/gridstar-bench ../shared/movingai
+# "dao bg512 sc1 cities" "1 2 3".
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bench=${1:-build/release/tests/gridstar-bench}
 data=${2:-../shared/movingai}
 families=${3:-dao bg512 sc1 cities}
+parts=" ${4:-1 2 3} "
 algos=(baseline astar jps jps+)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 [[ -x $bench ]] || { echo "no $bench: run scripts/build.sh first" >&2; exit 2; }
 [[ -d $data ]] || { echo "no Moving AI data at $data" >&2; exit 2; }
 
-field() { sed "s/.*$1=\([0-9.]*\).*/\1/"; }
+# The value of key=value in a line (the whole key: group_mean_us is not
+# cached_field_group_mean_us).
+field() { sed -E "s/(^|.* )$1=([0-9.]+).*/\2/"; }
 
 # 1. Moving AI families.
+if [[ $parts == *" 1 "* ]]; then
 for f in $families; do
   for scen in "$data/$f"/*.map.scen; do
     for a in "${algos[@]}"; do
@@ -55,10 +60,12 @@ for f in $families all; do
   for a in "${algos[@]}"; do total=$((total + $(mismatches "$tmp/$a.mismatches" "$f"))); done
   echo "$row | $total |"
 done
+fi
 
-# 2. Landmarks on terrain.
+# 2. Landmarks on terrain (the map is also part 3's).
 "$bench" --make_terrain 512 --seed 7 --queries 300 --out "$tmp/terrain512" >/dev/null
 terrain=("$bench" --map "$tmp/terrain512.pgm" --scen "$tmp/terrain512.pgm.scen")
+if [[ $parts == *" 2 "* ]]; then
 echo
 echo "| terrain 512 x 512, 300 queries | mean us | p99 us | expanded | mismatches |"
 echo "|---|---:|---:|---:|---:|"
@@ -70,8 +77,10 @@ for a in baseline astar alt; do
   build=$(grep -o 'landmarks_ms=[0-9.]*' <<<"$out" || true)
   echo "| $a ${build:+($build)} | $(field mean_us <<<"$line") | $(field p99_us <<<"$line") | $(field expanded_mean <<<"$line") | $(field mismatches <<<"$line") |"
 done
+fi
 
 # 3. Flow fields and groups.
+[[ $parts == *" 3 "* ]] || exit 0
 echo
 echo "| map | field us | astar across us | field / astar | group of 200 us (astar; auto) | with the field cached us | 20 astar us | 20 auto us | group / 20 astar | auto group / 20 auto | cached / 20 auto |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
