@@ -3,6 +3,8 @@
 #include <cmath>
 #include <string>
 
+#include "gridstar/types.h"
+
 namespace gridstar::server {
 namespace {
 
@@ -70,6 +72,17 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()) {
                             "Memory of the cached flow fields");
   queue_capacity_ = gauge("gridstar_queue_capacity",
                           "Search tasks the queue holds before shedding load");
+  for (Algorithm a : kAllAlgorithms) {
+    SearchHandles h;
+    h.algorithm = AlgorithmName(a);
+    const std::string name(h.algorithm);
+    h.seconds = &search_seconds_->Add({{"algorithm", name}}, SharedTimeBuckets());
+    for (size_t o = 0; o < std::size(kOutcomes); ++o) {
+      h.outcomes[o] = &searches_->Add(
+          {{"algorithm", name}, {"outcome", std::string(kOutcomes[o])}});
+    }
+    search_handles_.push_back(h);
+  }
   auto& lookups = prometheus::BuildCounter()
                       .Name("gridstar_flow_field_cache_lookups_total")
                       .Help("Flow-field cache lookups by result (hit, miss)")
@@ -96,6 +109,17 @@ void Metrics::QueueWait(double seconds) { queue_wait_->Observe(seconds); }
 
 void Metrics::Search(absl::string_view algorithm, absl::string_view outcome,
                      double seconds, uint64_t expanded) {
+  expansions_->Observe(static_cast<double>(expanded));
+  for (const SearchHandles& h : search_handles_) {
+    if (h.algorithm != algorithm) continue;
+    for (size_t o = 0; o < std::size(kOutcomes); ++o) {
+      if (kOutcomes[o] != outcome) continue;
+      h.seconds->Observe(seconds);
+      h.outcomes[o]->Increment();
+      return;
+    }
+  }
+  // Other labels (groups, flow fields): through the families.
   search_seconds_
       ->Add({{"algorithm", std::string(algorithm)}}, SharedTimeBuckets())
       .Observe(seconds);
@@ -103,7 +127,6 @@ void Metrics::Search(absl::string_view algorithm, absl::string_view outcome,
       ->Add({{"algorithm", std::string(algorithm)},
              {"outcome", std::string(outcome)}})
       .Increment();
-  expansions_->Observe(static_cast<double>(expanded));
 }
 
 void Metrics::SetState(double maps, double cells, double map_bytes,

@@ -7,7 +7,9 @@
 
 #include <cstdint>
 #include <memory>
+#include <iterator>
 #include <string>
+#include <vector>
 
 #include "absl/strings/string_view.h"
 #include "prometheus/counter.h"
@@ -56,6 +58,17 @@ class Metrics {
   prometheus::Counter* flow_field_misses_;
   prometheus::Gauge* flow_field_bytes_;
   prometheus::Gauge* queue_capacity_;
+
+  // Handles made once for every algorithm and outcome of single searches:
+  // the hot path finds them by a short scan, without the families' locks.
+  static constexpr absl::string_view kOutcomes[] = {
+      "ok", "partial", "no_path", "deadline", "cancelled", "error"};
+  struct SearchHandles {
+    absl::string_view algorithm;
+    prometheus::Histogram* seconds;
+    prometheus::Counter* outcomes[std::size(kOutcomes)];
+  };
+  std::vector<SearchHandles> search_handles_;
 };
 
 }  // namespace gridstar::server

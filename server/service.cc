@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <deque>
@@ -220,7 +221,9 @@ absl::Status RunJob(const PathJob& job, Metrics* metrics, SearchContext& context
   metrics->QueueWait(queue_seconds);
   out->set_queue_micros(queue_seconds * 1e6);
   if (job.cancelled->load()) return absl::CancelledError("the call was cancelled");
-  PathResult r;
+  // Reused by each worker thread: FindPath then allocates nothing once the
+  // vectors have grown (only the response's own storage is new).
+  thread_local PathResult r;
   absl::Status s = gridstar::FindPath(job.snapshot->map, job.query, context, &r);
   const double search_seconds = absl::ToDoubleSeconds(absl::Now() - begin);
   // Labelled by the algorithm that ran, so auto's choices show.
@@ -555,6 +558,30 @@ grpc::ServerUnaryReactor* PathfindingService::FindPaths(
     if (remaining->fetch_sub(1) == 1) call->Done(grpc::Status::OK);
   };
   const absl::Time deadline = CallDeadline(ctx, options_.max_search_time);
+  // Items go out in chunks, two per worker, so that every worker gets a
+  // share while a batch of cheap searches does not pay one task each.
+  const size_t tasks = 2 * static_cast<size_t>(search_->workers());
+  const size_t chunk = std::max<size_t>(1, (n + tasks - 1) / tasks);
+  using Item = std::pair<std::shared_ptr<PathJob>, v1::PathItemResult*>;
+  std::vector<Item> pending;
+  auto submit = [&] {
+    if (pending.empty()) return;
+    auto items = std::make_shared<std::vector<Item>>(std::move(pending));
+    pending.clear();
+    const bool queued =
+        search_->TrySubmit([this, items, finish_one](SearchContext& context) {
+          for (auto& [job, item] : *items) {
+            SetItem(RunJob(*job, metrics_, context, item->mutable_path()), item);
+            finish_one();
+          }
+        });
+    if (!queued) {
+      for (auto& [job, item] : *items) {
+        SetItem(Overloaded(*search_), item);
+        finish_one();
+      }
+    }
+  };
   for (size_t i = 0; i < n; ++i) {
     v1::PathItemResult* item = response->mutable_results(static_cast<int>(i));
     auto job = std::make_shared<PathJob>();
@@ -566,16 +593,10 @@ grpc::ServerUnaryReactor* PathfindingService::FindPaths(
       finish_one();
       continue;
     }
-    const bool queued = search_->TrySubmit(
-        [this, job, item, finish_one](SearchContext& context) {
-          SetItem(RunJob(*job, metrics_, context, item->mutable_path()), item);
-          finish_one();
-        });
-    if (!queued) {
-      SetItem(Overloaded(*search_), item);
-      finish_one();
-    }
+    pending.emplace_back(std::move(job), item);
+    if (pending.size() == chunk) submit();
   }
+  submit();
   finish_one();
   return call;
 }

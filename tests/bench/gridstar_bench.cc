@@ -452,6 +452,14 @@ int Run(int argc, char** argv) {
     }
   }
   if (csv) std::fclose(csv);
+  // Memory, for the README's capacity model: the map with its derived data,
+  // and the context after serving every query.
+  std::printf("map_bytes=%zu map_bytes_per_cell=%.2f context_bytes=%zu "
+              "context_bytes_per_cell=%.2f\n",
+              map->MemoryBytes(),
+              static_cast<double>(map->MemoryBytes()) / map->cell_count(),
+              context.MemoryBytes(),
+              static_cast<double>(context.MemoryBytes()) / map->cell_count());
   double mean = 0;
   for (double m : micros) mean += m;
   if (!micros.empty()) mean /= static_cast<double>(micros.size());

@@ -2,9 +2,10 @@
 # Service throughput against the in-process search rate, in one run:
 #   1. gridstar-bench (one thread) on each map's scenario: mean_us gives the
 #      in-process rate of one worker, 1e6 / mean_us queries per second;
-#   2. gridstar-server --workers 1 with the maps preloaded, and
-#      `gridstar scen --batch 64 --concurrency 4`: the same queries, each once,
-#      through the service at saturation;
+#   2. gridstar-server --workers 1 with the maps preloaded: `gridstar scen`
+#      checks every length once, then `gridstar load --batch 64
+#      --concurrency 4` runs the same queries for DURATION seconds at
+#      saturation;
 #   3. `gridstar load` with unary FindPath at half that rate for DURATION
 #      seconds, for the p99.
 #   4. a group of 50 clustered units sharing a goal: the FindGroupPaths call
@@ -28,24 +29,40 @@ server=$!
 trap 'kill $server 2>/dev/null; wait $server 2>/dev/null || true' EXIT
 sleep 2
 cli=("$build/client/gridstar" --server=127.0.0.1:$port --deadline=60s --algo="$algo")
-echo "| map | in-process qps (1 thread) | service qps, scen --batch 64 (1 worker) | ratio | unary p99 at half load | in-process mean us |"
-echo "|---|---:|---:|---:|---:|---:|"
+echo "| map | in-process qps (1 thread) | service qps, load --batch 64 (1 worker) | ratio | unary saturation qps | unary paced at qps | unary p50 | unary p99 | in-process mean us |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
 for m in "${maps[@]}"; do
   id=$(basename "$m")
   mean=$("$build/tests/gridstar-bench" --map "$data/$m.map" --scen "$data/$m.map.scen" \
     --algo "$algo" |
     tail -1 | sed 's/.*mean_us=\([0-9.]*\).*/\1/')
   inproc=$(awk -v m="$mean" 'BEGIN { printf "%.0f", 1e6 / m }')
-  line=$("${cli[@]}" scen --map "$id" "$data/$m.map.scen" --batch 64 --concurrency 4 \
+  # Checked once (every length against the scenario), then saturated.
+  check=$("${cli[@]}" scen --map "$id" "$data/$m.map.scen" --batch 64 --concurrency 4 \
     2>/dev/null | tail -1)
+  [[ $check == *" mismatches=0 errors=0 "* ]] || echo "WARNING: $id: $check" >&2
+  line=$("${cli[@]}" load --map "$id" "$data/$m.map.scen" --batch 64 --concurrency 4 \
+    --duration "${duration}s" 2>/dev/null | tail -1)
   qps=$(sed 's/.*qps=\([0-9]*\).*/\1/' <<<"$line")
-  half=$((qps / 2))
+  # Unary FindPath: its own saturation, then half of it, paced.
+  unary_max=$("${cli[@]}" load --map "$id" "$data/$m.map.scen" --concurrency 4 \
+    --duration "${duration}s" 2>/dev/null | tail -1 | sed 's/.*qps=\([0-9]*\).*/\1/')
+  half=$((unary_max / 2))
   unary=$("${cli[@]}" load --map "$id" "$data/$m.map.scen" --concurrency 4 --rps "$half" \
     --duration "${duration}s" 2>/dev/null | tail -1)
+  p50=$(sed 's/.*p50_us=\([0-9]*\).*/\1/' <<<"$unary")
   p99=$(sed 's/.*p99_us=\([0-9]*\).*/\1/' <<<"$unary")
   ratio=$(awk -v a="$qps" -v b="$inproc" 'BEGIN { printf "%.2f", a / b }')
-  echo "| $id | $inproc | $qps | $ratio | $p99 us | $mean |"
+  target=$(awk -v m="$mean" 'BEGIN { printf "%.0f", 3 * m + 300 }')
+  echo "| $id | $inproc | $qps | $ratio | $unary_max | $half | $p50 us | $p99 us (target $target us) | $mean |"
 done
+
+# The floor under every unary latency here: a call for an unknown map, which
+# the handler answers NOT_FOUND on the gRPC thread (no queue, no search).
+floor=$("${cli[@]}" load --map no-such-map "$data/dao/den520d.map.scen" --concurrency 1 \
+  --duration 3s 2>/dev/null | tail -1 || true)
+echo
+echo "bare unary round trip (NOT_FOUND, no search), 1 thread: $(sed 's/.*\(p50_us=[0-9]*\).*\(p99_us=[0-9]*\).*/\1 \2/' <<<"$floor")"
 
 # A group of 50 units in a cluster around the start of the last (longest)
 # den520d query, sharing its goal: one FindGroupPaths against 50 FindPaths.
