@@ -110,28 +110,34 @@ class OnlineJumper {
 
  private:
   uint32_t Horizontal(int32_t x, int32_t y, int32_t dx) const {
-    int32_t last_free = 0;
-    const int32_t p = Scan(map_.row_bits(y), map_.row_bits(y - 1),
-                           map_.row_bits(y + 1), x, dx, &last_free);
-    const int32_t reach = p != static_cast<int32_t>(kNoJump) ? p : last_free;
-    if (y == goal_y_ && (goal_x_ - x) * dx > 0 && (reach - goal_x_) * dx >= 0) {
-      return goal_;
-    }
-    if (p == static_cast<int32_t>(kNoJump)) return kNoJump;
-    return static_cast<uint32_t>(y) * static_cast<uint32_t>(pw_) +
-           static_cast<uint32_t>(p);
+    return Straight<true>(x, y, dx);
   }
   uint32_t Vertical(int32_t x, int32_t y, int32_t dy) const {
+    return Straight<false>(x, y, dy);
+  }
+
+  // A straight jump from (x, y) along its row (kAlongRow) or its column, by
+  // `step`: the jump point, the goal when it lies on the way, or kNoJump.
+  template <bool kAlongRow>
+  uint32_t Straight(int32_t x, int32_t y, int32_t step) const {
+    const int32_t along = kAlongRow ? x : y, across = kAlongRow ? y : x;
+    const int32_t goal_along = kAlongRow ? goal_x_ : goal_y_;
+    const int32_t goal_across = kAlongRow ? goal_y_ : goal_x_;
+    auto line = [this](int32_t i) {
+      return kAlongRow ? map_.row_bits(i) : map_.column_bits(i);
+    };
     int32_t last_free = 0;
-    const int32_t p = Scan(map_.column_bits(x), map_.column_bits(x - 1),
-                           map_.column_bits(x + 1), y, dy, &last_free);
-    const int32_t reach = p != static_cast<int32_t>(kNoJump) ? p : last_free;
-    if (x == goal_x_ && (goal_y_ - y) * dy > 0 && (reach - goal_y_) * dy >= 0) {
+    const int32_t p = Scan(line(across), line(across - 1), line(across + 1),
+                           along, step, &last_free);
+    const bool jumped = p != static_cast<int32_t>(kNoJump);
+    const int32_t reach = jumped ? p : last_free;
+    if (across == goal_across && (goal_along - along) * step > 0 &&
+        (reach - goal_along) * step >= 0) {
       return goal_;
     }
-    if (p == static_cast<int32_t>(kNoJump)) return kNoJump;
-    return static_cast<uint32_t>(p) * static_cast<uint32_t>(pw_) +
-           static_cast<uint32_t>(x);
+    if (!jumped) return kNoJump;
+    return static_cast<uint32_t>(kAlongRow ? y : p) * static_cast<uint32_t>(pw_) +
+           static_cast<uint32_t>(kAlongRow ? p : x);
   }
 
   const GridMap& map_;
