@@ -59,10 +59,10 @@ ABSL_FLAG(absl::Duration, shutdown_grace, absl::Seconds(10),
           "On SIGTERM/SIGINT, time in-flight calls get to finish");
 ABSL_FLAG(std::vector<std::string>, preload, {},
           "Maps to register at start, as id=path pairs (Moving AI .map or PGM), "
-          "each with a jump table (kept on uniform-cost maps) and "
+          "each with a jump table (kept on uniform-cost maps) and, on terrain, "
           "--preload_landmarks landmarks");
 ABSL_FLAG(int, preload_landmarks, 8,
-          "Landmarks built for each --preload map (0 to 32; 0 = none)");
+          "Landmarks built for each --preload terrain map (0 to 32; 0 = none)");
 
 namespace gridstar::server {
 namespace {
@@ -106,8 +106,12 @@ int Run() {
     if (map.ok()) {
       MapOptions options;
       options.jump_table = true;
+      // Landmarks serve terrain; on uniform maps auto runs jump point search.
       options.landmarks =
-          std::clamp(absl::GetFlag(FLAGS_preload_landmarks), 0, GridMap::kMaxLandmarks);
+          map->uniform_cost()
+              ? 0
+              : std::clamp(absl::GetFlag(FLAGS_preload_landmarks), 0,
+                           GridMap::kMaxLandmarks);
       s = registry.Register(parts[0], *std::move(map), options, true).status();
     }
     if (!s.ok()) {
