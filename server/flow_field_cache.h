@@ -54,7 +54,8 @@ class FlowFieldCache {
   size_t size() const;
 
  private:
-  using Lru = std::list<std::pair<FlowFieldKey, std::shared_ptr<const FlowField>>>;
+  using Lru =
+      std::list<std::pair<FlowFieldKey, std::shared_ptr<const FlowField>>>;
   void EraseLocked(Lru::iterator it);
 
   const size_t capacity_;

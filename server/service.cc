@@ -654,7 +654,6 @@ grpc::ServerUnaryReactor* PathfindingService::FindGroupPaths(
   if (q->goals.size() == 1 && q->method != GroupMethod::kSplice) {
     key = {snapshot->id, snapshot->version, q->goals[0], q->diagonal, 0};
     cached = flow_fields_->Find(key);
-    metrics_->FlowFieldLookup(cached != nullptr);
     q->flow_field = cached.get();
   }
   q->deadline = CallDeadline(ctx, options_.max_search_time);
@@ -671,6 +670,9 @@ grpc::ServerUnaryReactor* PathfindingService::FindGroupPaths(
       call->Done(s);
       return;
     }
+    // Counted only for groups that followed a field, so that the hit ratio
+    // is not diluted by spliced groups that never wanted one.
+    if (r.used_flow_field) metrics_->FlowFieldLookup(cached != nullptr);
     if (r.computed_flow_field != nullptr) {
       flow_fields_->Insert(key, std::move(r.computed_flow_field));
     }

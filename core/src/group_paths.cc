@@ -180,8 +180,11 @@ class GroupSolver {
       }
       auto shared = std::make_shared<const FlowField>(*std::move(computed));
       field = shared.get();
-      if (shared->complete()) result_->computed_flow_field = std::move(shared);
-      else own_field_ = std::move(shared);
+      if (shared->complete()) {
+        result_->computed_flow_field = std::move(shared);
+      } else {
+        own_field_ = std::move(shared);
+      }
     }
     for (size_t i : valid) {
       UnitPath& u = result_->units[i];

@@ -46,9 +46,8 @@ inline int32_t Scan(const uint64_t* line, const uint64_t* side_a,
     for (int64_t first = pos + 1;; first += 64) {
       const int64_t bit = first + 64;  // Lines start with 64 zero bits.
       const uint64_t free = Bits64(line, bit);
-      const uint64_t forced =
-          (Bits64(side_a, bit) & ~Bits64(side_a, bit - 1)) |
-          (Bits64(side_b, bit) & ~Bits64(side_b, bit - 1));
+      const uint64_t forced = (Bits64(side_a, bit) & ~Bits64(side_a, bit - 1)) |
+                              (Bits64(side_b, bit) & ~Bits64(side_b, bit - 1));
       const uint64_t stop = ~free | forced;
       if (stop == 0) continue;
       const int i = __builtin_ctzll(stop);
@@ -62,9 +61,8 @@ inline int32_t Scan(const uint64_t* line, const uint64_t* side_a,
     // Bit 63 of each word read is cell `last`, bit 0 is last - 63.
     const int64_t bit = last + 64 - 63;
     const uint64_t free = Bits64(line, bit);
-    const uint64_t forced =
-        (Bits64(side_a, bit) & ~Bits64(side_a, bit + 1)) |
-        (Bits64(side_b, bit) & ~Bits64(side_b, bit + 1));
+    const uint64_t forced = (Bits64(side_a, bit) & ~Bits64(side_a, bit + 1)) |
+                            (Bits64(side_b, bit) & ~Bits64(side_b, bit + 1));
     const uint64_t stop = ~free | forced;
     if (stop == 0) continue;
     const int i = 63 - __builtin_clzll(stop);
@@ -136,7 +134,8 @@ class OnlineJumper {
       return goal_;
     }
     if (!jumped) return kNoJump;
-    return static_cast<uint32_t>(kAlongRow ? y : p) * static_cast<uint32_t>(pw_) +
+    return static_cast<uint32_t>(kAlongRow ? y : p) *
+               static_cast<uint32_t>(pw_) +
            static_cast<uint32_t>(kAlongRow ? p : x);
   }
 
@@ -280,10 +279,9 @@ void JpsSearch(const GridMap& map, const SearchParams& p, SearchState& s,
       if (stop != PartialReason::kNone) break;
     }
     const uint32_t parent = cn.parent;
-    unsigned dirs =
-        Successors(costs, pw, cur, x, y, parent,
-                   static_cast<int32_t>(parent % pw),
-                   static_cast<int32_t>(parent / pw));
+    unsigned dirs = Successors(costs, pw, cur, x, y, parent,
+                               static_cast<int32_t>(parent % pw),
+                               static_cast<int32_t>(parent / pw));
     while (dirs != 0) {
       const int d = __builtin_ctz(dirs);
       dirs &= dirs - 1;
@@ -291,9 +289,8 @@ void JpsSearch(const GridMap& map, const SearchParams& p, SearchState& s,
       if (next == kNoJump) continue;
       const int32_t nx = static_cast<int32_t>(next % pw);
       const int32_t ny = static_cast<int32_t>(next / pw);
-      const double ng =
-          g + unit * (d < 4 ? std::abs(nx - x) + std::abs(ny - y)
-                            : kSqrt2 * std::abs(nx - x));
+      const double ng = g + unit * (d < 4 ? std::abs(nx - x) + std::abs(ny - y)
+                                          : kSqrt2 * std::abs(nx - x));
       Node& n = nodes[next];
       if (n.stamp == closed_mark) continue;
       if (n.stamp == open_mark) {

@@ -1,6 +1,8 @@
 // Flow fields against the brute-force Dijkstra on seeded random maps, every
 // policy and terrain, plus one named test per edge case.
 
+#include "gridstar/flow_field.h"
+
 #include <cmath>
 #include <limits>
 #include <random>
@@ -10,7 +12,6 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "gridstar/find_path.h"
-#include "gridstar/flow_field.h"
 #include "gtest/gtest.h"
 #include "testing/reference.h"
 #include "testing/status_matchers.h"
@@ -60,9 +61,9 @@ TEST(FlowFieldTest, MatchesBruteForceOnRandomMaps) {
         q.max_cost = farthest / 2;
         ++bounded;
       }
-      SCOPED_TRACE(absl::StrCat("map ", m, " (", map.width(), "x",
-                                map.height(), ") ", DiagonalPolicyName(policy),
-                                " goal (", goal.x, ",", goal.y, ") max_cost ",
+      SCOPED_TRACE(absl::StrCat("map ", m, " (", map.width(), "x", map.height(),
+                                ") ", DiagonalPolicyName(policy), " goal (",
+                                goal.x, ",", goal.y, ") max_cost ",
                                 q.max_cost));
       absl::StatusOr<FlowField> f = ComputeFlowField(map, q, context);
       ASSERT_OK(f);
@@ -140,8 +141,8 @@ TEST(FlowFieldTest, BlockedGoalIsInvalidArgumentNamingGoal) {
 TEST(FlowFieldTest, NegativeOrNanMaxCostIsInvalidArgument) {
   const GridMap map = MakeRandomMap({4, 4, 0, 1, false}, 1);
   SearchContext context;
-  for (double bad : {-1.0, std::nan(""),
-                     std::numeric_limits<double>::infinity()}) {
+  for (double bad :
+       {-1.0, std::nan(""), std::numeric_limits<double>::infinity()}) {
     FlowFieldQuery q;
     q.max_cost = bad;
     EXPECT_TRUE(StatusIs(ComputeFlowField(map, q, context),
@@ -204,8 +205,7 @@ TEST(FlowFieldTest, PassedDeadlineGivesAnIncompleteExactField) {
   EXPECT_GE(f->reached(), 1);
   EXPECT_LT(f->reached(), map.passable_count());
   // What was reached is exact.
-  const std::vector<double> want =
-      ReferenceDistances(map, q.goal, q.diagonal);
+  const std::vector<double> want = ReferenceDistances(map, q.goal, q.diagonal);
   for (int32_t y = 0; y < 200; ++y) {
     for (int32_t x = 0; x < 200; ++x) {
       if (f->Direction({x, y}) == FlowField::kUnreached) continue;

@@ -48,8 +48,8 @@ class NginxProcess {
                const std::string& conf) {
     pid_ = fork();
     if (pid_ == 0) {
-      execl(binary.c_str(), binary.c_str(), "-p", dir.c_str(), "-c", conf.c_str(),
-            "-g", "daemon off;", static_cast<char*>(nullptr));
+      execl(binary.c_str(), binary.c_str(), "-p", dir.c_str(), "-c",
+            conf.c_str(), "-g", "daemon off;", static_cast<char*>(nullptr));
       _exit(127);
     }
   }
@@ -68,7 +68,8 @@ bool PortOpen(int port) {
   addr.sin_family = AF_INET;
   addr.sin_port = htons(static_cast<uint16_t>(port));
   addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  const bool open = connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0;
+  const bool open =
+      connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0;
   close(fd);
   return open;
 }
@@ -78,7 +79,8 @@ double MetricValue(const std::string& page, const std::string& prefix) {
   std::istringstream in(page);
   std::string line;
   while (std::getline(in, line)) {
-    if (line.rfind(prefix, 0) == 0) return std::atof(line.substr(prefix.size()).c_str());
+    if (line.rfind(prefix, 0) == 0)
+      return std::atof(line.substr(prefix.size()).c_str());
   }
   return 0;
 }
@@ -97,12 +99,17 @@ TEST(ScaleOutTest, MapsStickToOneReplicaAndHealAfterAKill) {
   const std::string nginx = Nginx();
   if (nginx.empty()) {
     if (std::getenv("CI") != nullptr) {
-      FAIL() << "nginx is not installed (scripts/install-deps.sh --test), and CI is set";
+      FAIL() << "nginx is not installed (scripts/install-deps.sh --test), and "
+                "CI is set";
     }
-    GTEST_SKIP() << "nginx is not installed: run scripts/install-deps.sh --test";
+    GTEST_SKIP()
+        << "nginx is not installed: run scripts/install-deps.sh --test";
   }
-  const std::string dir = absl::StrCat(::testing::TempDir(), "/scaleout.", getpid());
-  ASSERT_EQ(std::system(absl::StrCat("rm -rf ", dir, " && mkdir -p ", dir).c_str()), 0);
+  const std::string dir =
+      absl::StrCat(::testing::TempDir(), "/scaleout.", getpid());
+  ASSERT_EQ(
+      std::system(absl::StrCat("rm -rf ", dir, " && mkdir -p ", dir).c_str()),
+      0);
   chmod(dir.c_str(), 0755);  // nginx's workers run as another user.
 
   constexpr int kReplicas = 3;
@@ -110,12 +117,13 @@ TEST(ScaleOutTest, MapsStickToOneReplicaAndHealAfterAKill) {
   std::unique_ptr<ServerProcess> replicas[kReplicas];
   auto start = [&](int i) {
     replicas[i] = std::make_unique<ServerProcess>(std::vector<std::string>{
-        absl::StrCat("--port=", ports[i]), absl::StrCat("--data_dir=", dir, "/data", i),
-        "--workers=1"});
+        absl::StrCat("--port=", ports[i]),
+        absl::StrCat("--data_dir=", dir, "/data", i), "--workers=1"});
   };
   for (int i = 0; i < kReplicas; ++i) {
     ports[i] = FreePort();
-    ASSERT_EQ(std::system(absl::StrCat("mkdir -p ", dir, "/data", i).c_str()), 0);
+    ASSERT_EQ(std::system(absl::StrCat("mkdir -p ", dir, "/data", i).c_str()),
+              0);
     start(i);
     ASSERT_TRUE(replicas[i]->started());
     ASSERT_EQ(replicas[i]->port(), ports[i]);
@@ -141,7 +149,8 @@ TEST(ScaleOutTest, MapsStickToOneReplicaAndHealAfterAKill) {
                               absl::StrCat(dir, "/nginx"));
     rendered += line + "\n";
   }
-  ASSERT_EQ(next, kReplicas) << "deploy/nginx/nginx.conf should list 3 replicas";
+  ASSERT_EQ(next, kReplicas)
+      << "deploy/nginx/nginx.conf should list 3 replicas";
   const std::string conf_path = absl::StrCat(dir, "/nginx.conf");
   std::ofstream(conf_path) << rendered;
   NginxProcess proxy(nginx, dir, conf_path);
@@ -197,8 +206,10 @@ TEST(ScaleOutTest, MapsStickToOneReplicaAndHealAfterAKill) {
       home[id] = i;
     }
     const std::string page = Scrape(replicas[i]->metrics_port());
-    EXPECT_EQ(MetricValue(page, "gridstar_requests_total{code=\"OK\",method=\"FindPath\"} "),
-              static_cast<double>(kQueries * held.size()))
+    EXPECT_EQ(
+        MetricValue(
+            page, "gridstar_requests_total{code=\"OK\",method=\"FindPath\"} "),
+        static_cast<double>(kQueries * held.size()))
         << "replica " << i << " holds " << held.size() << " maps";
     std::printf("replica %d holds %zu maps\n", i, held.size());
   }
@@ -244,11 +255,14 @@ TEST(ScaleOutTest, MapsStickToOneReplicaAndHealAfterAKill) {
   std::this_thread::sleep_for(std::chrono::seconds(3));
   stop.store(true);
   for (std::thread& t : load) t.join();
-  std::printf("kill -9 of replica %d (%d maps): %d calls ok before, %d after, %d failed, "
-              "%llu maps re-registered by the client\n",
-              victim, count[victim], ok_before.load(), ok_after.load(), failed.load(),
-              static_cast<unsigned long long>(client.reregistrations()));
-  for (const std::string& f : failures) std::printf("  failed: %s\n", f.c_str());
+  std::printf(
+      "kill -9 of replica %d (%d maps): %d calls ok before, %d after, %d "
+      "failed, "
+      "%llu maps re-registered by the client\n",
+      victim, count[victim], ok_before.load(), ok_after.load(), failed.load(),
+      static_cast<unsigned long long>(client.reregistrations()));
+  for (const std::string& f : failures)
+    std::printf("  failed: %s\n", f.c_str());
   // Only calls in flight at the kill may fail: one per load thread.
   EXPECT_LE(failed.load(), 2);
   EXPECT_GT(ok_after.load(), 100);

@@ -47,13 +47,17 @@ class ServerProcess {
  public:
   explicit ServerProcess(std::vector<std::string> extra = {}) {
     static int counter = 0;
-    port_file_ = absl::StrCat(::testing::TempDir(), "/port.", getpid(), ".", counter++);
+    port_file_ =
+        absl::StrCat(::testing::TempDir(), "/port.", getpid(), ".", counter++);
     std::remove(port_file_.c_str());
     metrics_port_ = FreePort();
     std::vector<std::string> args = {
-        GRIDSTAR_SERVER_BINARY, "--host=127.0.0.1", "--port=0",
+        GRIDSTAR_SERVER_BINARY,
+        "--host=127.0.0.1",
+        "--port=0",
         absl::StrCat("--port_file=", port_file_),
-        absl::StrCat("--metrics_port=", metrics_port_), "--workers=2"};
+        absl::StrCat("--metrics_port=", metrics_port_),
+        "--workers=2"};
     args.insert(args.end(), extra.begin(), extra.end());
     pid_ = fork();
     if (pid_ == 0) {
@@ -66,7 +70,8 @@ class ServerProcess {
     for (int i = 0; i < 500 && port_ == 0; ++i) {
       std::ifstream in(port_file_);
       if (!(in >> port_)) port_ = 0;
-      if (port_ == 0) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      if (port_ == 0)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
     channel_ = grpc::CreateChannel(absl::StrCat("127.0.0.1:", port_),
                                    grpc::InsecureChannelCredentials());
@@ -130,7 +135,8 @@ inline std::string Scrape(int port) {
   std::string out;
   char buf[4096];
   ssize_t n;
-  while ((n = read(fd, buf, sizeof(buf))) > 0) out.append(buf, static_cast<size_t>(n));
+  while ((n = read(fd, buf, sizeof(buf))) > 0)
+    out.append(buf, static_cast<size_t>(n));
   close(fd);
   return out;
 }

@@ -1033,12 +1033,18 @@ TEST_F(ServerTest, LargeGroupsFollowACachedFlowField) {
                   1e-6);
     }
   }
-  // Splicing asked for: no field.
+  // Splicing asked for: no field, and no cache lookup counted.
   r.set_method(v1::GROUP_METHOD_SPLICE);
   grpc::ClientContext ctx;
   v1::GroupPathsResponse out;
   ASSERT_TRUE(stub().FindGroupPaths(&ctx, r, &out).ok());
   EXPECT_FALSE(out.flow_field());
+  std::this_thread::sleep_for(std::chrono::milliseconds(700));
+  const std::string m = Scrape(server_->metrics_port());
+  EXPECT_NE(m.find("gridstar_flow_field_cache_lookups_total{result=\"hit\"} 1"),
+            std::string::npos);
+  EXPECT_NE(m.find("gridstar_flow_field_cache_lookups_total{result=\"miss\"} 1"),
+            std::string::npos);
 }
 
 // Runs a command, returns its stdout's last line and sets *code to its exit
