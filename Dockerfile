@@ -36,4 +36,4 @@ EXPOSE 50051 9464
 # Asks the gRPC health service: SERVING exits 0, anything else 1.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=15s --retries=3 \
     CMD gridstar --server=127.0.0.1:${FLAGS_port} --deadline=2s health || exit 1
-ENTRYPOINT ["gridstar-server", "--tryfromenv=host,port,metrics_port,workers,data_dir,queue_capacity,max_batch,max_group,max_stream_inflight,max_map_side,max_map_cells,max_maps,max_total_cells,max_message_bytes,flow_field_cache_bytes,max_search_time,shutdown_grace,preload,preload_landmarks"]
+ENTRYPOINT ["gridstar-server", "--tryfromenv=host,port,metrics_port,workers,data_dir,queue_capacity,max_batch,max_group,max_stream_inflight,max_map_side,max_map_cells,max_maps,max_total_cells,max_message_bytes,max_derived_bytes,flow_field_cache_bytes,max_search_time,shutdown_grace,preload,preload_landmarks"]

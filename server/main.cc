@@ -53,6 +53,9 @@ ABSL_FLAG(int, max_message_bytes, 80 << 20,
 ABSL_FLAG(int64_t, flow_field_cache_bytes, int64_t{256} << 20,
           "Memory for cached flow fields (ComputeFlowField, FindGroupPaths), "
           "least recently used out first; 0 = no cache");
+ABSL_FLAG(int64_t, max_derived_bytes, int64_t{1} << 30,
+          "Most bytes of jump table and landmarks one map may ask for "
+          "(16 bytes a cell for the table, 8 per landmark); more is refused");
 ABSL_FLAG(absl::Duration, max_search_time, absl::Seconds(30),
           "Time budget of a call without a deadline (and cap of any deadline)");
 ABSL_FLAG(absl::Duration, shutdown_grace, absl::Seconds(10),
@@ -146,6 +149,8 @@ int Run() {
   options.max_search_time = absl::GetFlag(FLAGS_max_search_time);
   options.max_message_bytes =
       static_cast<size_t>(absl::GetFlag(FLAGS_max_message_bytes));
+  options.max_derived_bytes =
+      static_cast<size_t>(std::max<int64_t>(0, absl::GetFlag(FLAGS_max_derived_bytes)));
   FlowFieldCache flow_fields(static_cast<size_t>(
       std::max<int64_t>(0, absl::GetFlag(FLAGS_flow_field_cache_bytes))));
   PathfindingService service(&registry, &search, &admin, &metrics, &flow_fields,

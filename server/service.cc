@@ -360,6 +360,21 @@ PathfindingService::PathfindingService(MapRegistry* registry, Scheduler* search,
     : registry_(registry), search_(search), admin_(admin), metrics_(metrics),
       flow_fields_(flow_fields), options_(options) {}
 
+absl::Status PathfindingService::CheckDerivedBytes(
+    const GridMap& map, const MapOptions& options) const {
+  // A jump table is 8 int16 a padded cell (uniform maps only), a landmark one
+  // double a padded cell.
+  const size_t cells = map.padded_size();
+  const size_t table = options.jump_table && map.uniform_cost() ? cells * 16 : 0;
+  const size_t landmarks = cells * 8 * static_cast<size_t>(options.landmarks);
+  if (table + landmarks <= options_.max_derived_bytes) return absl::OkStatus();
+  return absl::ResourceExhaustedError(absl::StrCat(
+      landmarks > 0 ? "landmarks, jump_table" : "jump_table", ": the ",
+      map.width(), " x ", map.height(), " map's jump table (", table,
+      " bytes) and ", options.landmarks, " landmarks (", landmarks,
+      " bytes) exceed --max_derived_bytes (", options_.max_derived_bytes, ")"));
+}
+
 grpc::ServerUnaryReactor* PathfindingService::RegisterMap(
     grpc::CallbackServerContext*, const v1::RegisterMapRequest* request,
     v1::MapInfo* response) {
@@ -391,6 +406,10 @@ grpc::ServerUnaryReactor* PathfindingService::RegisterMap(
     absl::StatusOr<GridMap> map = MapOfRequest(*request, options_.map_limits);
     if (!map.ok()) {
       call->Done(map.status());
+      return;
+    }
+    if (absl::Status s = CheckDerivedBytes(*map, map_options); !s.ok()) {
+      call->Done(s);
       return;
     }
     absl::StatusOr<std::shared_ptr<const MapSnapshot>> s =

@@ -32,6 +32,9 @@ struct ServiceOptions {
   absl::Duration max_search_time = absl::Seconds(30);
   // Largest message the server sends; flow fields beyond it are refused.
   size_t max_message_bytes = 80 << 20;
+  // Most bytes one map's opt-in derived data (jump table, landmarks) may
+  // take; a registration asking for more is refused.
+  size_t max_derived_bytes = size_t{1} << 30;
 };
 
 class PathfindingService final : public v1::Pathfinding::CallbackService {
@@ -78,6 +81,11 @@ class PathfindingService final : public v1::Pathfinding::CallbackService {
   const ServiceOptions& options() const { return options_; }
 
  private:
+  // ResourceExhausted when the derived data `options` asks for would take
+  // more than options_.max_derived_bytes.
+  absl::Status CheckDerivedBytes(const GridMap& map,
+                                 const MapOptions& options) const;
+
   MapRegistry* const registry_;
   Scheduler* const search_;
   Scheduler* const admin_;

@@ -911,6 +911,35 @@ TEST(ServerLimitsTest, FlowFieldOverTheMessageLimitIsResourceExhausted) {
   EXPECT_NE(st.error_message().find("--max_message_bytes"), std::string::npos);
 }
 
+// Derived data is opt-in and bounded per map: a registration asking for more
+// jump table and landmark memory than --max_derived_bytes is refused.
+TEST(ServerLimitsTest, DerivedDataOverTheLimitIsResourceExhausted) {
+  // The sample dungeon pads to 130 x 130 = 16,900 cells: a jump table is
+  // 270,400 bytes, a landmark 135,200.
+  ServerProcess server({"--max_derived_bytes=300000"});
+  ASSERT_TRUE(server.started());
+  const std::string dungeon = ReadSample("dungeon.map");
+  v1::MapInfo info;
+  ASSERT_TRUE(Register(server.stub(), "table", dungeon, &info, false, true).ok());
+  EXPECT_EQ(info.jump_table_bytes(), 270400u);
+  v1::RegisterMapRequest r;
+  r.set_id("both");
+  r.set_movingai(dungeon);
+  r.set_jump_table(true);
+  r.set_landmarks(1);
+  grpc::ClientContext ctx;
+  grpc::Status st = server.stub().RegisterMap(&ctx, r, &info);
+  EXPECT_EQ(st.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_NE(st.error_message().find("--max_derived_bytes"), std::string::npos)
+      << st.error_message();
+  EXPECT_NE(st.error_message().find("landmarks"), std::string::npos);
+  r.set_jump_table(false);
+  r.set_landmarks(2);  // 270,400 bytes: within the limit.
+  grpc::ClientContext ctx2;
+  ASSERT_TRUE(server.stub().RegisterMap(&ctx2, r, &info).ok());
+  EXPECT_EQ(info.landmark_bytes(), 270400u);
+}
+
 // Landmarks asked for at registration serve auto on terrain; an update that
 // only raises costs keeps them, one that lowers a cost rebuilds them.
 TEST_F(ServerTest, LandmarksServeTerrainAndFollowUpdates) {
