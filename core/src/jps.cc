@@ -343,45 +343,38 @@ std::vector<int16_t> ComputeJumpTable(const GridMap& map) {
   auto extend = [](int16_t next) -> int16_t {
     return static_cast<int16_t>(next > 0 ? next + 1 : next - 1);
   };
-  // Straight directions: cells visited against the direction of travel, so
-  // that the next cell's entry is ready.
-  for (int d = 0; d < 4; ++d) {
+  // The entry of free cell (x, y) in direction d, from the next cell's.
+  auto entry = [&](int32_t x, int32_t y, int d) -> int16_t {
     const int32_t dx = kJumpDx[d], dy = kJumpDy[d];
-    for (int32_t yi = 1; yi < ph - 1; ++yi) {
-      const int32_t y = dy > 0 ? ph - 1 - yi : yi;
-      for (int32_t xi = 1; xi < pw - 1; ++xi) {
-        const int32_t x = dx > 0 ? pw - 1 - xi : xi;
-        if (!free(x, y)) continue;
-        const int32_t nx = x + dx, ny = y + dy;
-        int16_t v = 0;
-        if (free(nx, ny)) {
-          // Forced at (nx, ny): a side cell free whose cell behind is not.
-          bool forced = false;
-          for (int32_t s : {-1, 1}) {
-            const int32_t sx = dx != 0 ? 0 : s, sy = dx != 0 ? s : 0;
-            forced |= free(nx + sx, ny + sy) && !free(x + sx, y + sy);
-          }
-          v = forced ? int16_t{1} : extend(at(nx, ny, d));
-        }
-        at(x, y, d) = v;
+    const int32_t nx = x + dx, ny = y + dy;
+    if (d < 4) {
+      if (!free(nx, ny)) return 0;
+      // Forced at (nx, ny): a side cell free whose cell behind is not.
+      for (int32_t s : {-1, 1}) {
+        const int32_t sx = dx != 0 ? 0 : s, sy = dx != 0 ? s : 0;
+        if (free(nx + sx, ny + sy) && !free(x + sx, y + sy)) return 1;
       }
+      return extend(at(nx, ny, d));
     }
-  }
-  for (int d = 4; d < 8; ++d) {
+    // No corner cutting: both cells the diagonal passes must be free.
+    if (!free(nx, y) || !free(x, ny) || !free(nx, ny)) return 0;
+    // A straight jump from the next cell finds something: it is a jump point.
+    if (at(nx, ny, DirectionOf(dx, 0)) > 0 ||
+        at(nx, ny, DirectionOf(0, dy)) > 0) {
+      return 1;
+    }
+    return extend(at(nx, ny, d));
+  };
+  // Cells are visited against the direction of travel, so that the next
+  // cell's entry is ready, and the straight directions (0..3) before the
+  // diagonals, which read them.
+  for (int d = 0; d < 8; ++d) {
     const int32_t dx = kJumpDx[d], dy = kJumpDy[d];
-    const int dir_x = DirectionOf(dx, 0), dir_y = DirectionOf(0, dy);
     for (int32_t yi = 1; yi < ph - 1; ++yi) {
       const int32_t y = dy > 0 ? ph - 1 - yi : yi;
       for (int32_t xi = 1; xi < pw - 1; ++xi) {
         const int32_t x = dx > 0 ? pw - 1 - xi : xi;
-        if (!free(x, y)) continue;
-        const int32_t nx = x + dx, ny = y + dy;
-        int16_t v = 0;
-        if (free(nx, y) && free(x, ny) && free(nx, ny)) {
-          const bool stops = at(nx, ny, dir_x) > 0 || at(nx, ny, dir_y) > 0;
-          v = stops ? int16_t{1} : extend(at(nx, ny, d));
-        }
-        at(x, y, d) = v;
+        if (free(x, y)) at(x, y, d) = entry(x, y, d);
       }
     }
   }
