@@ -197,10 +197,10 @@ void PackCells(const std::vector<Cell>& cells,
   }
 }
 
-absl::string_view Outcome(const absl::Status& s, const PathResult& r) {
+absl::string_view Outcome(const absl::Status& s, PartialReason stop) {
   if (absl::IsNotFound(s)) return "no_path";
   if (!s.ok()) return "error";
-  switch (r.partial_reason) {
+  switch (stop) {
     case PartialReason::kNone:
       return "ok";
     case PartialReason::kDeadline:
@@ -227,7 +227,7 @@ absl::Status RunJob(const PathJob& job, Metrics* metrics, SearchContext& context
   absl::Status s = gridstar::FindPath(job.snapshot->map, job.query, context, &r);
   const double search_seconds = absl::ToDoubleSeconds(absl::Now() - begin);
   // Labelled by the algorithm that ran, so auto's choices show.
-  metrics->Search(AlgorithmName(r.algorithm), Outcome(s, r), search_seconds,
+  metrics->Search(AlgorithmName(r.algorithm), Outcome(s, r.partial_reason), search_seconds,
                   r.expanded);
   out->set_algorithm(ToProto(r.algorithm));
   out->set_search_micros(search_seconds * 1e6);
@@ -950,9 +950,8 @@ grpc::ServerUnaryReactor* PathfindingService::ComputeFlowField(
         return;
       }
       field = std::make_shared<const FlowField>(*std::move(computed));
-      PathResult outcome;
-      outcome.partial_reason = field->stop_reason();
-      metrics_->Search("flow_field", Outcome(absl::OkStatus(), outcome), seconds,
+      metrics_->Search("flow_field",
+                       Outcome(absl::OkStatus(), field->stop_reason()), seconds,
                        static_cast<uint64_t>(field->reached()));
       if (field->complete()) {
         flow_fields_->Insert(key, field);

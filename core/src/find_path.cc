@@ -50,6 +50,13 @@ absl::Status ValidatePathQuery(const PathQuery& q) {
 
 namespace internal {
 
+absl::Status NoPathError(Cell start, Cell goal) {
+  return absl::NotFoundError(absl::StrCat("no path: start (", start.x, ", ",
+                                          start.y, ") and goal (", goal.x, ", ",
+                                          goal.y,
+                                          ") lie in different components"));
+}
+
 absl::Status CheckCapacity(const GridMap& map, const SearchContext& context) {
   if (static_cast<int64_t>(map.padded_size()) <= context.max_cells()) {
     return absl::OkStatus();
@@ -147,9 +154,7 @@ absl::Status Search(const GridMap& map, const PathQuery& q,
     return s;
   }
   if (map.component(r->start) != map.component(r->goal)) {
-    return absl::NotFoundError(absl::StrCat(
-        "no path: start (", r->start.x, ", ", r->start.y, ") and goal (",
-        r->goal.x, ", ", r->goal.y, ") lie in different components"));
+    return internal::NoPathError(r->start, r->goal);
   }
 
   SearchState& state = context.state();

@@ -8,6 +8,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
+#include "search_state.h"
 
 namespace gridstar {
 namespace {
@@ -194,10 +195,7 @@ class GroupSolver {
       absl::Status s = field->PathFrom(q_.starts[i], &u.path.cells, &u.path.cost);
       if (absl::IsNotFound(s) && !field->complete()) s = BudgetStatus();
       if (absl::IsNotFound(s)) {
-        s = absl::NotFoundError(absl::StrCat(
-            "no path: start (", q_.starts[i].x, ", ", q_.starts[i].y,
-            ") and goal (", q_.goals[0].x, ", ", q_.goals[0].y,
-            ") lie in different components"));
+        s = internal::NoPathError(q_.starts[i], q_.goals[0]);
       }
       u.status = s;
       // Field paths are optimal: no overhead to report.
@@ -401,12 +399,8 @@ absl::Status FindGroupPaths(const GridMap& map, const GroupQuery& query,
   fields.weight = query.weight;
   fields.diagonal = query.diagonal;
   if (absl::Status s = ValidatePathQuery(fields); !s.ok()) return s;
-  if (static_cast<int64_t>(map.padded_size()) > context.max_cells()) {
-    return absl::ResourceExhaustedError(
-        absl::StrCat("the map's ", map.padded_size(),
-                     " cells (with border) are more than the search "
-                     "context's capacity of ",
-                     context.max_cells(), " cells"));
+  if (absl::Status s = internal::CheckCapacity(map, context); !s.ok()) {
+    return s;
   }
   GroupSolver(map, query, context, result).Solve();
   return absl::OkStatus();

@@ -405,6 +405,10 @@ void RunBaseline(const GridMap& map, DiagonalPolicy policy,
                  const SearchParams& params, SearchState& state,
                  PathResult* result);
 
+// NotFound for ends in different components: the one wording of FindPath
+// and of group paths answered from a flow field.
+absl::Status NoPathError(Cell start, Cell goal);
+
 // ResourceExhausted when `map` does not fit the context's fixed capacity.
 absl::Status CheckCapacity(const GridMap& map, const SearchContext& context);
 
