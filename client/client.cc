@@ -6,15 +6,14 @@
 #include <vector>
 
 #include "absl/time/clock.h"
+#include "convert/convert.h"
 #include "grpcpp/generic/generic_stub.h"
 
 namespace gridstar {
 namespace {
 
 absl::Status FromGrpc(const grpc::Status& s) {
-  if (s.ok()) return absl::OkStatus();
-  return absl::Status(static_cast<absl::StatusCode>(s.error_code()),
-                      s.error_message());
+  return convert::FromGrpcStatus(s);
 }
 
 }  // namespace

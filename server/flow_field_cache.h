@@ -15,11 +15,13 @@
 #include <list>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <tuple>
 
+#include "absl/base/thread_annotations.h"
+#include "absl/synchronization/mutex.h"
 #include "gridstar/flow_field.h"
+#include "gridstar/query.h"
 #include "gridstar/types.h"
 
 namespace gridstar::server {
@@ -28,13 +30,16 @@ struct FlowFieldKey {
   std::string map_id;
   uint64_t version = 0;
   Cell goal;
-  DiagonalPolicy diagonal = DiagonalPolicy::kNoCornerCutting;
+  // Every part of the movement model (agent size and areas, once there)
+  // is part of the key.
+  MovementModel movement;
   double max_cost = 0;
 
   friend bool operator<(const FlowFieldKey& a, const FlowFieldKey& b) {
-    return std::tie(a.map_id, a.version, a.goal.x, a.goal.y, a.diagonal,
-                    a.max_cost) < std::tie(b.map_id, b.version, b.goal.x,
-                                           b.goal.y, b.diagonal, b.max_cost);
+    return std::tie(a.map_id, a.version, a.goal.x, a.goal.y,
+                    a.movement.diagonal, a.max_cost) <
+           std::tie(b.map_id, b.version, b.goal.x, b.goal.y,
+                    b.movement.diagonal, b.max_cost);
   }
 };
 
@@ -56,13 +61,13 @@ class FlowFieldCache {
  private:
   using Lru =
       std::list<std::pair<FlowFieldKey, std::shared_ptr<const FlowField>>>;
-  void EraseLocked(Lru::iterator it);
+  void EraseLocked(Lru::iterator it) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   const size_t capacity_;
-  mutable std::mutex mu_;
-  Lru lru_;  // Most recently used first.
-  std::map<FlowFieldKey, Lru::iterator> index_;
-  size_t bytes_ = 0;
+  mutable absl::Mutex mu_;
+  Lru lru_ ABSL_GUARDED_BY(mu_);  // Most recently used first.
+  std::map<FlowFieldKey, Lru::iterator> index_ ABSL_GUARDED_BY(mu_);
+  size_t bytes_ ABSL_GUARDED_BY(mu_) = 0;
 };
 
 }  // namespace gridstar::server

@@ -21,6 +21,7 @@
 #include "grpcpp/grpcpp.h"
 #include "grpcpp/health_check_service_interface.h"
 #include "map_registry.h"
+#include "store/directory_store.h"
 #include "metrics.h"
 #include "prometheus/exposer.h"
 #include "scheduler.h"
@@ -84,14 +85,20 @@ int Run() {
   MapRegistry::Limits registry_limits;
   registry_limits.max_maps = static_cast<size_t>(absl::GetFlag(FLAGS_max_maps));
   registry_limits.max_total_cells = absl::GetFlag(FLAGS_max_total_cells);
-  MapRegistry registry(absl::GetFlag(FLAGS_data_dir), registry_limits);
+  registry_limits.max_derived_bytes = static_cast<size_t>(
+      std::max<int64_t>(0, absl::GetFlag(FLAGS_max_derived_bytes)));
+  std::unique_ptr<MapStore> store;
+  if (!absl::GetFlag(FLAGS_data_dir).empty()) {
+    store = std::make_unique<DirectoryStore>(absl::GetFlag(FLAGS_data_dir));
+  }
+  MapRegistry registry(std::move(store), registry_limits);
   std::vector<std::string> errors;
   if (absl::Status s = registry.LoadAll(&errors); !s.ok()) {
     std::fprintf(stderr, "gridstar-server: %s\n", s.ToString().c_str());
     return 1;
   }
   for (const std::string& e : errors) {
-    std::fprintf(stderr, "gridstar-server: skipped corrupt map file %s\n", e.c_str());
+    std::fprintf(stderr, "gridstar-server: skipped corrupt map: %s\n", e.c_str());
   }
   if (!absl::GetFlag(FLAGS_data_dir).empty()) {
     std::fprintf(stderr, "gridstar-server: loaded %zu maps from %s\n",
@@ -149,8 +156,6 @@ int Run() {
   options.max_search_time = absl::GetFlag(FLAGS_max_search_time);
   options.max_message_bytes =
       static_cast<size_t>(absl::GetFlag(FLAGS_max_message_bytes));
-  options.max_derived_bytes =
-      static_cast<size_t>(std::max<int64_t>(0, absl::GetFlag(FLAGS_max_derived_bytes)));
   FlowFieldCache flow_fields(static_cast<size_t>(
       std::max<int64_t>(0, absl::GetFlag(FLAGS_flow_field_cache_bytes))));
   PathfindingService service(&registry, &search, &admin, &metrics, &flow_fields,

@@ -1,12 +1,19 @@
-// MapRegistry: the server's registered maps, id -> immutable snapshot.
+// MapRegistry: the server's registered maps, id -> immutable snapshot, and
+// the lifecycle of each map's versions.
 //
 // Readers take a shared_ptr to the current snapshot under a mutex held only
 // to copy the pointer, then search without any lock; a search in flight keeps
-// the snapshot it started with. Writers (register, update, delete) are
-// serialised by a second mutex: they build the new snapshot aside
-// (copy-on-write; a map being updated exists twice for a moment), persist it
-// when a data directory is set (temp file, fsync, rename, fsync of the
-// directory), swap it in, and only then return.
+// the snapshot it started with. Writers (register, update, delete) of one map
+// are serialised by that map's own lock, so a slow write (a 32-landmark
+// build, a big file) never blocks writes to other maps. A write validates
+// first, builds the new version aside (copy-on-write), asks the map's derived
+// structures (core's derived_data.h) what the new version keeps, makes it
+// durable through the MapStore when there is one, swaps it in, and only then
+// returns. Any failure leaves the map at its old version.
+//
+// Limits (maps, total cells, derived bytes) are checked before anything is
+// built; cells and map slots being registered are reserved meanwhile, so
+// concurrent registrations cannot exceed them together.
 //
 // Thread-safety: every method may be called from any thread.
 #ifndef GRIDSTAR_SERVER_MAP_REGISTRY_H_
@@ -15,53 +22,44 @@
 #include <cstdint>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "absl/base/thread_annotations.h"
+#include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "absl/synchronization/mutex.h"
+#include "gridstar/derived_data.h"
 #include "gridstar/grid_map.h"
+#include "gridstar/map_update.h"
 #include "gridstar/types.h"
+#include "store/map_store.h"
 
 namespace gridstar::server {
 
-// What a map was registered with besides its cells. Part of its content.
-struct MapOptions {
-  DiagonalPolicy default_diagonal = DiagonalPolicy::kNoCornerCutting;
-  // Keep jump distances for jps+ whenever the map allows them.
-  bool jump_table = false;
-  // Landmarks for the differential heuristic, built for default_diagonal;
-  // 0 = none, at most GridMap::kMaxLandmarks.
-  int landmarks = 0;
-
-  friend bool operator==(const MapOptions& a, const MapOptions& b) {
-    return a.default_diagonal == b.default_diagonal &&
-           a.jump_table == b.jump_table && a.landmarks == b.landmarks;
-  }
-};
-
 struct MapSnapshot {
-  // Builds the derived data `options` asks for: the jump table when the map
-  // allows one, and the landmarks, or takes them from `landmarks_of` (the
-  // version before, when this one only raised costs or blocked cells).
   MapSnapshot(std::string id_in, uint64_t version_in, MapOptions options_in,
-              GridMap map_in, const GridMap* landmarks_of = nullptr);
+              GridMap map_in)
+      : id(std::move(id_in)),
+        version(version_in),
+        options(options_in),
+        map(std::move(map_in)) {}
 
   std::string id;
   uint64_t version = 0;  // 1 at registration, +1 per change of content.
   MapOptions options;
   GridMap map;
-  double jump_table_build_micros = 0;  // 0 when the map has no table.
-  double landmark_build_micros = 0;    // 0 when none were built.
-};
+  // What the build or repair of each derived structure did.
+  std::vector<DerivedReport> derived;
 
-struct CellChange {
-  Cell min;  // Inclusive.
-  Cell max;  // Exclusive; a single cell is {c, c + (1, 1)}.
-  uint8_t cost;
+  // Time spent building the named structure for this version; 0 when it was
+  // kept from the version before or is absent.
+  double BuildMicros(absl::string_view structure) const;
+  // The content, as a store keeps it.
+  StoredMap ToStored() const;
 };
 
 // Checks an id: 1 to 128 characters of [A-Za-z0-9_.-]. InvalidArgument
@@ -73,30 +71,39 @@ class MapRegistry {
   struct Limits {
     size_t max_maps = 1024;
     int64_t max_total_cells = int64_t{1} << 30;
+    // Most bytes one map's opt-in derived data may take.
+    size_t max_derived_bytes = size_t{1} << 30;
   };
 
-  // An empty data_dir keeps maps in memory only.
-  MapRegistry(std::string data_dir, Limits limits);
+  // A null store keeps maps in memory only.
+  MapRegistry(std::unique_ptr<MapStore> store, Limits limits);
 
-  // Loads every map file of the data directory. A file that cannot be read
-  // or fails its checksum is reported in *errors and skipped.
+  // Loads every map the store holds. A map that cannot be read, or whose
+  // derived data cannot be built, is reported in *errors and skipped.
   absl::Status LoadAll(std::vector<std::string>* errors);
 
-  // Registers a map. Identical content (cells and options) under the
-  // same id returns the existing snapshot; other content is AlreadyExists
-  // unless `replace`, which makes the next version. ResourceExhausted beyond
-  // the registry's limits.
+  // Registers a map. Identical content (cells and options) under the same id
+  // returns the existing snapshot; other content is AlreadyExists unless
+  // `replace`, which makes the next version. ResourceExhausted beyond the
+  // registry's limits (naming the flag); a store failure's own status.
   absl::StatusOr<std::shared_ptr<const MapSnapshot>> Register(
       const std::string& id, GridMap map, MapOptions options, bool replace);
 
-  // Applies the changes in order. NotFound for an unknown id;
-  // FailedPrecondition when expected_version != 0 and differs;
-  // InvalidArgument (nothing changes) for a change off the map.
+  // Applies the changes in order as the next version. NotFound for an
+  // unknown id; FailedPrecondition when expected_version != 0 and differs;
+  // InvalidArgument naming field_of(i) for a change off the map (nothing
+  // changes).
   absl::StatusOr<std::shared_ptr<const MapSnapshot>> Update(
       const std::string& id, const std::vector<CellChange>& changes,
-      uint64_t expected_version);
+      uint64_t expected_version,
+      absl::FunctionRef<std::string(size_t)> field_of);
 
   absl::Status Delete(const std::string& id);
+
+  // Folds the map's updates into its stored content when the store asks for
+  // it (MapStore::WantsCompaction). Called after an update was answered, so
+  // that no caller waits for it. OK when there is nothing to do.
+  absl::Status CompactIfWanted(const std::string& id);
 
   // Null when unknown.
   std::shared_ptr<const MapSnapshot> Find(const std::string& id) const;
@@ -108,15 +115,29 @@ class MapRegistry {
   size_t memory_bytes() const;
 
  private:
-  absl::Status Persist(const MapSnapshot& snapshot) const;
-  std::string PathOf(const std::string& id) const;
+  // One map id's write lock, held by the writers of that id. Entries live
+  // while a writer holds them or the map exists.
+  struct WriteEntry {
+    absl::Mutex mu;
+    int users = 0;  // Guarded by the registry's mu_.
+  };
+  class WriteLock;
+
+  // Limits checked and reserved for a registration that turns `old_cells`
+  // (0 for a new id) into `cells`.
+  absl::Status Reserve(bool new_id, int64_t old_cells, int64_t cells);
+  void Unreserve(bool new_id, int64_t old_cells, int64_t cells);
   void Swap(const std::string& id, std::shared_ptr<const MapSnapshot> next);
 
-  const std::string data_dir_;
+  const std::unique_ptr<MapStore> store_;
   const Limits limits_;
-  std::mutex write_mu_;  // Serialises writers; held across persisting.
-  mutable std::mutex mu_;  // Guards maps_; held only to copy or swap.
-  std::map<std::string, std::shared_ptr<const MapSnapshot>> maps_;
+  mutable absl::Mutex mu_;  // Held only to read or swap the maps below.
+  std::map<std::string, std::shared_ptr<const MapSnapshot>> maps_
+      ABSL_GUARDED_BY(mu_);
+  std::map<std::string, std::shared_ptr<WriteEntry>> writers_
+      ABSL_GUARDED_BY(mu_);
+  int64_t reserved_cells_ ABSL_GUARDED_BY(mu_) = 0;
+  size_t reserved_maps_ ABSL_GUARDED_BY(mu_) = 0;
 };
 
 }  // namespace gridstar::server

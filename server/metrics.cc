@@ -89,6 +89,17 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()) {
                       .Register(*registry_);
   flow_field_hits_ = &lookups.Add({{"result", "hit"}});
   flow_field_misses_ = &lookups.Add({{"result", "miss"}});
+  store_errors_ = &prometheus::BuildCounter()
+                       .Name("gridstar_store_errors_total")
+                       .Help("Failed writes to the map store by operation "
+                             "(compact: a background compaction)")
+                       .Register(*registry_);
+  // Present from the start, so that dashboards read 0, not "no data".
+  store_errors_->Add({{"operation", "compact"}});
+}
+
+void Metrics::StoreError(absl::string_view operation) {
+  store_errors_->Add({{"operation", std::string(operation)}}).Increment();
 }
 
 void Metrics::SetQueueCapacity(double tasks) { queue_capacity_->Set(tasks); }

@@ -36,6 +36,8 @@ class Metrics {
   void SetQueueCapacity(double tasks);
   // A flow-field cache lookup (ComputeFlowField, FindGroupPaths).
   void FlowFieldLookup(bool hit);
+  // A store write that failed outside a call (a background compaction).
+  void StoreError(absl::string_view operation);
   void SetState(double maps, double cells, double map_bytes, double queue_depth,
                 double busy_workers, double context_bytes,
                 double flow_field_cache_bytes);
@@ -58,6 +60,7 @@ class Metrics {
   prometheus::Counter* flow_field_misses_;
   prometheus::Gauge* flow_field_bytes_;
   prometheus::Gauge* queue_capacity_;
+  prometheus::Family<prometheus::Counter>* store_errors_;
 
   // Handles made once for every algorithm and outcome of single searches:
   // the hot path finds them by a short scan, without the families' locks.

@@ -1,7 +1,9 @@
 // PathfindingService: the gridstar.v1.Pathfinding service on gRPC's callback
-// API. Handlers only translate and validate: every search becomes a task on
-// the search Scheduler, every map write a task on the admin Scheduler, so no
-// gRPC thread ever searches or writes a file.
+// API. Handlers only translate (convert/convert.h) and validate: every search
+// becomes a task on the search Scheduler, every map write a task on the admin
+// Scheduler, so no gRPC thread ever searches or writes a file. Core statuses
+// become the RPC's through search_jobs.h's one translation. The handlers live
+// by concern in service_maps.cc, service_search.cc and service_stream.cc.
 //
 // Thread-safety: gRPC calls the handlers from any thread; all shared state
 // lives in the MapRegistry, the Schedulers, the FlowFieldCache and Metrics,
@@ -32,9 +34,6 @@ struct ServiceOptions {
   absl::Duration max_search_time = absl::Seconds(30);
   // Largest message the server sends; flow fields beyond it are refused.
   size_t max_message_bytes = 80 << 20;
-  // Most bytes one map's opt-in derived data (jump table, landmarks) may
-  // take; a registration asking for more is refused.
-  size_t max_derived_bytes = size_t{1} << 30;
 };
 
 class PathfindingService final : public v1::Pathfinding::CallbackService {
@@ -81,11 +80,6 @@ class PathfindingService final : public v1::Pathfinding::CallbackService {
   const ServiceOptions& options() const { return options_; }
 
  private:
-  // ResourceExhausted when the derived data `options` asks for would take
-  // more than options_.max_derived_bytes.
-  absl::Status CheckDerivedBytes(const GridMap& map,
-                                 const MapOptions& options) const;
-
   MapRegistry* const registry_;
   Scheduler* const search_;
   Scheduler* const admin_;

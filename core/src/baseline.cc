@@ -14,7 +14,7 @@
 #include <functional>
 #include <utility>
 
-#include "search_state.h"
+#include "engine.h"
 
 namespace gridstar::internal {
 
@@ -31,7 +31,7 @@ void RunBaseline(const GridMap& map, DiagonalPolicy policy,
   };
   static constexpr int kDx[8] = {1, -1, 0, 0, 1, 1, -1, -1};
   static constexpr int kDy[8] = {0, 0, 1, -1, 1, -1, 1, -1};
-  const bool budgeted = p.max_expansions != 0 || p.has_deadline;
+  const bool budgeted = p.budget.max_expansions != 0 || p.budget.timed();
 
   const uint32_t open_mark = s.open_mark, closed_mark = s.closed_mark;
   s.nodes[p.start] = Node{0.0, p.start, open_mark};
@@ -52,7 +52,7 @@ void RunBaseline(const GridMap& map, DiagonalPolicy policy,
     const double g = s.nodes[cur].g;
     if (budgeted) {
       best.Offer(cur, GridDistance(c.x - goal.x, c.y - goal.y, diagonal), g);
-      stop = BudgetExhausted(p, expanded);
+      stop = BudgetExhausted(p.budget, expanded);
       if (stop != PartialReason::kNone) break;
     }
     const double ca = map.cost(c);
@@ -81,7 +81,10 @@ void RunBaseline(const GridMap& map, DiagonalPolicy policy,
     }
   }
 
-  FinishSearch(map, s, p, best, stop, expanded, generated, result);
+  FinishSearch(s, p, best, stop, expanded, generated, result,
+               [&](uint32_t start, uint32_t last) {
+                 ReconstructPath(map, s, start, last, result);
+               });
 }
 
 }  // namespace gridstar::internal

@@ -11,120 +11,61 @@
 // the heuristic is consistent, else the indexed 4-ary OpenList with
 // decrease-key (keys of weighted search may fall below the last minimum).
 //
+// The loop itself is engine.h's RunSearchLoop; this file supplies the cells'
+// neighbours and the heuristic.
+//
 // Correctness: the heuristics are consistent (see FindPath), so an expanded
 // cell is final and never reopened; with an inflated heuristic (weighted) not
 // reopening keeps the cost within the weight of the optimum.
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 
-#include "search_state.h"
+#include "engine.h"
 
 namespace gridstar::internal {
 namespace {
 
-template <DiagonalPolicy kPolicy, typename Queue>
-void Search(const GridMap& map, const SearchParams& p, SearchState& s,
-            Queue& open, PathResult* result) {
-  constexpr bool kDiagonal = kPolicy != DiagonalPolicy::kNever;
-  const uint8_t* costs = map.padded_costs();
-  const int32_t pw = map.padded_width();
-  Node* nodes = s.nodes.data();
-  const uint32_t open_mark = s.open_mark;
-  const uint32_t closed_mark = s.closed_mark;
-  const bool budgeted = p.max_expansions != 0 || p.has_deadline;
-  const double inv_pw = 1.0 / pw;
+// The eight (or four) neighbours of a cell, with the octile/Manhattan
+// heuristic raised by the landmarks' differential bounds when the query has
+// them (one well-predicted branch when it has not).
+template <DiagonalPolicy kPolicy>
+class CellExpander {
+ public:
+  static constexpr bool kTies = true;
+  static constexpr bool kDiagonal = kPolicy != DiagonalPolicy::kNever;
 
-  // Octile/Manhattan, raised by the landmarks' differential bounds when the
-  // query has them (one well-predicted branch when it has not).
-  auto heuristic = [&](int32_t x, int32_t y, uint32_t cell) {
-    double h = p.h_scale * GridDistance(x - p.goal_x, y - p.goal_y, kDiagonal);
-    if (p.landmarks != nullptr) {
-      const double* at = p.landmarks + size_t{cell} * p.landmark_count;
-      for (int k = 0; k < p.landmark_count; ++k) {
-        h = std::max(h, std::abs(p.goal_landmarks[k] - at[k]));
+  CellExpander(const GridMap& map, const SearchParams& p)
+      : map_(&map),
+        costs_(map.padded_costs()),
+        pw_(map.padded_width()),
+        goal_x_(p.goal_x),
+        goal_y_(p.goal_y),
+        h_scale_(p.h_scale),
+        landmarks_(p.landmarks),
+        goal_landmarks_(p.goal_landmarks),
+        landmark_count_(p.landmark_count) {}
+
+  GRIDSTAR_ALWAYS_INLINE double Heuristic(int32_t x, int32_t y,
+                                          uint32_t cell) const {
+    double h = h_scale_ * GridDistance(x - goal_x_, y - goal_y_, kDiagonal);
+    if (landmarks_ != nullptr) {
+      const double* at = landmarks_ + size_t{cell} * landmark_count_;
+      for (int k = 0; k < landmark_count_; ++k) {
+        h = std::max(h, std::abs(goal_landmarks_[k] - at[k]));
       }
     }
     return h;
-  };
-
-  uint64_t expanded = 0, generated = 1;
-  nodes[p.start] = Node{0.0, p.start, open_mark};
-  {
-    const Cell c = map.CellOfPaddedIndex(p.start);
-    const double h = heuristic(c.x + 1, c.y + 1, p.start);
-    open.Push(p.start, h, h);
   }
-  BestSoFar best{p.start, 1e300, 0.0};
-  PartialReason stop = PartialReason::kNone;
 
-  std::vector<uint32_t>& ties = s.ties;
-  uint32_t* heap_pos = s.heap_pos.data();
-  constexpr uint32_t kInTies = UINT32_MAX;
-  double tie_limit = -1;
-
-  while (!ties.empty() || !open.empty()) {
-    uint32_t cur;
-    if (!ties.empty()) {
-      cur = ties.back();
-      ties.pop_back();
-    } else {
-      double f;
-      cur = open.PopMin(&f);
-      tie_limit = f + 1e-9 * (1.0 + f);
-    }
-    Node& cn = nodes[cur];
-    if (cn.stamp == closed_mark) continue;  // A stale duplicate (lazy queue).
-    // A bounded exhaustive search (h = 0) is done: every cell left costs more.
-    if (cn.g > p.max_g) break;
-    cn.stamp = closed_mark;
-    ++expanded;
-    if (cur == p.goal) break;
-    // cur / pw by a multiply: exact after one correction, since cur < 2^27.
-    int32_t cy = static_cast<int32_t>(cur * inv_pw);
-    int32_t cx = static_cast<int32_t>(cur) - cy * pw;
-    if (cx >= pw) {
-      cx -= pw;
-      ++cy;
-    } else if (cx < 0) {
-      cx += pw;
-      --cy;
-    }
-    const double g = cn.g;
-    if (budgeted) {
-      best.Offer(cur, GridDistance(cx - p.goal_x, cy - p.goal_y, kDiagonal), g);
-      stop = BudgetExhausted(p, expanded);
-      if (stop != PartialReason::kNone) break;
-    }
+  template <typename Relax>
+  GRIDSTAR_ALWAYS_INLINE void Expand(uint32_t cur, int32_t cx, int32_t cy,
+                                     double g, uint32_t, Relax& relax) const {
+    // Locals, which the stores of relax cannot alias.
+    const uint8_t* costs = costs_;
+    const int32_t pw = pw_;
     const double ca = costs[cur];
-
-    auto enqueue = [&](uint32_t nb, double f, double h) {
-      if (f <= tie_limit) {
-        ties.push_back(nb);
-        if constexpr (!Queue::kLazy) heap_pos[nb] = kInTies;
-      } else {
-        open.Push(nb, f, h);
-      }
-    };
-    auto relax = [&](uint32_t nb, double ng, int32_t nx, int32_t ny) {
-      Node& n = nodes[nb];
-      if (n.stamp == open_mark) {
-        if (!(ng < n.g)) return;
-        n.g = ng;
-        n.parent = cur;
-        const double h = heuristic(nx, ny, nb);
-        if constexpr (Queue::kLazy) {
-          enqueue(nb, ng + h, h);  // The old entry is skipped when popped.
-        } else if (heap_pos[nb] != kInTies) {
-          open.Decrease(nb, ng + h, h);
-        }
-      } else if (n.stamp != closed_mark) {
-        n = Node{ng, cur, open_mark};
-        const double h = heuristic(nx, ny, nb);
-        enqueue(nb, ng + h, h);
-        ++generated;
-      }
-    };
-
     // Straight moves: west, east, north, south.
     const uint32_t west = cur - 1, east = cur + 1;
     const uint32_t north = cur - static_cast<uint32_t>(pw);
@@ -162,17 +103,32 @@ void Search(const GridMap& map, const SearchParams& p, SearchState& s,
     }
   }
 
-  FinishSearch(map, s, p, best, stop, expanded, generated, result);
-}
+  void Reconstruct(const SearchState& s, uint32_t start, uint32_t last,
+                   PathResult* result) const {
+    ReconstructPath(*map_, s, start, last, result);
+  }
+
+ private:
+  // Values, not references: the loop keeps its copy in registers.
+  const GridMap* map_;
+  const uint8_t* costs_;
+  int32_t pw_;
+  int32_t goal_x_, goal_y_;
+  double h_scale_;
+  const double* landmarks_;
+  const double* goal_landmarks_;
+  int landmark_count_;
+};
 
 template <DiagonalPolicy kPolicy>
 void SearchWithQueue(const GridMap& map, const SearchParams& params,
                      SearchState& state, PathResult* result) {
+  CellExpander<kPolicy> expander(map, params);
   if (params.consistent) {
-    Search<kPolicy>(map, params, state, state.radix, result);
+    RunSearchLoop(map, params, state, state.radix, expander, result);
   } else {
     state.PrepareIndexedOpenList(map);
-    Search<kPolicy>(map, params, state, state.open, result);
+    RunSearchLoop(map, params, state, state.open, expander, result);
   }
 }
 

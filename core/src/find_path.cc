@@ -6,23 +6,16 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "checks.h"
+#include "engine.h"
+#include "geometry.h"
 #include "jps.h"
-#include "search_state.h"
+#include "path_tools.h"
 
 namespace gridstar {
 
-absl::Status ValidatePathQuery(const PathQuery& q) {
-  if (q.algorithm == Algorithm::kWeighted &&
-      !(q.weight >= 1.0 && q.weight <= kMaxWeight)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "weight: ", q.weight, " is out of range [1, ", kMaxWeight, "]"));
-  }
-  if (q.snap_radius < 0 || q.snap_radius > kMaxSnapRadius) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("snap_radius: ", q.snap_radius, " is out of range [0, ",
-                     kMaxSnapRadius, "]"));
-  }
-  switch (q.algorithm) {
+absl::Status ValidateAlgorithm(Algorithm algorithm, double weight) {
+  switch (algorithm) {
     case Algorithm::kAStar:
     case Algorithm::kWeighted:
     case Algorithm::kDijkstra:
@@ -34,18 +27,26 @@ absl::Status ValidatePathQuery(const PathQuery& q) {
       break;
     default:
       return absl::InvalidArgumentError(absl::StrCat(
-          "algorithm: unknown value ", static_cast<int>(q.algorithm)));
+          "algorithm: unknown value ", static_cast<int>(algorithm)));
   }
-  switch (q.diagonal) {
-    case DiagonalPolicy::kNever:
-    case DiagonalPolicy::kNoCornerCutting:
-    case DiagonalPolicy::kAllowCornerCutting:
-      break;
-    default:
-      return absl::InvalidArgumentError(absl::StrCat(
-          "diagonal: unknown value ", static_cast<int>(q.diagonal)));
+  if (algorithm == Algorithm::kWeighted &&
+      !(weight >= 1.0 && weight <= kMaxWeight)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "weight: ", weight, " is out of range [1, ", kMaxWeight, "]"));
   }
   return absl::OkStatus();
+}
+
+absl::Status ValidatePathQuery(const PathQuery& q) {
+  if (absl::Status s = ValidateAlgorithm(q.algorithm, q.weight); !s.ok()) {
+    return s;
+  }
+  if (q.snap_radius < 0 || q.snap_radius > kMaxSnapRadius) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("snap_radius: ", q.snap_radius, " is out of range [0, ",
+                     kMaxSnapRadius, "]"));
+  }
+  return ValidateMovement(q.movement);
 }
 
 namespace internal {
@@ -88,19 +89,19 @@ Algorithm ResolveAlgorithm(const GridMap& map, const PathQuery& q) {
       // Jump point search prunes by symmetry of equal-cost moves under no
       // corner cutting; elsewhere only A* is exact.
       if (map.uniform_cost() &&
-          q.diagonal == DiagonalPolicy::kNoCornerCutting) {
+          q.movement.diagonal == DiagonalPolicy::kNoCornerCutting) {
         if (q.algorithm != Algorithm::kJps && map.has_jump_table()) {
           return Algorithm::kJpsPlus;
         }
         return Algorithm::kJps;
       }
       if (q.algorithm == Algorithm::kAuto &&
-          LandmarksServe(map, q.diagonal, q.goal)) {
+          LandmarksServe(map, q.movement.diagonal, q.goal)) {
         return Algorithm::kAlt;
       }
       return Algorithm::kAStar;
     case Algorithm::kAlt:
-      return LandmarksServe(map, q.diagonal, q.goal) ? Algorithm::kAlt
+      return LandmarksServe(map, q.movement.diagonal, q.goal) ? Algorithm::kAlt
                                                       : Algorithm::kAStar;
     default:
       return q.algorithm;
@@ -172,11 +173,7 @@ absl::Status Search(const GridMap& map, const PathQuery& q,
     p.goal = map.PaddedIndex(r->goal);
     p.goal_x = r->goal.x + 1;
     p.goal_y = r->goal.y + 1;
-    p.max_expansions = q.max_expansions;
-    p.deadline = q.deadline;
-    p.cancelled = q.cancelled;
-    p.has_deadline =
-        q.deadline != absl::InfiniteFuture() || q.cancelled != nullptr;
+    p.budget = q.budget;
     p.consistent = algorithm != Algorithm::kWeighted;
     switch (algorithm) {
       case Algorithm::kDijkstra:
@@ -196,7 +193,7 @@ absl::Status Search(const GridMap& map, const PathQuery& q,
     }
     switch (algorithm) {
       case Algorithm::kBaseline:
-        internal::RunBaseline(map, q.diagonal, p, state, r);
+        internal::RunBaseline(map, q.movement.diagonal, p, state, r);
         break;
       case Algorithm::kJps:
         internal::RunJps(map, p, state, r);
@@ -205,11 +202,11 @@ absl::Status Search(const GridMap& map, const PathQuery& q,
         internal::RunJpsPlus(map, p, state, r);
         break;
       default:
-        internal::RunBestFirst(map, q.diagonal, p, state, r);
+        internal::RunBestFirst(map, q.movement.diagonal, p, state, r);
         break;
     }
   }
-  if (q.smooth) internal::SmoothPath(map, q.diagonal, state, r);
+  if (q.smooth) internal::SmoothPath(map, q.movement.diagonal, state, r);
   return absl::OkStatus();
 }
 

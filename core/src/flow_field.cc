@@ -8,16 +8,16 @@
 #include <limits>
 
 #include "absl/strings/str_cat.h"
-#include "search_state.h"
+#include "checks.h"
+#include "engine.h"
 
 namespace gridstar {
 namespace internal {
 
 PartialReason RunDistanceSearch(const GridMap& map, Cell source,
                                 DiagonalPolicy policy, double max_g,
-                                absl::Time deadline,
-                                const std::atomic<bool>* cancelled,
-                                SearchState& state, uint64_t* expanded) {
+                                const SearchBudget& budget, SearchState& state,
+                                uint64_t* expanded) {
   state.BeginSearch(map);
   SearchParams p;
   p.start = map.PaddedIndex(source);
@@ -25,11 +25,8 @@ PartialReason RunDistanceSearch(const GridMap& map, Cell source,
   p.goal_x = source.x + 1;  // Unused: h_scale is 0.
   p.goal_y = source.y + 1;
   p.h_scale = 0;
-  p.max_expansions = 0;
   p.consistent = true;
-  p.deadline = deadline;
-  p.cancelled = cancelled;
-  p.has_deadline = deadline != absl::InfiniteFuture() || cancelled != nullptr;
+  p.budget = budget;
   p.max_g = max_g;
   PathResult counters;  // Only its counters are written: nothing allocates.
   RunBestFirst(map, policy, p, state, &counters);
@@ -87,9 +84,7 @@ absl::StatusOr<FlowField> ComputeFlowField(const GridMap& map,
     return absl::InvalidArgumentError(absl::StrCat(
         "max_cost: ", q.max_cost, " must be 0 (no bound) or positive"));
   }
-  PathQuery as_path;  // Checks the policy value as FindPath would.
-  as_path.diagonal = q.diagonal;
-  if (absl::Status s = ValidatePathQuery(as_path); !s.ok()) return s;
+  if (absl::Status s = ValidateMovement(q.movement); !s.ok()) return s;
   if (absl::Status s = internal::CheckCapacity(map, context); !s.ok()) {
     return s;
   }
@@ -98,15 +93,15 @@ absl::StatusOr<FlowField> ComputeFlowField(const GridMap& map,
   internal::SearchState& state = context.state();
   uint64_t expanded = 0;
   const PartialReason stop = internal::RunDistanceSearch(
-      map, q.goal, q.diagonal,
+      map, q.goal, q.movement.diagonal,
       q.max_cost > 0 ? q.max_cost : std::numeric_limits<double>::infinity(),
-      q.deadline, q.cancelled, state, &expanded);
+      q.budget, state, &expanded);
 
   FlowField f;
   f.width_ = map.width();
   f.height_ = map.height();
   f.goal_ = q.goal;
-  f.diagonal_ = q.diagonal;
+  f.diagonal_ = q.movement.diagonal;
   f.complete_ = stop == PartialReason::kNone;
   f.stop_reason_ = stop;
   const size_t n = static_cast<size_t>(map.cell_count());

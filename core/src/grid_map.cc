@@ -10,17 +10,28 @@ namespace gridstar {
 
 absl::Status GridMap::CheckDimensions(int64_t width, int64_t height,
                                       const MapLimits& limits) {
-  if (width < 1 || width > limits.max_width) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "width: ", width, " is out of range [1, ", limits.max_width, "]"));
+  // A side below 1 is malformed; one beyond the limits is a limit.
+  if (width < 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("width: ", width, " is out of range [1, ",
+                     limits.max_width, "]"));
   }
-  if (height < 1 || height > limits.max_height) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "height: ", height, " is out of range [1, ", limits.max_height, "]"));
+  if (height < 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("height: ", height, " is out of range [1, ",
+                     limits.max_height, "]"));
+  }
+  if (width > limits.max_width) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "width: ", width, " is over the limit of ", limits.max_width));
+  }
+  if (height > limits.max_height) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "height: ", height, " is over the limit of ", limits.max_height));
   }
   // Both factors are at most int32-sized here, so the product cannot overflow.
   if (width * height > limits.max_cells) {
-    return absl::InvalidArgumentError(absl::StrCat(
+    return absl::ResourceExhaustedError(absl::StrCat(
         "width x height: ", width, " x ", height, " = ", width * height,
         " cells is over the limit of ", limits.max_cells));
   }

@@ -8,20 +8,13 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
-#include "search_state.h"
+#include "checks.h"
+#include "geometry.h"
 
 namespace gridstar {
 namespace {
 
-constexpr double kSqrt2 = 1.4142135623730951;
-
-// Octile (or Manhattan, for kNever) distance in cells: a lower bound on the
-// number of cost-1 steps between two cells.
-double CellDistance(Cell a, Cell b, DiagonalPolicy policy) {
-  const double dx = std::abs(a.x - b.x), dy = std::abs(a.y - b.y);
-  if (policy == DiagonalPolicy::kNever) return dx + dy;
-  return std::max(dx, dy) + (kSqrt2 - 1.0) * std::min(dx, dy);
-}
+using internal::CellDistance;
 
 absl::Status ValidateGroup(const GroupQuery& q) {
   if (q.starts.empty()) {
@@ -36,6 +29,10 @@ absl::Status ValidateGroup(const GroupQuery& q) {
     return absl::InvalidArgumentError(
         "algorithm: baseline is a yardstick and not offered for groups");
   }
+  if (absl::Status s = ValidateAlgorithm(q.algorithm, q.weight); !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = ValidateMovement(q.movement); !s.ok()) return s;
   if (q.method != GroupMethod::kAuto && q.method != GroupMethod::kSplice &&
       q.method != GroupMethod::kFlowField) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -135,7 +132,7 @@ class GroupSolver {
   bool GivenFieldMatches() const {
     const FlowField* f = q_.flow_field;
     return f != nullptr && f->complete() && f->goal() == q_.goals[0] &&
-           f->diagonal() == q_.diagonal && f->width() == map_.width() &&
+           f->diagonal() == q_.movement.diagonal && f->width() == map_.width() &&
            f->height() == map_.height();
   }
 
@@ -153,11 +150,8 @@ class GroupSolver {
     if (units < static_cast<size_t>(q_.flow_field_min_units)) return false;
     // Where jump point search runs, a unit's search costs a few jump points:
     // splicing beats sweeping the whole component (measured in the README).
-    PathQuery pq;
-    pq.algorithm = q_.algorithm;
-    pq.diagonal = q_.diagonal;
-    pq.goal = q_.goals[0];
-    const Algorithm engine = ResolveAlgorithm(map_, pq);
+    const Algorithm engine =
+        ResolveAlgorithm(map_, LegQuery(q_.starts[0], q_.goals[0], q_.algorithm));
     return engine != Algorithm::kJps && engine != Algorithm::kJpsPlus;
   }
 
@@ -169,9 +163,8 @@ class GroupSolver {
     if (!GivenFieldMatches()) {
       FlowFieldQuery fq;
       fq.goal = q_.goals[0];
-      fq.diagonal = q_.diagonal;
-      fq.deadline = q_.deadline;
-      fq.cancelled = q_.cancelled;
+      fq.movement = q_.movement;
+      fq.budget = CallBudget();
       ++result_->searches;
       absl::StatusOr<FlowField> computed =
           ComputeFlowField(map_, fq, context_);
@@ -193,7 +186,9 @@ class GroupSolver {
       u.path.start = q_.starts[i];
       u.path.goal = q_.goals[0];
       absl::Status s = field->PathFrom(q_.starts[i], &u.path.cells, &u.path.cost);
-      if (absl::IsNotFound(s) && !field->complete()) s = BudgetStatus();
+      if (absl::IsNotFound(s) && !field->complete()) {
+        s = StopStatus(field->stop_reason(), q_.budget, 0);
+      }
       if (absl::IsNotFound(s)) {
         s = internal::NoPathError(q_.starts[i], q_.goals[0]);
       }
@@ -207,23 +202,29 @@ class GroupSolver {
     return map_.CheckPassable(absl::StrCat(field, "[", i, "]"), c);
   }
 
-  bool OutOfBudget() const {
-    return (q_.cancelled != nullptr &&
-            q_.cancelled->load(std::memory_order_relaxed)) ||
-           (q_.deadline != absl::InfiniteFuture() && absl::Now() >= q_.deadline);
+  // The query of one leg of the group from a to b: the group's movement and
+  // budget.
+  PathQuery LegQuery(Cell a, Cell b, Algorithm algorithm) const {
+    PathQuery pq;
+    pq.start = a;
+    pq.goal = b;
+    pq.algorithm = algorithm;
+    pq.weight = q_.weight;
+    pq.movement = q_.movement;
+    pq.budget = q_.budget;
+    return pq;
   }
 
-  absl::Status BudgetStatus() const {
-    if (q_.cancelled != nullptr &&
-        q_.cancelled->load(std::memory_order_relaxed)) {
-      return absl::CancelledError("the call was cancelled");
-    }
-    return absl::DeadlineExceededError(
-        "the deadline passed before this unit's path was found");
+  // The budget of the whole call, without the per-search expansion limit.
+  SearchBudget CallBudget() const {
+    SearchBudget b = q_.budget;
+    b.max_expansions = 0;
+    return b;
   }
 
   static bool BudgetGone(const absl::Status& s) {
-    return absl::IsDeadlineExceeded(s) || absl::IsCancelled(s);
+    return absl::IsDeadlineExceeded(s) || absl::IsCancelled(s) ||
+           absl::IsResourceExhausted(s);
   }
 
   // The valid unit whose start has the least summed distance to the others.
@@ -236,7 +237,7 @@ class GroupSolver {
       double sum = 0;
       for (size_t b = 0; b < valid.size(); b += stride) {
         sum += CellDistance(q_.starts[valid[a]], q_.starts[valid[b]],
-                            q_.diagonal);
+                            q_.movement.diagonal);
       }
       if (sum < best_sum) {
         best_sum = sum;
@@ -249,27 +250,21 @@ class GroupSolver {
   // One search from a to b into *out; counts it and sums its expansions into
   // the unit. False (with the unit's status set) when it gives no full path.
   bool Search(Cell a, Cell b, UnitPath* unit, PathResult* out) {
-    if (OutOfBudget()) {
-      unit->status = BudgetStatus();
+    if (const PartialReason stop = q_.budget.CheckNow();
+        stop != PartialReason::kNone) {
+      unit->status = StopStatus(stop, q_.budget, unit->path.expanded);
       return false;
     }
-    PathQuery pq;
-    pq.start = a;
-    pq.goal = b;
-    pq.algorithm = q_.algorithm;
-    pq.weight = q_.weight;
-    pq.diagonal = q_.diagonal;
-    pq.deadline = q_.deadline;
-    pq.cancelled = q_.cancelled;
     ++result_->searches;
-    const absl::Status s = FindPath(map_, pq, context_, out);
+    const absl::Status s =
+        FindPath(map_, LegQuery(a, b, q_.algorithm), context_, out);
     unit->path.expanded += out->expanded;
     if (!s.ok()) {
       unit->status = s;
       return false;
     }
     if (out->partial) {
-      unit->status = BudgetStatus();
+      unit->status = StopStatus(out->partial_reason, q_.budget, out->expanded);
       return false;
     }
     return true;
@@ -293,7 +288,8 @@ class GroupSolver {
   void PrefixCosts(const std::vector<Cell>& p) {
     prefix_.assign(p.size(), 0.0);
     for (size_t k = 1; k < p.size(); ++k) {
-      prefix_[k] = prefix_[k - 1] + MoveCost(map_, p[k - 1], p[k], q_.diagonal);
+      prefix_[k] =
+          prefix_[k - 1] + MoveCost(map_, p[k - 1], p[k], q_.movement.diagonal);
     }
   }
 
@@ -314,14 +310,14 @@ class GroupSolver {
     size_t join_at = 0, best_i = 0, best_j = 0;
     double best_est = std::numeric_limits<double>::infinity();
     for (size_t k = 0; k < p.size(); ++k) {
-      const double d_in = CellDistance(s, p[k], q_.diagonal);
+      const double d_in = CellDistance(s, p[k], q_.movement.diagonal);
       if (d_in <= limit && d_in * unit_cost - prefix_[k] < best_join) {
         best_join = d_in * unit_cost - prefix_[k];
         join_at = k;
       }
       if (best_join == std::numeric_limits<double>::infinity()) continue;
       if (shared_goal && k + 1 != p.size()) continue;
-      const double d_out = CellDistance(p[k], g, q_.diagonal);
+      const double d_out = CellDistance(p[k], g, q_.movement.diagonal);
       if (d_out > limit) continue;
       const double est = best_join + prefix_[k] + d_out * unit_cost;
       if (est < best_est) {
@@ -347,7 +343,7 @@ class GroupSolver {
       cells.insert(cells.end(), leg_.cells.begin() + 1, leg_.cells.end());
     }
     RemoveLoops(&cells, &seen_);
-    u.path.cost = PathCost(map_, cells, q_.diagonal);
+    u.path.cost = PathCost(map_, cells, q_.movement.diagonal);
     u.path.start = s;
     u.path.goal = g;
     u.spliced = true;
@@ -361,13 +357,8 @@ class GroupSolver {
     for (size_t i = 0; i < result_->units.size(); ++i) {
       UnitPath& u = result_->units[i];
       if (!u.spliced || !u.status.ok()) continue;
-      PathQuery pq;
-      pq.start = q_.starts[i];
-      pq.goal = Goal(i);
-      pq.algorithm = Algorithm::kAuto;  // The fastest exact search.
-      pq.diagonal = q_.diagonal;
-      pq.deadline = q_.deadline;
-      pq.cancelled = q_.cancelled;
+      // The fastest exact search.
+      const PathQuery pq = LegQuery(q_.starts[i], Goal(i), Algorithm::kAuto);
       if (!FindPath(map_, pq, context_, &leg_).ok() || leg_.partial) continue;
       u.independent_cost = leg_.cost;
       const double overhead = leg_.cost > 0 ? u.path.cost / leg_.cost - 1 : 0;
@@ -390,15 +381,30 @@ class GroupSolver {
 
 }  // namespace
 
+absl::string_view GroupMethodName(GroupMethod method) {
+  switch (method) {
+    case GroupMethod::kAuto:
+      return "auto";
+    case GroupMethod::kSplice:
+      return "splice";
+    case GroupMethod::kFlowField:
+      return "flow_field";
+  }
+  return "unknown";
+}
+
+absl::StatusOr<GroupMethod> ParseGroupMethod(absl::string_view name) {
+  for (GroupMethod m : kAllGroupMethods) {
+    if (name == GroupMethodName(m)) return m;
+  }
+  return absl::InvalidArgumentError(absl::StrCat(
+      "method: unknown name '", name, "' (expected auto, splice or flow_field)"));
+}
+
 absl::Status FindGroupPaths(const GridMap& map, const GroupQuery& query,
                             SearchContext& context, GroupResult* result) {
   *result = GroupResult();
   if (absl::Status s = ValidateGroup(query); !s.ok()) return s;
-  PathQuery fields;
-  fields.algorithm = query.algorithm;
-  fields.weight = query.weight;
-  fields.diagonal = query.diagonal;
-  if (absl::Status s = ValidatePathQuery(fields); !s.ok()) return s;
   if (absl::Status s = internal::CheckCapacity(map, context); !s.ok()) {
     return s;
   }

@@ -3,7 +3,8 @@
 //
 // Both engines are A* over jump points with the octile heuristic, which is
 // consistent for jumps along straight and diagonal lines, so an expanded jump
-// point is final and the RadixQueue (lazy deletion) serves as open list. A
+// point is final and the RadixQueue (lazy deletion) serves as open list. The
+// loop is engine.h's RunSearchLoop; JumpExpander supplies the jumps. A
 // node's successors are pruned by the direction it was reached from, taken
 // from its parent; the start tries all eight directions.
 
@@ -236,50 +237,37 @@ void ReconstructJumps(const GridMap& map, const SearchState& s, uint32_t start,
   result->cost = s.nodes[last].g;
 }
 
+// The successors of a jump point: one jump in each direction the pruning
+// rules leave, with the octile heuristic (consistent along jumps).
 template <typename Jumper>
-void JpsSearch(const GridMap& map, const SearchParams& p, SearchState& s,
-               const Jumper& jumper, PathResult* result) {
-  const uint8_t* costs = map.padded_costs();
-  const int32_t pw = map.padded_width();
-  const double unit = map.min_cost();  // Every move's cost per step.
-  Node* nodes = s.nodes.data();
-  RadixQueue& open = s.radix;
-  const uint32_t open_mark = s.open_mark;
-  const uint32_t closed_mark = s.closed_mark;
-  const bool budgeted = p.max_expansions != 0 || p.has_deadline;
+class JumpExpander {
+ public:
+  static constexpr bool kTies = false;
+  static constexpr bool kDiagonal = true;
 
-  auto heuristic = [&](int32_t x, int32_t y) {
-    return p.h_scale * GridDistance(x - p.goal_x, y - p.goal_y, true);
-  };
-  uint64_t expanded = 0, generated = 1;
-  nodes[p.start] = Node{0.0, p.start, open_mark};
-  {
-    const int32_t sx = static_cast<int32_t>(p.start % pw);
-    const int32_t sy = static_cast<int32_t>(p.start / pw);
-    const double h = heuristic(sx, sy);
-    open.Push(p.start, h, h);
+  JumpExpander(const GridMap& map, const SearchParams& p, const Jumper& jumper)
+      : map_(&map),
+        jumper_(jumper),
+        costs_(map.padded_costs()),
+        pw_(map.padded_width()),
+        goal_x_(p.goal_x),
+        goal_y_(p.goal_y),
+        h_scale_(p.h_scale),
+        unit_(map.min_cost()) {}
+
+  GRIDSTAR_ALWAYS_INLINE double Heuristic(int32_t x, int32_t y,
+                                          uint32_t) const {
+    return h_scale_ * GridDistance(x - goal_x_, y - goal_y_, true);
   }
-  BestSoFar best{p.start, 1e300, 0.0};
-  PartialReason stop = PartialReason::kNone;
 
-  while (!open.empty()) {
-    double f;
-    const uint32_t cur = open.PopMin(&f);
-    Node& cn = nodes[cur];
-    if (cn.stamp == closed_mark) continue;  // A stale duplicate.
-    cn.stamp = closed_mark;
-    ++expanded;
-    if (cur == p.goal) break;
-    const int32_t x = static_cast<int32_t>(cur % pw);
-    const int32_t y = static_cast<int32_t>(cur / pw);
-    const double g = cn.g;
-    if (budgeted) {
-      best.Offer(cur, GridDistance(x - p.goal_x, y - p.goal_y, true), g);
-      stop = BudgetExhausted(p, expanded);
-      if (stop != PartialReason::kNone) break;
-    }
-    const uint32_t parent = cn.parent;
-    unsigned dirs = Successors(costs, pw, cur, x, y, parent,
+  template <typename Relax>
+  GRIDSTAR_ALWAYS_INLINE void Expand(uint32_t cur, int32_t x, int32_t y,
+                                     double g, uint32_t parent,
+                                     Relax& relax) const {
+    const int32_t pw = pw_;
+    const double unit = unit_;
+    const Jumper& jumper = jumper_;
+    unsigned dirs = Successors(costs_, pw, cur, x, y, parent,
                                static_cast<int32_t>(parent % pw),
                                static_cast<int32_t>(parent / pw));
     while (dirs != 0) {
@@ -289,33 +277,34 @@ void JpsSearch(const GridMap& map, const SearchParams& p, SearchState& s,
       if (next == kNoJump) continue;
       const int32_t nx = static_cast<int32_t>(next % pw);
       const int32_t ny = static_cast<int32_t>(next / pw);
+      // Every move costs `unit` per step.
       const double ng = g + unit * (d < 4 ? std::abs(nx - x) + std::abs(ny - y)
                                           : kSqrt2 * std::abs(nx - x));
-      Node& n = nodes[next];
-      if (n.stamp == closed_mark) continue;
-      if (n.stamp == open_mark) {
-        if (!(ng < n.g)) continue;
-        n.g = ng;
-        n.parent = cur;
-      } else {
-        n = Node{ng, cur, open_mark};
-        ++generated;
-      }
-      const double h = heuristic(nx, ny);
-      open.Push(next, ng + h, h);  // An older entry is skipped when popped.
+      relax(next, ng, nx, ny);
     }
   }
 
-  result->expanded = expanded;
-  result->generated = generated;
-  if (stop == PartialReason::kNone && nodes[p.goal].stamp == closed_mark) {
-    ReconstructJumps(map, s, p.start, p.goal, result);
-    return;
+  void Reconstruct(const SearchState& s, uint32_t start, uint32_t last,
+                   PathResult* result) const {
+    ReconstructJumps(*map_, s, start, last, result);
   }
-  assert(stop != PartialReason::kNone);
-  result->partial = true;
-  result->partial_reason = stop;
-  ReconstructJumps(map, s, p.start, best.cell, result);
+
+ private:
+  // Values, not references: the loop keeps its copy in registers.
+  const GridMap* map_;
+  Jumper jumper_;
+  const uint8_t* costs_;
+  int32_t pw_;
+  int32_t goal_x_, goal_y_;
+  double h_scale_;
+  double unit_;
+};
+
+template <typename Jumper>
+void JpsSearch(const GridMap& map, const SearchParams& p, SearchState& s,
+               const Jumper& jumper, PathResult* result) {
+  JumpExpander<Jumper> expander(map, p, jumper);
+  RunSearchLoop(map, p, s, s.radix, expander, result);
 }
 
 }  // namespace

@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "gridstar/grid_map.h"
-#include "search_state.h"
+#include "engine.h"
 
 namespace gridstar::internal {
 

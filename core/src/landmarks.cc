@@ -11,7 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "gridstar/grid_map.h"
 #include "gridstar/search_context.h"
-#include "search_state.h"
+#include "engine.h"
 
 namespace gridstar {
 
@@ -20,9 +20,9 @@ absl::Status GridMap::BuildLandmarks(int count, DiagonalPolicy policy) {
     return absl::InvalidArgumentError(absl::StrCat(
         "landmarks: ", count, " is out of range [1, ", kMaxLandmarks, "]"));
   }
-  PathQuery as_path;  // Checks the policy value as FindPath would.
-  as_path.diagonal = policy;
-  if (absl::Status s = ValidatePathQuery(as_path); !s.ok()) return s;
+  if (absl::Status s = ValidateMovement(MovementModel{policy}); !s.ok()) {
+    return s;
+  }
   if (passable_count_ == 0) {
     return absl::FailedPreconditionError(
         "landmarks: the map has no passable cell");
@@ -53,7 +53,7 @@ absl::Status GridMap::BuildLandmarks(int count, DiagonalPolicy policy) {
     uint64_t expanded = 0;
     const PartialReason stop = internal::RunDistanceSearch(
         *this, source, policy, std::numeric_limits<double>::infinity(),
-        absl::InfiniteFuture(), nullptr, state, &expanded);
+        SearchBudget(), state, &expanded);
     assert(stop == PartialReason::kNone);
     (void)stop;
     uint32_t farthest = PaddedIndex(source);

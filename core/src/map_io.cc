@@ -22,6 +22,12 @@ absl::Status LineError(int line, absl::string_view what) {
   return absl::InvalidArgumentError(absl::StrCat("line ", line, ": ", what));
 }
 
+// `s` with the line named, its code kept (a size over the limits stays
+// ResourceExhausted).
+absl::Status AtLine(int line, const absl::Status& s) {
+  return absl::Status(s.code(), absl::StrCat("line ", line, ": ", s.message()));
+}
+
 bool MovingAiPassable(char c) { return c == '.' || c == 'G' || c == 'S'; }
 
 // Reads "<key> <number>" from a header line.
@@ -90,6 +96,12 @@ absl::Status PgmError(const PgmTokenizer& t, absl::string_view what) {
       absl::StrCat("PGM line ", t.line(), ": ", what));
 }
 
+// `s` with the PGM line named, its code kept.
+absl::Status AtPgmLine(const PgmTokenizer& t, const absl::Status& s) {
+  return absl::Status(s.code(),
+                      absl::StrCat("PGM line ", t.line(), ": ", s.message()));
+}
+
 absl::Status ReadPgmNumber(PgmTokenizer& t, absl::string_view field,
                            int64_t* out) {
   const absl::string_view token = t.Next();
@@ -139,7 +151,7 @@ absl::StatusOr<GridMap> ParseMovingAiMap(absl::string_view text,
   }
   if (absl::Status s = GridMap::CheckDimensions(width, height, limits);
       !s.ok()) {
-    return LineError(lines.line_number(), s.message());
+    return AtLine(lines.line_number(), s);
   }
   if (!lines.Next(&line) || absl::StripAsciiWhitespace(line) != "map") {
     return LineError(lines.line_number(),
@@ -185,7 +197,7 @@ absl::StatusOr<GridMap> ParsePgm(absl::string_view data,
   if (absl::Status s = ReadPgmNumber(t, "height", &height); !s.ok()) return s;
   if (absl::Status s = GridMap::CheckDimensions(width, height, limits);
       !s.ok()) {
-    return PgmError(t, s.message());
+    return AtPgmLine(t, s);
   }
   if (absl::Status s = ReadPgmNumber(t, "maxval", &maxval); !s.ok()) return s;
   if (maxval < 1 || maxval > 255) {

@@ -16,7 +16,7 @@
 #include <cstdint>
 #include <cstdlib>
 
-#include "search_state.h"
+#include "path_tools.h"
 
 namespace gridstar::internal {
 namespace {

@@ -1,7 +1,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "search_state.h"
+#include "path_tools.h"
 
 namespace gridstar::internal {
 

@@ -1,6 +1,8 @@
 #include "gridstar/types.h"
 
 #include "absl/status/status.h"
+#include <string>
+
 #include "absl/strings/str_cat.h"
 
 namespace gridstar {
@@ -43,9 +45,12 @@ absl::StatusOr<Algorithm> ParseAlgorithm(absl::string_view name) {
   for (Algorithm a : kAllAlgorithms) {
     if (name == AlgorithmName(a)) return a;
   }
-  return absl::InvalidArgumentError(
-      absl::StrCat("algorithm: unknown name '", name,
-                   "' (expected astar, weighted, dijkstra, baseline, jps, jps+, auto or alt)"));
+  std::string names;
+  for (Algorithm a : kAllAlgorithms) {
+    absl::StrAppend(&names, names.empty() ? "" : ", ", AlgorithmName(a));
+  }
+  return absl::InvalidArgumentError(absl::StrCat(
+      "algorithm: unknown name '", name, "' (expected one of ", names, ")"));
 }
 
 absl::StatusOr<DiagonalPolicy> ParseDiagonalPolicy(absl::string_view name) {

@@ -94,7 +94,7 @@ int ParseArgs(int argc, char** argv, Options* o) {
     } else if (flag == "--diagonal") {
       absl::StatusOr<DiagonalPolicy> p = ParseDiagonalPolicy(value);
       if (!p.ok()) return Usage(std::string(p.status().message()));
-      o->query.diagonal = *p;
+      o->query.movement.diagonal = *p;
     } else if (flag == "--landmarks" || flag == "--flow" || flag == "--group" ||
                flag == "--make_terrain" || flag == "--seed" ||
                flag == "--queries") {
@@ -249,7 +249,7 @@ int RunFlow(const Options& o, const GridMap& map,
     q.goal = scen[i].goal;
     FlowFieldQuery fq;
     fq.goal = q.goal;
-    fq.diagonal = q.diagonal;
+    fq.movement.diagonal = q.movement.diagonal;
     absl::Time t0 = absl::Now();
     absl::StatusOr<FlowField> field = ComputeFlowField(map, fq, context);
     field_us += MicrosSince(t0);
@@ -289,7 +289,7 @@ int RunGroup(const Options& o, const GridMap& map,
     GroupQuery g;
     g.goals = {scen[i].goal};
     g.algorithm = o.query.algorithm;
-    g.diagonal = o.query.diagonal;
+    g.movement.diagonal = o.query.movement.diagonal;
     while (g.starts.size() < static_cast<size_t>(o.group)) {
       const Cell c{static_cast<int32_t>(rng() % map.width()),
                    static_cast<int32_t>(rng() % map.height())};
@@ -307,7 +307,7 @@ int RunGroup(const Options& o, const GridMap& map,
     // holds it after the first group to that goal).
     FlowFieldQuery fq;
     fq.goal = g.goals[0];
-    fq.diagonal = g.diagonal;
+    fq.movement.diagonal = g.movement.diagonal;
     absl::StatusOr<FlowField> field = ComputeFlowField(map, fq, context);
     if (!field.ok()) return Usage(std::string(field.status().message()));
     g.flow_field = &*field;
@@ -371,7 +371,7 @@ int Run(int argc, char** argv) {
   }
   if (o.landmarks > 0) {
     const absl::Time t0 = absl::Now();
-    if (absl::Status s = map->BuildLandmarks(o.landmarks, o.query.diagonal);
+    if (absl::Status s = map->BuildLandmarks(o.landmarks, o.query.movement.diagonal);
         !s.ok()) {
       std::fprintf(stderr, "gridstar-bench: %s\n",
                    std::string(s.message()).c_str());
@@ -395,7 +395,7 @@ int Run(int argc, char** argv) {
   std::printf("map=%s size=%dx%d algo=%s diagonal=%s queries=%zu\n",
               o.map.c_str(), map->width(), map->height(),
               std::string(AlgorithmName(o.query.algorithm)).c_str(),
-              std::string(DiagonalPolicyName(o.query.diagonal)).c_str(),
+              std::string(DiagonalPolicyName(o.query.movement.diagonal)).c_str(),
               scen->size());
   bool warned_size = false;
   const bool optimal = IsOptimal(o.query.algorithm);

@@ -49,7 +49,7 @@ TEST(AllocationTest, SteadyStateSearchAllocatesNothing) {
                                   smooth ? " smooth" : ""));
         PathQuery q;
         q.algorithm = a;
-        q.diagonal = p;
+        q.movement.diagonal = p;
         q.smooth = smooth;
         for (int pass = 0; pass < 2; ++pass) {
           const long before = g_allocations.load();

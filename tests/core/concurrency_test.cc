@@ -28,7 +28,7 @@ TEST_P(ConcurrencyTest, ThreadsSharingAMapAgreeWithOneThread) {
     q.start = {(i * 37) % 120, (i * 11) % 90};
     q.goal = {(i * 53 + 17) % 120, (i * 29 + 5) % 90};
     q.algorithm = kAllAlgorithms[i % std::size(kAllAlgorithms)];
-    q.diagonal = kAllDiagonalPolicies[i % 3];
+    q.movement.diagonal = kAllDiagonalPolicies[i % 3];
     q.smooth = i % 2 == 0;
     if (map.Connected(q.start, q.goal)) queries.push_back(q);
   }

@@ -51,7 +51,7 @@ TEST(FlowFieldTest, MatchesBruteForceOnRandomMaps) {
       const std::vector<double> want = ReferenceDistances(map, goal, policy);
       FlowFieldQuery q;
       q.goal = goal;
-      q.diagonal = policy;
+      q.movement.diagonal = policy;
       // Every third field is bounded at half its farthest cell.
       double farthest = 0;
       for (double d : want) {
@@ -127,7 +127,7 @@ TEST(FlowFieldTest, BlockedGoalIsInvalidArgumentNamingGoal) {
   for (DiagonalPolicy p : kAllDiagonalPolicies) {
     FlowFieldQuery q;
     q.goal = {1, 1};
-    q.diagonal = p;
+    q.movement.diagonal = p;
     EXPECT_TRUE(StatusIs(ComputeFlowField(blocked, q, context),
                          absl::StatusCode::kInvalidArgument,
                          "goal: (1, 1) is blocked"));
@@ -154,7 +154,7 @@ TEST(FlowFieldTest, UnknownPolicyIsInvalidArgument) {
   const GridMap map = MakeRandomMap({4, 4, 0, 1, false}, 1);
   SearchContext context;
   FlowFieldQuery q;
-  q.diagonal = static_cast<DiagonalPolicy>(9);
+  q.movement.diagonal = static_cast<DiagonalPolicy>(9);
   EXPECT_TRUE(StatusIs(ComputeFlowField(map, q, context),
                        absl::StatusCode::kInvalidArgument, "diagonal"));
 }
@@ -197,7 +197,7 @@ TEST(FlowFieldTest, PassedDeadlineGivesAnIncompleteExactField) {
   FlowFieldQuery q;
   q.goal = {100, 100};
   while (!map.Passable(q.goal)) ++q.goal.x;
-  q.deadline = absl::Now() - absl::Seconds(1);
+  q.budget.deadline = absl::Now() - absl::Seconds(1);
   absl::StatusOr<FlowField> f = ComputeFlowField(map, q, context);
   ASSERT_OK(f);
   EXPECT_FALSE(f->complete());
@@ -205,7 +205,7 @@ TEST(FlowFieldTest, PassedDeadlineGivesAnIncompleteExactField) {
   EXPECT_GE(f->reached(), 1);
   EXPECT_LT(f->reached(), map.passable_count());
   // What was reached is exact.
-  const std::vector<double> want = ReferenceDistances(map, q.goal, q.diagonal);
+  const std::vector<double> want = ReferenceDistances(map, q.goal, q.movement.diagonal);
   for (int32_t y = 0; y < 200; ++y) {
     for (int32_t x = 0; x < 200; ++x) {
       if (f->Direction({x, y}) == FlowField::kUnreached) continue;
@@ -260,11 +260,11 @@ TEST(LandmarksTest, OtherPolicyOrComponentFallsBackToAStar) {
   q.algorithm = Algorithm::kAlt;
   q.start = {0, 0};
   q.goal = {5, 2};
-  q.diagonal = DiagonalPolicy::kNever;
+  q.movement.diagonal = DiagonalPolicy::kNever;
   EXPECT_EQ(FindPath(map, q, context)->algorithm, Algorithm::kAlt);
-  q.diagonal = DiagonalPolicy::kAllowCornerCutting;
+  q.movement.diagonal = DiagonalPolicy::kAllowCornerCutting;
   EXPECT_EQ(FindPath(map, q, context)->algorithm, Algorithm::kAStar);
-  q.diagonal = DiagonalPolicy::kNever;
+  q.movement.diagonal = DiagonalPolicy::kNever;
   q.start = {7, 0};
   q.goal = {8, 2};
   absl::StatusOr<PathResult> r = FindPath(map, q, context);

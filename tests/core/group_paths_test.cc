@@ -48,14 +48,14 @@ void CheckGroup(const GridMap& map, const GroupQuery& q, const GroupResult& r) {
       EXPECT_TRUE(StatusIs(u.status, absl::StatusCode::kInvalidArgument, ""));
       continue;
     }
-    const std::vector<double> dist = ReferenceDistances(map, g, q.diagonal);
+    const std::vector<double> dist = ReferenceDistances(map, g, q.movement.diagonal);
     const double optimal = Distance(dist, map, s);
     if (optimal == kUnreachable) {
       EXPECT_TRUE(StatusIs(u.status, absl::StatusCode::kNotFound, ""));
       continue;
     }
     ASSERT_OK(u.status);
-    EXPECT_EQ(CheckPath(map, u.path, s, g, q.diagonal, true), "");
+    EXPECT_EQ(CheckPath(map, u.path, s, g, q.movement.diagonal, true), "");
     EXPECT_GE(u.path.cost, optimal - 1e-6);
     if (!u.spliced && q.algorithm != Algorithm::kWeighted) {
       EXPECT_NEAR(u.path.cost, optimal, 1e-6 * (1 + optimal));
@@ -91,7 +91,7 @@ TEST(GroupPathsTest, RandomGroupsMatchReference) {
                                   DiagonalPolicyName(p)));
         GroupQuery q;
         q.algorithm = a;
-        q.diagonal = p;
+        q.movement.diagonal = p;
         q.report_overhead = true;
         q.max_splice_distance = 1 + static_cast<int32_t>(rng() % 16);
         const int units = 1 + static_cast<int>(rng() % 12);
@@ -124,7 +124,7 @@ TEST(GroupPathsTest, FlowFieldGroupsAreOptimal) {
     for (DiagonalPolicy p : kAllDiagonalPolicies) {
       SCOPED_TRACE(absl::StrCat("seed ", seed, " ", DiagonalPolicyName(p)));
       GroupQuery q;
-      q.diagonal = p;
+      q.movement.diagonal = p;
       q.method = GroupMethod::kFlowField;
       q.report_overhead = true;
       for (int u = 0; u < 40; ++u) q.starts.push_back(RandomCell(map, rng));
@@ -189,7 +189,7 @@ TEST(GroupPathsTest, AutoTakesAFieldFromMinUnitsOnly) {
   GroupQuery other = q;
   other.flow_field_min_units = 1000;
   other.flow_field = field.get();
-  other.diagonal = DiagonalPolicy::kNever;
+  other.movement.diagonal = DiagonalPolicy::kNever;
   ASSERT_OK(FindGroupPaths(map, other, context, &r));
   EXPECT_FALSE(r.used_flow_field);
   // Where the algorithm resolves to jump point search, auto splices.
@@ -289,14 +289,14 @@ TEST(GroupPathsTest, PassedDeadlineFailsEveryUnit) {
   const auto [s, g] = testing::FarConnectedPair(map);
   q.starts = {s, s};
   q.goals = {g};
-  q.deadline = absl::Now() - absl::Seconds(1);
+  q.budget.deadline = absl::Now() - absl::Seconds(1);
   ASSERT_OK(FindGroupPaths(map, q, context, &r));
   for (const UnitPath& u : r.units) {
     EXPECT_TRUE(StatusIs(u.status, absl::StatusCode::kDeadlineExceeded, ""));
   }
   std::atomic<bool> cancelled{true};
-  q.deadline = absl::InfiniteFuture();
-  q.cancelled = &cancelled;
+  q.budget.deadline = absl::InfiniteFuture();
+  q.budget.cancelled = &cancelled;
   ASSERT_OK(FindGroupPaths(map, q, context, &r));
   for (const UnitPath& u : r.units) {
     EXPECT_TRUE(StatusIs(u.status, absl::StatusCode::kCancelled, ""));

@@ -13,6 +13,8 @@ namespace {
 
 using testing::StatusIs;
 constexpr auto kInvalid = absl::StatusCode::kInvalidArgument;
+// Sizes over the limits are limits (ResourceExhausted), not malformed input.
+constexpr auto kOverLimit = absl::StatusCode::kResourceExhausted;
 
 constexpr char kSmallMap[] =
     "type octile\nheight 3\nwidth 4\nmap\n"
@@ -106,7 +108,7 @@ TEST(MovingAiMapTest, DimensionsOverTheLimitAreRefusedBeforeAllocating) {
   // 10^17 cells would be an allocation of 100 PB if it were trusted.
   EXPECT_TRUE(StatusIs(
       ParseMovingAiMap("type octile\nheight 316227766\nwidth 316227766\nmap\n"),
-      kInvalid, "width: 316227766 is out of range [1, 8192]"));
+      kOverLimit, "line 3: width: 316227766 is over the limit of 8192"));
   EXPECT_TRUE(StatusIs(
       ParseMovingAiMap("type octile\nheight 999999999999999999999\nwidth 1\n"),
       kInvalid, "line 2: expected 'height <number>'"));
@@ -114,7 +116,7 @@ TEST(MovingAiMapTest, DimensionsOverTheLimitAreRefusedBeforeAllocating) {
   limits.max_cells = 10;
   EXPECT_TRUE(StatusIs(
       ParseMovingAiMap("type octile\nheight 4\nwidth 4\nmap\n", limits),
-      kInvalid, "over the limit of 10"));
+      kOverLimit, "over the limit of 10"));
 }
 
 TEST(MovingAiMapTest, MissingMapLine) {
@@ -205,8 +207,8 @@ TEST(PgmTest, ZeroHeight) {
 }
 
 TEST(PgmTest, DimensionsOverTheLimit) {
-  EXPECT_TRUE(StatusIs(ParsePgm("P5\n100000 100000\n255\n"), kInvalid,
-                       "width: 100000 is out of range"));
+  EXPECT_TRUE(StatusIs(ParsePgm("P5\n100000 100000\n255\n"), kOverLimit,
+                       "width: 100000 is over the limit of 8192"));
 }
 
 TEST(PgmTest, MaxvalOver255) {
@@ -279,8 +281,8 @@ TEST(RawMapTest, ZeroOrNegativeSize) {
 }
 
 TEST(RawMapTest, OverTheLimit) {
-  EXPECT_TRUE(StatusIs(ParseRawMap(int64_t{1} << 40, 1, ""), kInvalid,
-                       "width: 1099511627776 is out of range"));
+  EXPECT_TRUE(StatusIs(ParseRawMap(int64_t{1} << 40, 1, ""), kOverLimit,
+                       "width: 1099511627776 is over the limit"));
 }
 
 TEST(MapAutoTest, UnknownFormat) {

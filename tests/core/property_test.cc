@@ -121,7 +121,7 @@ TEST(PropertyTest, EveryAlgorithmMatchesBruteForceDijkstra) {
           q.goal = goal;
           q.algorithm = a.algorithm;
           q.weight = a.weight;
-          q.diagonal = policy;
+          q.movement.diagonal = policy;
           absl::StatusOr<PathResult> r = FindPath(map, q, context);
           if (want < 0) {
             EXPECT_TRUE(
@@ -274,7 +274,7 @@ TEST(PropertyTest, LandmarkSearchMatchesBruteForceOnTerrain) {
         PathQuery q;
         q.start = start;
         q.goal = goal;
-        q.diagonal = policy;
+        q.movement.diagonal = policy;
         q.algorithm = Algorithm::kAStar;
         absl::StatusOr<PathResult> plain = FindPath(*on, q, context);
         ASSERT_OK(plain);
@@ -312,7 +312,7 @@ TEST(PropertyTest, SmoothedPathsAreLegalAndNoDearer) {
       PathQuery q;
       q.start = start;
       q.goal = goal;
-      q.diagonal = policy;
+      q.movement.diagonal = policy;
       q.smooth = true;
       absl::StatusOr<PathResult> r = FindPath(map, q, context);
       ASSERT_OK(r);

@@ -52,7 +52,7 @@ PathQuery Query(Cell start, Cell goal, Algorithm a, DiagonalPolicy p) {
   q.start = start;
   q.goal = goal;
   q.algorithm = a;
-  q.diagonal = p;
+  q.movement.diagonal = p;
   return q;
 }
 
@@ -269,7 +269,7 @@ TEST(FindPathTest, MaxExpansionsGivesPartialPathTowardTheGoal) {
   ForEachAlgorithmAndPolicy([&](Algorithm a, DiagonalPolicy p) {
     PathQuery q = Query({0, 0}, {9, 3}, a, p);
     // Two expansions: jump point search reaches this goal in three.
-    q.max_expansions = 2;
+    q.budget.max_expansions = 2;
     absl::StatusOr<PathResult> r = FindPath(map, q, context);
     ASSERT_OK(r);
     EXPECT_TRUE(r->partial);
@@ -280,7 +280,7 @@ TEST(FindPathTest, MaxExpansionsGivesPartialPathTowardTheGoal) {
     const Cell last = r->cells.back();
     EXPECT_LT(std::abs(9 - last.x) + std::abs(3 - last.y), 12);
     // A budget that suffices gives a full path.
-    q.max_expansions = 1000;
+    q.budget.max_expansions = 1000;
     r = FindPath(map, q, context);
     ASSERT_OK(r);
     EXPECT_FALSE(r->partial);
@@ -295,7 +295,7 @@ TEST(FindPathTest, PassedDeadlineGivesPartialResult) {
     const auto [s, g] = testing::FarConnectedPair(map);
     ASSERT_GT(std::abs(s.x - g.x) + std::abs(s.y - g.y), 60);
     PathQuery q = Query(s, g, a, p);
-    q.deadline = absl::Now() - absl::Seconds(1);
+    q.budget.deadline = absl::Now() - absl::Seconds(1);
     absl::StatusOr<PathResult> r = FindPath(map, q, context);
     ASSERT_OK(r);
     EXPECT_TRUE(r->partial);
@@ -311,7 +311,7 @@ TEST(FindPathTest, CancelledFlagGivesPartialResult) {
     const auto [s, g] = testing::FarConnectedPair(map);
     PathQuery q = Query(s, g, a, p);
     std::atomic<bool> cancelled{true};
-    q.cancelled = &cancelled;
+    q.budget.cancelled = &cancelled;
     absl::StatusOr<PathResult> r = FindPath(map, q, context);
     ASSERT_OK(r);
     EXPECT_TRUE(r->partial);
@@ -416,7 +416,7 @@ TEST(FindPathTest, UnknownEnumValuesAreInvalidArgument) {
   EXPECT_TRUE(StatusIs(FindPath(map, q, context),
                        absl::StatusCode::kInvalidArgument, "algorithm"));
   q.algorithm = Algorithm::kAStar;
-  q.diagonal = static_cast<DiagonalPolicy>(9);
+  q.movement.diagonal = static_cast<DiagonalPolicy>(9);
   EXPECT_TRUE(StatusIs(FindPath(map, q, context),
                        absl::StatusCode::kInvalidArgument, "diagonal"));
 }

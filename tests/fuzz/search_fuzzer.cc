@@ -62,19 +62,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   q.start = {coord(w), coord(h)};
   q.goal = {coord(w), coord(h)};
   q.snap_radius = (flags & 4) ? in.Byte() % 6 : 0;
-  q.max_expansions = (flags & 8) ? in.Byte() % 40 : 0;
+  q.budget.max_expansions = (flags & 8) ? in.Byte() % 40 : 0;
   q.smooth = (flags & 16) != 0;
   q.weight = 1.0 + (in.Byte() % 40) / 8.0;
 
   SearchContext context;
   PathResult r;
   for (DiagonalPolicy policy : kAllDiagonalPolicies) {
-    q.diagonal = policy;
+    q.movement.diagonal = policy;
     // The goal's flow field: exact wherever it reaches, including the start.
     if (flags & 128) {
       FlowFieldQuery fq;
       fq.goal = q.goal;
-      fq.diagonal = policy;
+      fq.movement.diagonal = policy;
       absl::StatusOr<FlowField> f = ComputeFlowField(*map, fq, context);
       FUZZ_CHECK(f.ok() == map->Passable(q.goal));
       if (f.ok() && map->Passable(q.start)) {
@@ -111,7 +111,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       const bool full = !r.partial;
       FUZZ_CHECK(
           testing::CheckPath(*map, r, r.start, r.goal, policy, full).empty());
-      if (q.max_expansions != 0) FUZZ_CHECK(r.expanded <= q.max_expansions);
+      if (q.budget.max_expansions != 0) FUZZ_CHECK(r.expanded <= q.budget.max_expansions);
       const std::vector<double> dist =
           testing::ReferenceDistances(*map, r.start, policy);
       const double best = testing::Distance(dist, *map, r.cells.back());

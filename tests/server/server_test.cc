@@ -196,7 +196,7 @@ TEST_F(ServerTest, FindPathMatchesTheLibraryForEveryAlgorithmAndPolicy) {
       q.start = s;
       q.goal = g;
       q.algorithm = a == 0 ? Algorithm::kAuto : kAllAlgorithms[a - 1];
-      q.diagonal = kAllDiagonalPolicies[p - 1];
+      q.movement.diagonal = kAllDiagonalPolicies[p - 1];
       absl::StatusOr<PathResult> want = gridstar::FindPath(*map_, q, context);
       ASSERT_TRUE(want.ok());
       EXPECT_NEAR(out.cost(), want->cost, 1e-9);
@@ -204,7 +204,7 @@ TEST_F(ServerTest, FindPathMatchesTheLibraryForEveryAlgorithmAndPolicy) {
       // no-corner-cutting default, A* under the other policies).
       EXPECT_EQ(out.algorithm(), static_cast<int>(want->algorithm) + 1);
       const std::vector<Cell> cells = Unpack(out.cells());
-      EXPECT_NEAR(PathCost(*map_, cells, q.diagonal), out.cost(), 1e-6);
+      EXPECT_NEAR(PathCost(*map_, cells, q.movement.diagonal), out.cost(), 1e-6);
       EXPECT_EQ(cells.front(), s);
       EXPECT_EQ(cells.back(), g);
       EXPECT_LE(out.smoothed_cost(), out.cost() + 1e-9);
@@ -677,7 +677,7 @@ TEST_F(ServerTest, JumpTableFollowsUpdates) {
     absl::StatusOr<PathResult> want = gridstar::FindPath(local, q, context);
     ASSERT_TRUE(want.ok());
     EXPECT_NEAR(out.cost(), want->cost, 1e-9);
-    EXPECT_NEAR(PathCost(local, Unpack(out.cells()), q.diagonal), out.cost(), 1e-6);
+    EXPECT_NEAR(PathCost(local, Unpack(out.cells()), q.movement.diagonal), out.cost(), 1e-6);
   };
   search(v1::ALGORITHM_JPS_PLUS);
   std::vector<uint8_t> costs = local.CopyCosts();
@@ -1057,7 +1057,7 @@ TEST_F(ServerTest, LargeGroupsFollowACachedFlowField) {
       PathQuery q;
       q.start = starts[static_cast<size_t>(i)];
       q.goal = goal;
-      EXPECT_NEAR(PathCost(terrain, cells, q.diagonal), u.path().cost(), 1e-6);
+      EXPECT_NEAR(PathCost(terrain, cells, q.movement.diagonal), u.path().cost(), 1e-6);
       EXPECT_NEAR(u.path().cost(), gridstar::FindPath(terrain, q, context)->cost,
                   1e-6);
     }

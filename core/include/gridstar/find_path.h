@@ -16,9 +16,9 @@
 //   NotFound           the ends are valid but no path joins them (different
 //                      components). Decided without searching.
 //   ResourceExhausted  the map is larger than the context's capacity.
-// Running out of max_expansions or of the deadline is not an error: the
-// result is the path to the expanded cell closest to the goal (by the
-// heuristic distance), with `partial` set.
+// Running out of the budget (query.h) is not an error: the result is the
+// path to the expanded cell closest to the goal (by the heuristic distance),
+// with `partial` set; StopStatus words its reason for callers that want one.
 //
 // Thread-safety: any number of threads may search one GridMap at once, each
 // with its own SearchContext.
@@ -26,14 +26,13 @@
 #ifndef GRIDSTAR_FIND_PATH_H_
 #define GRIDSTAR_FIND_PATH_H_
 
-#include <atomic>
 #include <cstdint>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "absl/time/time.h"
 #include "gridstar/grid_map.h"
+#include "gridstar/query.h"
 #include "gridstar/search_context.h"
 #include "gridstar/types.h"
 
@@ -49,29 +48,16 @@ struct PathQuery {
   Algorithm algorithm = Algorithm::kAStar;
   // Heuristic weight of kWeighted, in [1, kMaxWeight]; ignored otherwise.
   double weight = 1.5;
-  DiagonalPolicy diagonal = DiagonalPolicy::kNoCornerCutting;
-  // At most this many cells are expanded; 0 means no limit.
-  uint64_t max_expansions = 0;
-  // The search stops with a partial result once this time has passed
-  // (checked every 256 expansions).
-  absl::Time deadline = absl::InfiniteFuture();
-  // When non-null, the search stops with a partial result once this flag
-  // reads true (checked with the deadline). A server sets it when the call
-  // is cancelled; the flag must outlive the call.
-  const std::atomic<bool>* cancelled = nullptr;
+  MovementModel movement;
+  // Out of budget, the result is the path to the expanded cell closest to
+  // the goal, flagged partial (see PathResult::partial_reason).
+  SearchBudget budget;
   // A blocked or off-map start or goal moves to the nearest passable cell
   // (Euclidean, preferring cells reachable from the other end) within this
   // Chebyshev radius, in [0, kMaxSnapRadius]; 0 means no snapping.
   int32_t snap_radius = 0;
   // Also string-pull the path into line-of-sight waypoints.
   bool smooth = false;
-};
-
-enum class PartialReason : uint8_t {
-  kNone,
-  kMaxExpansions,
-  kDeadline,
-  kCancelled
 };
 
 struct PathResult {
@@ -102,10 +88,15 @@ struct PathResult {
   double micros = 0;
 };
 
+// InvalidArgument naming the field for an algorithm outside the enum, or a
+// kWeighted weight outside [1, kMaxWeight]. Shared by every query that names
+// an algorithm.
+absl::Status ValidateAlgorithm(Algorithm algorithm, double weight);
+
 // The checks FindPath makes of the query's own fields before it looks at the
-// map: weight, snap radius, algorithm and policy values. InvalidArgument
-// naming the field. Callers that validate ahead of a search (the server) use
-// it so that their messages are FindPath's.
+// map: ValidateAlgorithm, ValidateMovement and the snap radius.
+// InvalidArgument naming the field. Callers that validate ahead of a search
+// (the server) use it so that their messages are FindPath's.
 absl::Status ValidatePathQuery(const PathQuery& query);
 
 // The search FindPath runs for `query` on `map`: the query's algorithm, with

@@ -15,15 +15,14 @@
 #ifndef GRIDSTAR_FLOW_FIELD_H_
 #define GRIDSTAR_FLOW_FIELD_H_
 
-#include <atomic>
 #include <cstdint>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "absl/time/time.h"
 #include "gridstar/find_path.h"
 #include "gridstar/grid_map.h"
+#include "gridstar/query.h"
 #include "gridstar/search_context.h"
 #include "gridstar/types.h"
 
@@ -31,15 +30,14 @@ namespace gridstar {
 
 struct FlowFieldQuery {
   Cell goal;
-  DiagonalPolicy diagonal = DiagonalPolicy::kNoCornerCutting;
+  MovementModel movement;
   // Cells whose cost to the goal exceeds this are left out (a local field
   // around the goal); 0 means the goal's whole component.
   double max_cost = 0;
-  // As in PathQuery: when either stops the search, the field holds the cells
-  // reached so far (all exact: Dijkstra reaches cells in order of cost) and
-  // complete() is false.
-  absl::Time deadline = absl::InfiniteFuture();
-  const std::atomic<bool>* cancelled = nullptr;
+  // When the budget stops the search (max_expansions counts cells reached),
+  // the field holds the cells reached so far (all exact: Dijkstra reaches
+  // cells in order of cost) and complete() is false.
+  SearchBudget budget;
 };
 
 class FlowField {
@@ -51,7 +49,7 @@ class FlowField {
   int32_t height() const { return height_; }
   Cell goal() const { return goal_; }
   DiagonalPolicy diagonal() const { return diagonal_; }
-  // False when the deadline or cancellation stopped the search early.
+  // False when the budget stopped the search early.
   bool complete() const { return complete_; }
   PartialReason stop_reason() const { return stop_reason_; }
   // Cells reached, the goal included.

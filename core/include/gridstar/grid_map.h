@@ -50,13 +50,14 @@ struct MapLimits {
 class GridMap {
  public:
   // Checks a width and height against `limits` without allocating. Readers
-  // call this before they trust a size read from input.
-  // Returns InvalidArgument naming the field when out of range.
+  // call this before they trust a size read from input. InvalidArgument
+  // naming the field for a side below 1; ResourceExhausted naming it for a
+  // size over the limits (a limit, not malformed input).
   static absl::Status CheckDimensions(int64_t width, int64_t height,
                                       const MapLimits& limits);
 
   // Builds a map from row-major cost bytes (costs[y * width + x]).
-  // Returns InvalidArgument when the size is out of limits or
+  // CheckDimensions's errors, or InvalidArgument when
   // costs.size() != width * height.
   static absl::StatusOr<GridMap> FromCosts(int64_t width, int64_t height,
                                            absl::Span<const uint8_t> costs,

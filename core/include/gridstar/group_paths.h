@@ -23,16 +23,17 @@
 #ifndef GRIDSTAR_GROUP_PATHS_H_
 #define GRIDSTAR_GROUP_PATHS_H_
 
-#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <vector>
 
 #include "absl/status/status.h"
-#include "absl/time/time.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "gridstar/find_path.h"
 #include "gridstar/flow_field.h"
 #include "gridstar/grid_map.h"
+#include "gridstar/query.h"
 #include "gridstar/search_context.h"
 #include "gridstar/types.h"
 
@@ -53,6 +54,14 @@ enum class GroupMethod : uint8_t {
   kFlowField = 2,
 };
 
+inline constexpr GroupMethod kAllGroupMethods[] = {
+    GroupMethod::kAuto, GroupMethod::kSplice, GroupMethod::kFlowField};
+
+// "auto", "splice", "flow_field"; ParseGroupMethod takes the same names and
+// returns InvalidArgument (listing them) for any other.
+absl::string_view GroupMethodName(GroupMethod method);
+absl::StatusOr<GroupMethod> ParseGroupMethod(absl::string_view name);
+
 struct GroupQuery {
   std::vector<Cell> starts;
   // One goal shared by every unit, or exactly one per unit.
@@ -60,27 +69,28 @@ struct GroupQuery {
   // Any algorithm but kBaseline (a yardstick, not for serving).
   Algorithm algorithm = Algorithm::kAStar;
   double weight = 1.5;
-  DiagonalPolicy diagonal = DiagonalPolicy::kNoCornerCutting;
+  MovementModel movement;
   // Octile distance in cells, in [1, kMaxSpliceDistance].
   int32_t max_splice_distance = kDefaultSpliceDistance;
   bool report_overhead = false;
   GroupMethod method = GroupMethod::kAuto;
   // Group size from which kAuto takes a flow field, at least 1.
   int32_t flow_field_min_units = kDefaultFlowFieldMinUnits;
-  // A complete field already computed for the shared goal under `diagonal`
+  // A complete field already computed for the shared goal under `movement`
   // on this map (a server's cache), or null. Not owned; must outlive the
   // call. Used instead of computing one.
   const FlowField* flow_field = nullptr;
-  // Budget of the whole call: units not finished when it passes get
-  // DeadlineExceeded (or Cancelled).
-  absl::Time deadline = absl::InfiniteFuture();
-  const std::atomic<bool>* cancelled = nullptr;
+  // The deadline and cancellation bound the whole call: units not finished
+  // when it passes get StopStatus's DeadlineExceeded (or Cancelled).
+  // max_expansions bounds each search of the group: a unit whose search runs
+  // out gets ResourceExhausted.
+  SearchBudget budget;
 };
 
 struct UnitPath {
   // InvalidArgument naming starts[i] / goals[i] for a bad end, NotFound when
-  // no path joins them, DeadlineExceeded / Cancelled when the budget ran
-  // out before this unit was done.
+  // no path joins them, StopStatus's code when the budget ran out before this
+  // unit was done.
   absl::Status status;
   // cells, cost, expanded (summed over this unit's searches), start, goal.
   PathResult path;

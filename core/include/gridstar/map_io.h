@@ -7,7 +7,8 @@
 //
 // Every reader validates its whole input and returns InvalidArgument whose
 // message names the line or field at fault; sizes read from input are checked
-// against MapLimits before anything is allocated. Functions are pure and
+// against MapLimits before anything is allocated, and a size over them is
+// ResourceExhausted (GridMap::CheckDimensions). Functions are pure and
 // thread-safe.
 
 #ifndef GRIDSTAR_MAP_IO_H_

@@ -1,0 +1,106 @@
+#include "cli_common.h"
+
+#include <cstdio>
+
+#include "absl/flags/flag.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "convert/convert.h"
+#include "gridstar/types.h"
+
+ABSL_FLAG(std::string, server, "localhost:50051", "Server address host:port");
+ABSL_FLAG(absl::Duration, deadline, absl::Seconds(10), "Deadline of each call");
+ABSL_FLAG(std::string, id, "", "register: the map id");
+ABSL_FLAG(bool, replace, false, "register: replace other content under the id");
+ABSL_FLAG(std::string, map, "", "scen, load: the registered map id to query");
+ABSL_FLAG(std::string, algo, "auto",
+          "One of the algorithm names of gridstar::AlgorithmName (auto, astar, "
+          "weighted, dijkstra, baseline, jps, jps+, alt); --help lists them");
+ABSL_FLAG(int, landmarks, 0,
+          "register: landmarks for the differential heuristic (0 to 32), built "
+          "for the map's default policy");
+ABSL_FLAG(std::string, method, "auto", "group: auto, splice or flow_field");
+ABSL_FLAG(double, max_cost, 0,
+          "flow: leave out cells dearer than this (0 = none)");
+ABSL_FLAG(bool, jump_table, true,
+          "register: precompute jump distances for jps+ (16 bytes a cell; "
+          "kept only on uniform-cost maps)");
+ABSL_FLAG(std::string, diagonal, "",
+          "never, no-corner-cutting, allow-corner-cutting "
+          "(default: the map's)");
+ABSL_FLAG(double, weight, 0,
+          "Weight of --algo weighted (0 = server default 1.5)");
+ABSL_FLAG(bool, smooth, false, "path: also return smoothed waypoints");
+ABSL_FLAG(bool, allow_partial, false, "path: accept a partial path on budget");
+ABSL_FLAG(uint64_t, max_expansions, 0, "path: expansion budget (0 = none)");
+ABSL_FLAG(int, snap_radius, 0, "path: snap blocked ends within this radius");
+ABSL_FLAG(int, batch, 1,
+          "scen, load: queries per FindPaths call (1 = FindPath)");
+ABSL_FLAG(int, concurrency, 1, "scen, load: client threads");
+ABSL_FLAG(
+    std::string, duration, "10",
+    "load: how long to run, in seconds (20, 2.5) or with a unit (90s, 2m)");
+ABSL_FLAG(double, rps, 0,
+          "load: target queries per second in all (0 = as fast as possible)");
+ABSL_FLAG(bool, stream, false,
+          "load: send through one FindPathsStream per thread, keeping --batch "
+          "requests in flight on each (latency per request)");
+ABSL_FLAG(bool, compare, false,
+          "group: also time one FindPath call per unit, one after another from "
+          "this process, and print both wall times");
+ABSL_FLAG(
+    bool, overhead, true,
+    "group: also search each unit on its own and report the splicing overhead");
+
+namespace gridstar::cli {
+
+int Fail(const absl::Status& s) {
+  std::fprintf(stderr, "gridstar: %s\n", s.ToString().c_str());
+  return 1;
+}
+
+absl::StatusOr<v1::PathRequest> BaseRequest() {
+  v1::PathRequest r;
+  absl::StatusOr<Algorithm> a = ParseAlgorithm(absl::GetFlag(FLAGS_algo));
+  if (!a.ok()) return a.status();
+  r.set_algorithm(convert::AlgorithmToProto(*a));
+  if (!absl::GetFlag(FLAGS_diagonal).empty()) {
+    absl::StatusOr<DiagonalPolicy> p =
+        ParseDiagonalPolicy(absl::GetFlag(FLAGS_diagonal));
+    if (!p.ok()) return p.status();
+    r.set_diagonal(convert::PolicyToProto(*p));
+  }
+  r.set_weight(absl::GetFlag(FLAGS_weight));
+  r.set_smooth(absl::GetFlag(FLAGS_smooth));
+  r.set_allow_partial(absl::GetFlag(FLAGS_allow_partial));
+  r.set_max_expansions(absl::GetFlag(FLAGS_max_expansions));
+  r.set_snap_radius(absl::GetFlag(FLAGS_snap_radius));
+  return r;
+}
+
+void SetEnds(const ScenarioQuery& q, v1::PathRequest* r) {
+  r->mutable_start()->set_x(q.start.x);
+  r->mutable_start()->set_y(q.start.y);
+  r->mutable_goal()->set_x(q.goal.x);
+  r->mutable_goal()->set_y(q.goal.y);
+}
+
+absl::StatusOr<absl::Duration> LoadDuration() {
+  const std::string text = absl::GetFlag(FLAGS_duration);
+  double seconds;
+  absl::Duration d;
+  if (absl::SimpleAtod(text, &seconds)) {
+    d = absl::Seconds(seconds);
+  } else if (!absl::ParseDuration(text, &d)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--duration: '", text,
+                     "' is neither seconds (20) nor a duration (90s)"));
+  }
+  if (!(d > absl::ZeroDuration())) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--duration: '", text, "' must be positive"));
+  }
+  return d;
+}
+
+}  // namespace gridstar::cli

@@ -1,0 +1,60 @@
+// The gridstar CLI's flags and the helpers its commands share.
+//
+// Thread-safety: flags are read-only once parsed; the helpers are pure.
+#ifndef GRIDSTAR_CLIENT_CLI_COMMON_H_
+#define GRIDSTAR_CLIENT_CLI_COMMON_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/flags/declare.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "client.h"
+#include "gridstar/scenario.h"
+#include "gridstar/v1/gridstar.pb.h"
+
+ABSL_DECLARE_FLAG(std::string, server);
+ABSL_DECLARE_FLAG(absl::Duration, deadline);
+ABSL_DECLARE_FLAG(std::string, id);
+ABSL_DECLARE_FLAG(bool, replace);
+ABSL_DECLARE_FLAG(std::string, map);
+ABSL_DECLARE_FLAG(std::string, algo);
+ABSL_DECLARE_FLAG(int, landmarks);
+ABSL_DECLARE_FLAG(std::string, method);
+ABSL_DECLARE_FLAG(double, max_cost);
+ABSL_DECLARE_FLAG(bool, jump_table);
+ABSL_DECLARE_FLAG(std::string, diagonal);
+ABSL_DECLARE_FLAG(double, weight);
+ABSL_DECLARE_FLAG(bool, smooth);
+ABSL_DECLARE_FLAG(bool, allow_partial);
+ABSL_DECLARE_FLAG(uint64_t, max_expansions);
+ABSL_DECLARE_FLAG(int, snap_radius);
+ABSL_DECLARE_FLAG(int, batch);
+ABSL_DECLARE_FLAG(int, concurrency);
+ABSL_DECLARE_FLAG(std::string, duration);
+ABSL_DECLARE_FLAG(double, rps);
+ABSL_DECLARE_FLAG(bool, stream);
+ABSL_DECLARE_FLAG(bool, compare);
+ABSL_DECLARE_FLAG(bool, overhead);
+
+namespace gridstar::cli {
+
+namespace v1 = ::gridstar::v1;
+
+// Prints the status and returns the exit code 1.
+int Fail(const absl::Status& s);
+// A path request with the flags' algorithm, policy, weight and budgets.
+absl::StatusOr<v1::PathRequest> BaseRequest();
+void SetEnds(const ScenarioQuery& q, v1::PathRequest* r);
+// --duration: plain seconds ("20", "2.5") or an absl duration ("90s", "2m").
+absl::StatusOr<absl::Duration> LoadDuration();
+
+// The scen and load commands (cli_load.cc).
+int Scen(Client& client, const std::vector<std::string>& args);
+int Load(Client& client, const std::vector<std::string>& args);
+
+}  // namespace gridstar::cli
+
+#endif  // GRIDSTAR_CLIENT_CLI_COMMON_H_

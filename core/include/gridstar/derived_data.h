@@ -1,0 +1,108 @@
+// Derived data: the opt-in structures a map carries for faster searches
+// (the jump table of jps+, the landmarks of alt), each behind one interface
+// that says what it costs, builds it, and repairs it for a new version.
+//
+// Whoever keeps versions of a map (the server's registry) asks these
+// structures, not rules of its own, what a new version keeps: Repair takes
+// the version before and what the changes did, and either keeps the old
+// structure (landmarks stay admissible when costs only rise), repairs it, or
+// rebuilds it. (Today every repair but the landmarks' rebuilds; the
+// big-world work makes them local.) Every Status is returned, never
+// dropped: a structure that cannot be built fails the registration or update
+// that asked for it, and the map stays as it was.
+//
+// A structure that does not apply to a map (a jump table on a map of mixed
+// costs, landmarks on a map with nothing passable) is absent from it, which
+// every search handles (jps+ runs as jps or A*, alt as A*): that is not an
+// error.
+//
+// Thread-safety: structures are stateless and may be shared. Build and
+// Repair write the map they are given, which must not yet be shared between
+// threads.
+
+#ifndef GRIDSTAR_DERIVED_DATA_H_
+#define GRIDSTAR_DERIVED_DATA_H_
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "gridstar/grid_map.h"
+#include "gridstar/map_update.h"
+#include "gridstar/types.h"
+
+namespace gridstar {
+
+// What Build or Repair did to a structure of a map.
+enum class DerivedOutcome {
+  kBuilt,   // Computed (from scratch, or repaired from the version before).
+  kKept,    // The version before's structure, shared as it is.
+  kAbsent,  // Does not apply to this map.
+};
+
+class DerivedStructure {
+ public:
+  virtual ~DerivedStructure() = default;
+
+  // "jump_table", "landmarks": the request field that asks for it.
+  virtual absl::string_view name() const = 0;
+  // Whether `map` can carry it.
+  virtual bool AppliesTo(const GridMap& map) const = 0;
+  // Bytes it takes on `map` (0 where it does not apply), known before
+  // building, so that limits are checked first.
+  virtual size_t BytesFor(const GridMap& map) const = 0;
+  // Builds it into *map; kAbsent when it does not apply.
+  virtual absl::StatusOr<DerivedOutcome> Build(GridMap* map) const = 0;
+  // Brings *next, which is `previous` with changes applied (`summary` says
+  // what they did), up to date: kKept when previous's structure serves next
+  // as it is.
+  virtual absl::StatusOr<DerivedOutcome> Repair(const GridMap& previous,
+                                                const ChangeSummary& summary,
+                                                GridMap* next) const = 0;
+};
+
+// What a map was registered to carry.
+struct DerivedOptions {
+  bool jump_table = false;
+  // 0 = none, at most GridMap::kMaxLandmarks, built for landmark_policy.
+  int landmarks = 0;
+  DiagonalPolicy landmark_policy = DiagonalPolicy::kNoCornerCutting;
+};
+
+// InvalidArgument naming "landmarks" for a count out of range, or the
+// policy as ValidateMovement does.
+absl::Status ValidateDerivedOptions(const DerivedOptions& options);
+
+// The structures `options` asks for, in the order they are built.
+std::vector<std::unique_ptr<const DerivedStructure>> DerivedStructuresFor(
+    const DerivedOptions& options);
+
+// One structure's part in a build or repair.
+struct DerivedReport {
+  std::string name;
+  DerivedOutcome outcome = DerivedOutcome::kAbsent;
+  double micros = 0;  // Time spent; 0 when kept or absent.
+};
+
+// Sum of BytesFor over the structures `options` asks for.
+size_t DerivedBytesFor(const DerivedOptions& options, const GridMap& map);
+
+// Builds every structure `options` asks for into *map, reporting each in
+// *reports (cleared first). The first error stops and is returned.
+absl::Status BuildDerived(const DerivedOptions& options, GridMap* map,
+                          std::vector<DerivedReport>* reports);
+
+// Repairs every structure `options` asks for into *next from `previous`.
+absl::Status RepairDerived(const DerivedOptions& options,
+                           const GridMap& previous,
+                           const ChangeSummary& summary, GridMap* next,
+                           std::vector<DerivedReport>* reports);
+
+}  // namespace gridstar
+
+#endif  // GRIDSTAR_DERIVED_DATA_H_

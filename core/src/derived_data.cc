@@ -1,0 +1,149 @@
+#include "gridstar/derived_data.h"
+
+#include <chrono>
+
+#include "absl/strings/str_cat.h"
+#include "gridstar/query.h"
+
+namespace gridstar {
+namespace {
+
+double MicrosSince(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::micro>(
+             std::chrono::steady_clock::now() - t0)
+      .count();
+}
+
+// Jump distances for jps+ (16 bytes a padded cell) on uniform-cost maps.
+class JumpTableStructure final : public DerivedStructure {
+ public:
+  absl::string_view name() const override { return "jump_table"; }
+  bool AppliesTo(const GridMap& map) const override {
+    return map.uniform_cost() && map.width() <= GridMap::kMaxJumpTableSide &&
+           map.height() <= GridMap::kMaxJumpTableSide;
+  }
+  size_t BytesFor(const GridMap& map) const override {
+    return AppliesTo(map) ? map.padded_size() * 8 * sizeof(int16_t) : 0;
+  }
+  absl::StatusOr<DerivedOutcome> Build(GridMap* map) const override {
+    if (!AppliesTo(*map)) return DerivedOutcome::kAbsent;
+    if (absl::Status s = map->BuildJumpTable(); !s.ok()) return s;
+    return DerivedOutcome::kBuilt;
+  }
+  absl::StatusOr<DerivedOutcome> Repair(const GridMap&, const ChangeSummary&,
+                                        GridMap* next) const override {
+    // Rebuilt whole for now, so a table is never stale.
+    return Build(next);
+  }
+};
+
+// Landmark distances for the differential heuristic (8 bytes a padded cell
+// per landmark).
+class LandmarkStructure final : public DerivedStructure {
+ public:
+  LandmarkStructure(int count, DiagonalPolicy policy)
+      : count_(count), policy_(policy) {}
+  absl::string_view name() const override { return "landmarks"; }
+  bool AppliesTo(const GridMap& map) const override {
+    return map.passable_count() > 0;
+  }
+  size_t BytesFor(const GridMap& map) const override {
+    return AppliesTo(map) ? map.padded_size() * sizeof(double) *
+                                static_cast<size_t>(count_)
+                          : 0;
+  }
+  absl::StatusOr<DerivedOutcome> Build(GridMap* map) const override {
+    if (!AppliesTo(*map)) return DerivedOutcome::kAbsent;
+    if (absl::Status s = map->BuildLandmarks(count_, policy_); !s.ok()) {
+      return s;
+    }
+    return DerivedOutcome::kBuilt;
+  }
+  absl::StatusOr<DerivedOutcome> Repair(const GridMap& previous,
+                                        const ChangeSummary& summary,
+                                        GridMap* next) const override {
+    if (!AppliesTo(*next)) return DerivedOutcome::kAbsent;
+    // Distances only grow when costs only rise: the old bounds stay
+    // admissible and consistent, and nothing is searched.
+    if (summary.only_raised && previous.landmark_count() == count_ &&
+        previous.landmark_policy() == policy_) {
+      next->ShareLandmarksOf(previous);
+      return DerivedOutcome::kKept;
+    }
+    return Build(next);
+  }
+
+ private:
+  const int count_;
+  const DiagonalPolicy policy_;
+};
+
+template <typename Step>
+absl::Status ForEachStructure(const DerivedOptions& options,
+                              std::vector<DerivedReport>* reports,
+                              const Step& step) {
+  reports->clear();
+  for (const auto& structure : DerivedStructuresFor(options)) {
+    DerivedReport report;
+    report.name = std::string(structure->name());
+    const auto t0 = std::chrono::steady_clock::now();
+    absl::StatusOr<DerivedOutcome> outcome = step(*structure);
+    if (!outcome.ok()) {
+      return absl::Status(
+          outcome.status().code(),
+          absl::StrCat(structure->name(), ": ", outcome.status().message()));
+    }
+    report.outcome = *outcome;
+    if (*outcome == DerivedOutcome::kBuilt) report.micros = MicrosSince(t0);
+    reports->push_back(std::move(report));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status ValidateDerivedOptions(const DerivedOptions& options) {
+  if (options.landmarks < 0 || options.landmarks > GridMap::kMaxLandmarks) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("landmarks: ", options.landmarks, " is out of range [0, ",
+                     GridMap::kMaxLandmarks, "]"));
+  }
+  return ValidateMovement(MovementModel{options.landmark_policy});
+}
+
+std::vector<std::unique_ptr<const DerivedStructure>> DerivedStructuresFor(
+    const DerivedOptions& options) {
+  std::vector<std::unique_ptr<const DerivedStructure>> out;
+  if (options.landmarks > 0) {
+    out.push_back(std::make_unique<LandmarkStructure>(options.landmarks,
+                                                      options.landmark_policy));
+  }
+  if (options.jump_table) out.push_back(std::make_unique<JumpTableStructure>());
+  return out;
+}
+
+size_t DerivedBytesFor(const DerivedOptions& options, const GridMap& map) {
+  size_t bytes = 0;
+  for (const auto& structure : DerivedStructuresFor(options)) {
+    bytes += structure->BytesFor(map);
+  }
+  return bytes;
+}
+
+absl::Status BuildDerived(const DerivedOptions& options, GridMap* map,
+                          std::vector<DerivedReport>* reports) {
+  return ForEachStructure(options, reports, [&](const DerivedStructure& s) {
+    return s.Build(map);
+  });
+}
+
+absl::Status RepairDerived(const DerivedOptions& options,
+                           const GridMap& previous,
+                           const ChangeSummary& summary, GridMap* next,
+                           std::vector<DerivedReport>* reports) {
+  return ForEachStructure(options, reports, [&](const DerivedStructure& s) {
+    return s.Repair(previous, summary, next);
+  });
+}
+
+}  // namespace gridstar

@@ -1,0 +1,53 @@
+#include "calls.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "convert/convert.h"
+
+namespace gridstar::server {
+
+UnaryCall::UnaryCall(Metrics* metrics, absl::string_view method)
+    : metrics_(metrics),
+      method_(method),
+      start_(absl::Now()),
+      cancelled_(std::make_shared<std::atomic<bool>>(false)) {}
+
+void UnaryCall::Done(const grpc::Status& s) {
+  metrics_->Request(method_, convert::CodeName(s.error_code()),
+                    absl::ToDoubleSeconds(absl::Now() - start_));
+  Finish(s);
+}
+
+void UnaryCall::Done(const absl::Status& s) { Done(convert::ToGrpcStatus(s)); }
+
+absl::Time CallDeadline(const grpc::CallbackServerContext* ctx,
+                        absl::Duration max_search_time) {
+  const absl::Time cap = absl::Now() + max_search_time;
+  const auto d = ctx->deadline();
+  if (d == std::chrono::system_clock::time_point::max()) return cap;
+  return std::min(cap, absl::FromChrono(d));
+}
+
+absl::Status UnknownMap(absl::string_view field, absl::string_view id) {
+  if (absl::Status s = ValidateMapId(id, field); !s.ok()) return s;
+  return absl::NotFoundError(absl::StrCat(field, ": no map '", id, "'"));
+}
+
+std::shared_ptr<const MapSnapshot> SnapshotOrFinish(const MapRegistry& registry,
+                                                    absl::string_view field,
+                                                    const std::string& id,
+                                                    UnaryCall* call) {
+  std::shared_ptr<const MapSnapshot> snapshot = registry.Find(id);
+  if (snapshot == nullptr) call->Done(UnknownMap(field, id));
+  return snapshot;
+}
+
+absl::Status Overloaded(const Scheduler& s) {
+  return absl::ResourceExhaustedError(absl::StrCat(
+      "the server's queue is full (", s.capacity(), " tasks); retry later"));
+}
+
+}  // namespace gridstar::server

@@ -1,0 +1,83 @@
+#include "map_requests.h"
+
+#include "absl/strings/str_cat.h"
+#include "convert/convert.h"
+#include "gridstar/derived_data.h"
+#include "gridstar/map_io.h"
+
+namespace gridstar::server {
+
+absl::StatusOr<GridMap> MapOfRequest(const v1::RegisterMapRequest& r,
+                                     const MapLimits& limits) {
+  absl::StatusOr<GridMap> map;
+  switch (r.cells_case()) {
+    case v1::RegisterMapRequest::kRaw:
+      if (r.width() <= 0 || r.height() <= 0) {
+        return absl::InvalidArgumentError(
+            "width, height: required (positive) with raw cells");
+      }
+      map = ParseRawMap(r.width(), r.height(), r.raw(), limits);
+      break;
+    case v1::RegisterMapRequest::kMovingai:
+      map = ParseMovingAiMap(r.movingai(), limits);
+      break;
+    case v1::RegisterMapRequest::kPgm:
+      map = ParsePgm(r.pgm(), limits);
+      break;
+    default:
+      return absl::InvalidArgumentError(
+          "cells: one of raw, movingai or pgm is required");
+  }
+  if (!map.ok()) {
+    const absl::Status& s = map.status();
+    // Core says which sizes are limits (ResourceExhausted); name the flags.
+    return absl::Status(s.code(),
+                        absl::StrCat("cells: ", s.message(),
+                                     absl::IsResourceExhausted(s)
+                                         ? " (--max_map_side, --max_map_cells)"
+                                         : ""));
+  }
+  if ((r.width() != 0 && r.width() != map->width()) ||
+      (r.height() != 0 && r.height() != map->height())) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "width, height: ", r.width(), " x ", r.height(),
+        " given but the data is ", map->width(), " x ", map->height()));
+  }
+  return map;
+}
+
+absl::StatusOr<MapOptions> MapOptionsOfRequest(
+    const v1::RegisterMapRequest& r) {
+  absl::StatusOr<DiagonalPolicy> policy =
+      convert::PolicyFromProto(r.default_diagonal(), "default_diagonal",
+                               DiagonalPolicy::kNoCornerCutting);
+  if (!policy.ok()) return policy.status();
+  MapOptions options;
+  options.default_diagonal = *policy;
+  options.jump_table = r.jump_table();
+  options.landmarks = r.landmarks();
+  if (absl::Status s = ValidateDerivedOptions(options.derived()); !s.ok()) {
+    return s;
+  }
+  return options;
+}
+
+void MapInfoToProto(const MapSnapshot& s, v1::MapInfo* info) {
+  info->set_id(s.id);
+  info->set_version(s.version);
+  info->set_width(s.map.width());
+  info->set_height(s.map.height());
+  info->set_passable_cells(s.map.passable_count());
+  info->set_components(s.map.component_count());
+  info->set_memory_bytes(s.map.MemoryBytes());
+  info->set_default_diagonal(
+      convert::PolicyToProto(s.options.default_diagonal));
+  info->set_jump_table(s.options.jump_table);
+  info->set_jump_table_bytes(s.map.JumpTableBytes());
+  info->set_jump_table_build_micros(s.BuildMicros("jump_table"));
+  info->set_landmarks(s.options.landmarks);
+  info->set_landmark_bytes(s.map.LandmarkBytes());
+  info->set_landmark_build_micros(s.BuildMicros("landmarks"));
+}
+
+}  // namespace gridstar::server

@@ -1,0 +1,127 @@
+#include "search_jobs.h"
+
+#include <string>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "convert/convert.h"
+
+namespace gridstar::server {
+
+absl::Status SearchStatus(const absl::Status& core,
+                          const MapSnapshot& snapshot) {
+  if (absl::IsNotFound(core)) {
+    return absl::FailedPreconditionError(
+        absl::StrCat(core.message(), " on map '", snapshot.id, "' version ",
+                     snapshot.version));
+  }
+  return core;
+}
+
+absl::Status PartialStatus(PartialReason reason, const SearchBudget& budget,
+                           uint64_t expanded, bool allow_partial) {
+  if (reason == PartialReason::kNone) return absl::OkStatus();
+  const absl::Status s = StopStatus(reason, budget, expanded);
+  if (reason == PartialReason::kCancelled) return s;
+  if (allow_partial) return absl::OkStatus();
+  return absl::Status(s.code(), absl::StrCat(s.message(),
+                                             "; set allow_partial for the "
+                                             "partial path"));
+}
+
+absl::string_view Outcome(const absl::Status& s, PartialReason stop) {
+  if (absl::IsNotFound(s)) return "no_path";
+  if (!s.ok()) return "error";
+  switch (stop) {
+    case PartialReason::kNone:
+      return "ok";
+    case PartialReason::kDeadline:
+      return "deadline";
+    case PartialReason::kCancelled:
+      return "cancelled";
+    case PartialReason::kMaxExpansions:
+      return "partial";
+  }
+  return "ok";
+}
+
+absl::Status MakeJob(const v1::PathRequest& r,
+                     std::shared_ptr<const MapSnapshot> snapshot,
+                     absl::Time deadline, CancelFlag cancelled,
+                     absl::string_view prefix, PathJob* job) {
+  PathQuery& q = job->query;
+  if (absl::Status s = convert::PathQueryFromProto(
+          r, snapshot->options.default_diagonal, prefix, &q);
+      !s.ok()) {
+    return s;
+  }
+  const GridMap& map = snapshot->map;
+  // Without snapping, ends must be on the map and passable.
+  if (q.snap_radius == 0) {
+    if (absl::Status s =
+            map.CheckPassable(absl::StrCat(prefix, "start"), q.start);
+        !s.ok()) {
+      return s;
+    }
+    if (absl::Status s =
+            map.CheckPassable(absl::StrCat(prefix, "goal"), q.goal);
+        !s.ok()) {
+      return s;
+    }
+  }
+  q.budget.deadline = deadline;
+  q.budget.cancelled = cancelled.get();
+  job->allow_partial = r.allow_partial();
+  job->snapshot = std::move(snapshot);
+  job->cancelled = std::move(cancelled);
+  job->enqueued = absl::Now();
+  return absl::OkStatus();
+}
+
+absl::Status RunJob(const PathJob& job, Metrics* metrics,
+                    SearchContext& context, v1::PathResponse* out) {
+  const absl::Time begin = absl::Now();
+  const double queue_seconds = absl::ToDoubleSeconds(begin - job.enqueued);
+  metrics->QueueWait(queue_seconds);
+  out->set_queue_micros(queue_seconds * 1e6);
+  if (job.cancelled->load()) {
+    return StopStatus(PartialReason::kCancelled, job.query.budget, 0);
+  }
+  // Reused by each worker thread: FindPath then allocates nothing once the
+  // vectors have grown (only the response's own storage is new).
+  thread_local PathResult r;
+  const absl::Status s =
+      gridstar::FindPath(job.snapshot->map, job.query, context, &r);
+  const double search_seconds = absl::ToDoubleSeconds(absl::Now() - begin);
+  // Labelled by the algorithm that ran, so auto's choices show.
+  metrics->Search(AlgorithmName(r.algorithm), Outcome(s, r.partial_reason),
+                  search_seconds, r.expanded);
+  out->set_algorithm(convert::AlgorithmToProto(r.algorithm));
+  out->set_search_micros(search_seconds * 1e6);
+  out->set_map_version(job.snapshot->version);
+  if (!s.ok()) return SearchStatus(s, *job.snapshot);
+  if (absl::Status p = PartialStatus(r.partial_reason, job.query.budget,
+                                     r.expanded, job.allow_partial);
+      !p.ok()) {
+    return p;
+  }
+  convert::PackCells(r.cells, out->mutable_cells());
+  if (job.query.smooth)
+    convert::PackCells(r.waypoints, out->mutable_waypoints());
+  out->set_cost(r.cost);
+  out->set_smoothed_cost(r.smoothed_cost);
+  out->set_expanded(r.expanded);
+  out->set_partial(r.partial);
+  convert::CellToProto(r.start, out->mutable_start());
+  convert::CellToProto(r.goal, out->mutable_goal());
+  return absl::OkStatus();
+}
+
+void SetItem(const absl::Status& s, v1::PathItemResult* item) {
+  item->set_code(static_cast<int>(s.code()));
+  item->set_message(std::string(s.message()));
+  if (!s.ok()) item->clear_path();
+}
+
+}  // namespace gridstar::server

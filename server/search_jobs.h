@@ -1,0 +1,68 @@
+// Searches as the service runs them: a validated request becomes a PathJob
+// on the handler's thread, a worker runs it, and the outcome becomes the
+// RPC's status through the one translation below.
+//
+// Thread-safety: a PathJob is immutable once made; RunJob runs on a worker
+// with that worker's SearchContext.
+#ifndef GRIDSTAR_SERVER_SEARCH_JOBS_H_
+#define GRIDSTAR_SERVER_SEARCH_JOBS_H_
+
+#include <cstdint>
+#include <memory>
+
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+#include "absl/time/time.h"
+#include "calls.h"
+#include "gridstar/find_path.h"
+#include "gridstar/query.h"
+#include "gridstar/search_context.h"
+#include "gridstar/v1/gridstar.pb.h"
+#include "map_registry.h"
+#include "metrics.h"
+
+namespace gridstar::server {
+
+// The one translation of a core search outcome into the RPC's status:
+//   - NotFound (no path joins the ends) is FAILED_PRECONDITION, the map's
+//     state forbidding the request (NOT_FOUND is for unknown map ids only),
+//     its message naming the map and version searched;
+//   - a search stopped early: Cancelled always; otherwise, unless the caller
+//     allows partial results, StopStatus's code with the hint to set
+//     allow_partial;
+//   - anything else as core says it.
+absl::Status SearchStatus(const absl::Status& core,
+                          const MapSnapshot& snapshot);
+absl::Status PartialStatus(PartialReason reason, const SearchBudget& budget,
+                           uint64_t expanded, bool allow_partial);
+
+// "ok", "partial", "no_path", "deadline", "cancelled", "error": a search's
+// outcome label in metrics.
+absl::string_view Outcome(const absl::Status& s, PartialReason stop);
+
+// A validated path request, ready for a worker.
+struct PathJob {
+  std::shared_ptr<const MapSnapshot> snapshot;
+  PathQuery query;
+  bool allow_partial = false;
+  absl::Time enqueued;
+  CancelFlag cancelled;
+};
+
+// Validates a request against its map; `prefix` ("items[3].") goes before
+// every field name.
+absl::Status MakeJob(const v1::PathRequest& request,
+                     std::shared_ptr<const MapSnapshot> snapshot,
+                     absl::Time deadline, CancelFlag cancelled,
+                     absl::string_view prefix, PathJob* job);
+
+// Runs one validated job on a worker and fills `out`.
+absl::Status RunJob(const PathJob& job, Metrics* metrics,
+                    SearchContext& context, v1::PathResponse* out);
+
+// An item's code and message; a failed item carries no path.
+void SetItem(const absl::Status& s, v1::PathItemResult* item);
+
+}  // namespace gridstar::server
+
+#endif  // GRIDSTAR_SERVER_SEARCH_JOBS_H_

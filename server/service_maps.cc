@@ -1,0 +1,145 @@
+// Map administration: RegisterMap, UpdateCells, GetMap, ListMaps, DeleteMap.
+// Parsing, building derived data and writing to the store are too slow for a
+// gRPC thread: they run as tasks on the admin scheduler.
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "calls.h"
+#include "convert/convert.h"
+#include "map_requests.h"
+#include "service.h"
+
+namespace gridstar::server {
+
+grpc::ServerUnaryReactor* PathfindingService::RegisterMap(
+    grpc::CallbackServerContext*, const v1::RegisterMapRequest* request,
+    v1::MapInfo* response) {
+  auto* call = new UnaryCall(metrics_, "RegisterMap");
+  if (absl::Status s = ValidateMapId(request->id(), "id"); !s.ok()) {
+    call->Done(s);
+    return call;
+  }
+  absl::StatusOr<MapOptions> map_options = MapOptionsOfRequest(*request);
+  if (!map_options.ok()) {
+    call->Done(map_options.status());
+    return call;
+  }
+  const bool queued = admin_->TrySubmit(
+      [this, call, request, response, options = *map_options](SearchContext&) {
+        absl::StatusOr<GridMap> map =
+            MapOfRequest(*request, options_.map_limits);
+        if (!map.ok()) {
+          call->Done(map.status());
+          return;
+        }
+        absl::StatusOr<std::shared_ptr<const MapSnapshot>> s =
+            registry_->Register(request->id(), *std::move(map), options,
+                                request->replace());
+        if (s.ok()) {
+          // A replaced map's fields are stale (and unreachable by version).
+          if ((*s)->version > 1) flow_fields_->DropMap(request->id());
+          MapInfoToProto(**s, response);
+        }
+        call->Done(s.status());
+      });
+  if (!queued) call->Done(Overloaded(*admin_));
+  return call;
+}
+
+grpc::ServerUnaryReactor* PathfindingService::UpdateCells(
+    grpc::CallbackServerContext*, const v1::UpdateCellsRequest* request,
+    v1::MapInfo* response) {
+  auto* call = new UnaryCall(metrics_, "UpdateCells");
+  const size_t n =
+      static_cast<size_t>(request->cells_size() + request->rects_size());
+  if (n > options_.max_updates) {
+    call->Done(absl::ResourceExhaustedError(
+        absl::StrCat("cells, rects: ", n, " changes, more than the limit of ",
+                     options_.max_updates)));
+    return call;
+  }
+  std::vector<CellChange> changes;
+  if (absl::Status s = convert::ChangesFromProto(*request, &changes); !s.ok()) {
+    call->Done(s);
+    return call;
+  }
+  const bool queued =
+      admin_->TrySubmit([this, call, request, response,
+                         changes = std::move(changes)](SearchContext&) {
+        // The request dies with the call: keep what is needed after Done.
+        const std::string id = request->id();
+        absl::StatusOr<std::shared_ptr<const MapSnapshot>> s =
+            registry_->Update(id, changes, request->expected_version(),
+                              [&](size_t i) {
+                                return convert::ChangeFieldName(*request, i);
+                              });
+        if (s.ok()) {
+          flow_fields_->DropMap(id);
+          MapInfoToProto(**s, response);
+        }
+        call->Done(s.status());
+        // After the answer: nobody waits for a compaction. A failed one
+        // leaves the log as it was, to be folded in after a later update.
+        if (s.ok()) {
+          if (absl::Status c = registry_->CompactIfWanted(id); !c.ok()) {
+            metrics_->StoreError("compact");
+          }
+        }
+      });
+  if (!queued) call->Done(Overloaded(*admin_));
+  return call;
+}
+
+grpc::ServerUnaryReactor* PathfindingService::GetMap(
+    grpc::CallbackServerContext*, const v1::GetMapRequest* request,
+    v1::GetMapResponse* response) {
+  auto* call = new UnaryCall(metrics_, "GetMap");
+  std::shared_ptr<const MapSnapshot> s =
+      SnapshotOrFinish(*registry_, "id", request->id(), call);
+  if (s == nullptr) return call;
+  MapInfoToProto(*s, response->mutable_info());
+  if (!request->include_cells()) {
+    call->Done(grpc::Status::OK);
+    return call;
+  }
+  const bool queued = admin_->TrySubmit([call, s, response](SearchContext&) {
+    const std::vector<uint8_t> costs = s->map.CopyCosts();
+    response->set_raw(std::string(costs.begin(), costs.end()));
+    call->Done(grpc::Status::OK);
+  });
+  if (!queued) call->Done(Overloaded(*admin_));
+  return call;
+}
+
+grpc::ServerUnaryReactor* PathfindingService::ListMaps(
+    grpc::CallbackServerContext*, const v1::ListMapsRequest*,
+    v1::ListMapsResponse* response) {
+  auto* call = new UnaryCall(metrics_, "ListMaps");
+  for (const auto& s : registry_->List()) {
+    MapInfoToProto(*s, response->add_maps());
+  }
+  call->Done(grpc::Status::OK);
+  return call;
+}
+
+grpc::ServerUnaryReactor* PathfindingService::DeleteMap(
+    grpc::CallbackServerContext*, const v1::DeleteMapRequest* request,
+    v1::DeleteMapResponse*) {
+  auto* call = new UnaryCall(metrics_, "DeleteMap");
+  if (absl::Status s = ValidateMapId(request->id(), "id"); !s.ok()) {
+    call->Done(s);
+    return call;
+  }
+  const bool queued = admin_->TrySubmit([this, call, request](SearchContext&) {
+    absl::Status s = registry_->Delete(request->id());
+    if (s.ok()) flow_fields_->DropMap(request->id());
+    call->Done(s);
+  });
+  if (!queued) call->Done(Overloaded(*admin_));
+  return call;
+}
+
+}  // namespace gridstar::server

@@ -1,0 +1,220 @@
+#include "store/directory_store.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <utility>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "gridstar/map_io.h"
+#include "store/map_codec.h"
+
+namespace gridstar::server {
+namespace {
+
+absl::Status Errno(absl::string_view what, const std::string& path) {
+  // The disk is the server's to fix or free: the caller may retry later.
+  return absl::UnavailableError(
+      absl::StrCat(what, " ", path, ": ", std::strerror(errno)));
+}
+
+absl::Status WriteAll(int fd, absl::string_view data, const std::string& path) {
+  size_t done = 0;
+  while (done < data.size()) {
+    const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return Errno("cannot write", path);
+    }
+    done += static_cast<size_t>(n);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status SyncDir(const std::string& dir) {
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return Errno("cannot open", dir);
+  const int rc = ::fsync(fd);
+  ::close(fd);
+  if (rc != 0) return Errno("cannot fsync", dir);
+  return absl::OkStatus();
+}
+
+bool Exists(const std::string& path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0;
+}
+
+}  // namespace
+
+std::string DirectoryStore::MapPath(const std::string& id) const {
+  return absl::StrCat(dir_, "/", id, codec::kMapSuffix);
+}
+
+std::string DirectoryStore::LogPath(const std::string& id) const {
+  return absl::StrCat(dir_, "/", id, codec::kLogSuffix);
+}
+
+absl::Status DirectoryStore::LoadAll(std::vector<StoredMap>* maps,
+                                     std::vector<std::string>* errors) {
+  DIR* dir = opendir(dir_.c_str());
+  if (dir == nullptr) return Errno("cannot open data_dir", dir_);
+  std::vector<std::string> names;
+  while (dirent* e = readdir(dir)) {
+    if (absl::EndsWith(e->d_name, codec::kMapSuffix)) {
+      names.push_back(e->d_name);
+    }
+  }
+  closedir(dir);
+  std::sort(names.begin(), names.end());
+  for (const std::string& name : names) {
+    const std::string path = absl::StrCat(dir_, "/", name);
+    absl::StatusOr<std::string> data = ReadFile(path, int64_t{1} << 31);
+    absl::StatusOr<StoredMap> m =
+        data.ok() ? codec::DecodeMapFile(*data)
+                  : absl::StatusOr<StoredMap>(data.status());
+    if (m.ok() && MapPath(m->id) != path) {
+      m = absl::DataLossError(absl::StrCat("holds map '", m->id, "'"));
+    }
+    if (!m.ok()) {
+      errors->push_back(absl::StrCat(path, ": ", m.status().message()));
+      continue;
+    }
+    Sizes sizes;
+    sizes.map_bytes = data->size();
+    const std::string log_path = LogPath(m->id);
+    if (Exists(log_path)) {
+      absl::StatusOr<std::string> log = ReadFile(log_path, int64_t{1} << 33);
+      size_t valid = 0;
+      absl::Status s =
+          log.ok() ? codec::ReplayLog(*log, &*m, &valid) : log.status();
+      if (!s.ok()) {
+        errors->push_back(absl::StrCat(log_path, ": ", s.message()));
+        continue;
+      }
+      // A torn tail was never acknowledged: cut it, so that the next record
+      // appended follows the last good one.
+      if (valid < log->size() &&
+          ::truncate(log_path.c_str(), static_cast<off_t>(valid)) != 0) {
+        errors->push_back(absl::StrCat(
+            log_path,
+            ": cannot truncate the torn tail: ", std::strerror(errno)));
+        continue;
+      }
+      sizes.log_bytes = valid;
+    }
+    {
+      absl::MutexLock lock(&mu_);
+      sizes_[m->id] = sizes;
+    }
+    maps->push_back(*std::move(m));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status DirectoryStore::WriteMapFile(const StoredMap& map) {
+  const std::string path = MapPath(map.id);
+  const std::string tmp = path + ".tmp";
+  const std::string data = codec::EncodeMapFile(map);
+  const int fd =
+      ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return Errno("cannot create", tmp);
+  absl::Status s = WriteAll(fd, data, tmp);
+  if (s.ok() && ::fsync(fd) != 0) s = Errno("cannot fsync", tmp);
+  ::close(fd);
+  if (!s.ok()) {
+    ::unlink(tmp.c_str());
+    return s;
+  }
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    s = Errno("cannot rename", tmp);
+    ::unlink(tmp.c_str());
+    return s;
+  }
+  // The rename itself must reach the disk before the write is acknowledged.
+  if (absl::Status d = SyncDir(dir_); !d.ok()) return d;
+  absl::MutexLock lock(&mu_);
+  sizes_[map.id].map_bytes = data.size();
+  return absl::OkStatus();
+}
+
+absl::Status DirectoryStore::RemoveLog(const std::string& id) {
+  const std::string path = LogPath(id);
+  if (::unlink(path.c_str()) != 0) {
+    if (errno != ENOENT) return Errno("cannot remove", path);
+  } else if (absl::Status s = SyncDir(dir_); !s.ok()) {
+    return s;
+  }
+  absl::MutexLock lock(&mu_);
+  sizes_[id].log_bytes = 0;
+  return absl::OkStatus();
+}
+
+absl::Status DirectoryStore::Put(const StoredMap& map) {
+  // The new content first: until the log is gone its records are at or
+  // below the old version, below the new one, and recovery skips them.
+  if (absl::Status s = WriteMapFile(map); !s.ok()) return s;
+  return RemoveLog(map.id);
+}
+
+absl::Status DirectoryStore::Compact(const StoredMap& map) { return Put(map); }
+
+absl::Status DirectoryStore::Delete(const std::string& id) {
+  // The log first: a log never outlives its map file.
+  if (absl::Status s = RemoveLog(id); !s.ok()) return s;
+  const std::string path = MapPath(id);
+  if (::unlink(path.c_str()) != 0 && errno != ENOENT) {
+    return Errno("cannot remove", path);
+  }
+  if (absl::Status s = SyncDir(dir_); !s.ok()) return s;
+  absl::MutexLock lock(&mu_);
+  sizes_.erase(id);
+  return absl::OkStatus();
+}
+
+absl::Status DirectoryStore::AppendUpdate(const StoredUpdate& update) {
+  const std::string path = LogPath(update.id);
+  const std::string record = codec::EncodeUpdateRecord(update);
+  uint64_t before;
+  {
+    absl::MutexLock lock(&mu_);
+    before = sizes_[update.id].log_bytes;
+  }
+  const bool creating = before == 0 && !Exists(path);
+  const int fd =
+      ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd < 0) return Errno("cannot open", path);
+  absl::Status s = WriteAll(fd, record, path);
+  if (s.ok() && ::fdatasync(fd) != 0) s = Errno("cannot fdatasync", path);
+  ::close(fd);
+  if (!s.ok()) {
+    // Cut a partial record, so that the log ends where it did; were that to
+    // fail too, recovery drops the torn record (never acknowledged).
+    if (::truncate(path.c_str(), static_cast<off_t>(before)) != 0) {
+      // Nothing more to do here.
+    }
+    return s;
+  }
+  if (creating) {
+    if (absl::Status d = SyncDir(dir_); !d.ok()) return d;
+  }
+  absl::MutexLock lock(&mu_);
+  sizes_[update.id].log_bytes = before + record.size();
+  return absl::OkStatus();
+}
+
+bool DirectoryStore::WantsCompaction(const std::string& id) const {
+  absl::MutexLock lock(&mu_);
+  auto it = sizes_.find(id);
+  if (it == sizes_.end()) return false;
+  return it->second.log_bytes >= kMinCompactBytes &&
+         it->second.log_bytes > it->second.map_bytes / 2;
+}
+
+}  // namespace gridstar::server

@@ -1,0 +1,212 @@
+#include "store/map_codec.h"
+
+#include <array>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "gridstar/grid_map.h"
+#include "gridstar/map_update.h"
+
+namespace gridstar::server::codec {
+namespace {
+
+constexpr char kMagic[8] = {'G', 'S', 'M', 'A', 'P', '0', '0', '1'};
+
+uint64_t Fnv1a(absl::string_view data) {
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : data) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+void PutU64(std::string* out, uint64_t v) {
+  for (int i = 0; i < 8; ++i) out->push_back(static_cast<char>(v >> (8 * i)));
+}
+void PutU32(std::string* out, uint32_t v) {
+  for (int i = 0; i < 4; ++i) out->push_back(static_cast<char>(v >> (8 * i)));
+}
+
+bool GetU64(absl::string_view* in, uint64_t* v) {
+  if (in->size() < 8) return false;
+  *v = 0;
+  for (int i = 0; i < 8; ++i) {
+    *v |= static_cast<uint64_t>(static_cast<unsigned char>((*in)[i]))
+          << (8 * i);
+  }
+  in->remove_prefix(8);
+  return true;
+}
+bool GetU32(absl::string_view* in, uint32_t* v) {
+  if (in->size() < 4) return false;
+  *v = 0;
+  for (int i = 0; i < 4; ++i) {
+    *v |= static_cast<uint32_t>(static_cast<unsigned char>((*in)[i]))
+          << (8 * i);
+  }
+  in->remove_prefix(4);
+  return true;
+}
+
+std::array<uint32_t, 256> MakeCrcTable() {
+  std::array<uint32_t, 256> table{};
+  for (uint32_t i = 0; i < 256; ++i) {
+    uint32_t c = i;
+    for (int k = 0; k < 8; ++k) c = (c & 1) ? (c >> 1) ^ 0x82f63b78u : c >> 1;
+    table[i] = c;
+  }
+  return table;
+}
+
+// Decodes a record's payload. False when it does not parse.
+bool DecodePayload(absl::string_view in, StoredUpdate* update) {
+  uint32_t count;
+  if (!GetU64(&in, &update->version) || !GetU32(&in, &count) ||
+      in.size() != static_cast<size_t>(count) * 17) {
+    return false;
+  }
+  update->changes.resize(count);
+  for (CellChange& c : update->changes) {
+    uint32_t v[4];
+    for (uint32_t& x : v) GetU32(&in, &x);
+    c.min = {static_cast<int32_t>(v[0]), static_cast<int32_t>(v[1])};
+    c.max = {static_cast<int32_t>(v[2]), static_cast<int32_t>(v[3])};
+    c.cost = static_cast<uint8_t>(in[0]);
+    in.remove_prefix(1);
+  }
+  return true;
+}
+
+}  // namespace
+
+uint32_t Crc32c(absl::string_view data) {
+  static const std::array<uint32_t, 256> kTable = MakeCrcTable();
+  uint32_t c = 0xffffffffu;
+  for (unsigned char b : data) c = kTable[(c ^ b) & 0xff] ^ (c >> 8);
+  return c ^ 0xffffffffu;
+}
+
+std::string EncodeMapFile(const StoredMap& m) {
+  std::string out(kMagic, sizeof(kMagic));
+  PutU64(&out, m.id.size());
+  out += m.id;
+  PutU64(&out, m.version);
+  PutU64(&out, static_cast<uint64_t>(m.options.default_diagonal) |
+                   (m.options.jump_table ? uint64_t{1} << 8 : 0) |
+                   (static_cast<uint64_t>(m.options.landmarks) << 9));
+  PutU64(&out, static_cast<uint64_t>(m.width));
+  PutU64(&out, static_cast<uint64_t>(m.height));
+  out.append(reinterpret_cast<const char*>(m.costs.data()), m.costs.size());
+  PutU64(&out, Fnv1a(out));
+  return out;
+}
+
+absl::StatusOr<StoredMap> DecodeMapFile(absl::string_view data) {
+  if (data.size() < sizeof(kMagic) + 8 ||
+      data.substr(0, sizeof(kMagic)) !=
+          absl::string_view(kMagic, sizeof(kMagic))) {
+    return absl::DataLossError("not a gridstar map file (bad magic)");
+  }
+  absl::string_view tail = data.substr(data.size() - 8);
+  uint64_t sum;
+  GetU64(&tail, &sum);
+  if (sum != Fnv1a(data.substr(0, data.size() - 8))) {
+    return absl::DataLossError("checksum mismatch");
+  }
+  absl::string_view in =
+      data.substr(sizeof(kMagic), data.size() - 8 - sizeof(kMagic));
+  uint64_t id_len, version, flags, width, height;
+  if (!GetU64(&in, &id_len) || id_len > in.size()) {
+    return absl::DataLossError("truncated id");
+  }
+  StoredMap m;
+  m.id = std::string(in.substr(0, id_len));
+  in.remove_prefix(id_len);
+  if (!GetU64(&in, &version) || !GetU64(&in, &flags) || !GetU64(&in, &width) ||
+      !GetU64(&in, &height) || (flags & 0xff) > 2 ||
+      ((flags >> 9) & 63) > GridMap::kMaxLandmarks || (flags >> 15) != 0 ||
+      version == 0) {
+    return absl::DataLossError("truncated or invalid header");
+  }
+  if (width < 1 || height < 1 || width > 1u << 20 || height > 1u << 20 ||
+      width * height != in.size()) {
+    return absl::DataLossError("size out of range or cells truncated");
+  }
+  m.version = version;
+  m.options.default_diagonal = static_cast<DiagonalPolicy>(flags & 0xff);
+  m.options.jump_table = ((flags >> 8) & 1) != 0;
+  m.options.landmarks = static_cast<int>((flags >> 9) & 63);
+  m.width = static_cast<int32_t>(width);
+  m.height = static_cast<int32_t>(height);
+  m.costs.assign(in.begin(), in.end());
+  return m;
+}
+
+std::string EncodeUpdateRecord(const StoredUpdate& u) {
+  std::string payload;
+  payload.reserve(12 + u.changes.size() * 17);
+  PutU64(&payload, u.version);
+  PutU32(&payload, static_cast<uint32_t>(u.changes.size()));
+  for (const CellChange& c : u.changes) {
+    PutU32(&payload, static_cast<uint32_t>(c.min.x));
+    PutU32(&payload, static_cast<uint32_t>(c.min.y));
+    PutU32(&payload, static_cast<uint32_t>(c.max.x));
+    PutU32(&payload, static_cast<uint32_t>(c.max.y));
+    payload.push_back(static_cast<char>(c.cost));
+  }
+  std::string out;
+  out.reserve(kRecordHeaderBytes + payload.size());
+  PutU32(&out, static_cast<uint32_t>(payload.size()));
+  PutU32(&out, MaskCrc(Crc32c(payload)));
+  out += payload;
+  return out;
+}
+
+absl::Status ReplayLog(absl::string_view log, StoredMap* map,
+                       size_t* valid_bytes) {
+  size_t offset = 0;
+  *valid_bytes = 0;
+  StoredUpdate update;
+  while (offset < log.size()) {
+    absl::string_view in = log.substr(offset);
+    uint32_t length, crc;
+    if (in.size() < kRecordHeaderBytes) break;  // A torn header.
+    GetU32(&in, &length);
+    GetU32(&in, &crc);
+    if (length > in.size()) break;  // A torn payload.
+    const absl::string_view payload = in.substr(0, length);
+    const size_t end = offset + kRecordHeaderBytes + length;
+    if (MaskCrc(Crc32c(payload)) != crc) {
+      if (end == log.size()) break;  // The torn last record.
+      return absl::DataLossError(absl::StrCat("update log: record at byte ",
+                                              offset, " fails its checksum"));
+    }
+    if (!DecodePayload(payload, &update)) {
+      return absl::DataLossError(absl::StrCat("update log: record at byte ",
+                                              offset, " does not parse"));
+    }
+    if (update.version > map->version) {
+      if (update.version != map->version + 1) {
+        return absl::DataLossError(
+            absl::StrCat("update log: record at byte ", offset, " has version ",
+                         update.version, " after ", map->version));
+      }
+      absl::Status valid =
+          ValidateChanges(map->width, map->height, update.changes,
+                          [](size_t i) { return absl::StrCat("change ", i); });
+      if (!valid.ok()) {
+        return absl::DataLossError(absl::StrCat("update log: record at byte ",
+                                                offset, ": ", valid.message()));
+      }
+      ApplyChangesToCosts(map->width, update.changes,
+                          absl::MakeSpan(map->costs));
+      map->version = update.version;
+    }
+    offset = end;
+    *valid_bytes = offset;
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace gridstar::server::codec

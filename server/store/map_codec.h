@@ -1,0 +1,75 @@
+// The on-disk format of the directory store (directory_store.h): one map
+// file and one update log per map.
+//
+// Map file `<id>.gsmap` (written whole: temp file, fsync, rename, fsync of the
+// directory). All integers little-endian u64:
+//     magic    8 bytes "GSMAP001"
+//     id_len   then id_len bytes of id
+//     version  >= 1
+//     flags    bits 0..7 the default DiagonalPolicy (0..2), bit 8 jump_table,
+//              bits 9..14 the landmark count (<= 32), the rest 0
+//     width, height
+//     costs    width * height bytes, row-major
+//     checksum FNV-1a 64 of every byte before it
+// A file that fails any check is corrupt: the map is reported and skipped.
+//
+// Update log `<id>.gslog` (appended, fsync'd before the update is
+// acknowledged): a sequence of records, no header.
+//     record   := length u32 | crc u32 | payload (length bytes)
+//     crc      CRC-32C (Castagnoli) of the payload, masked as leveldb does
+//              (rotated right 15 bits plus 0xa282ead8) so that a log holding
+//              its own checksums does not verify by accident
+//     payload  := version u64 | count u32 | count x change
+//     change   := min.x i32 | min.y i32 | max.x i32 | max.y i32 | cost u8
+// All integers little-endian. Records follow the map file's version in
+// order: version + 1, + 2, ... Recovery reads records until the end:
+//   - a last record cut short (fewer bytes left than its header or length
+//     says) or whose checksum fails is a torn write, never acknowledged:
+//     it is dropped (and the file truncated before it);
+//   - a record at or below the map file's version was folded in by a
+//     compaction that crashed before truncating the log: skipped;
+//   - anything else (a bad record followed by more data, a version gap, a
+//     payload that does not parse, a change outside the map) is corruption:
+//     the map is reported and skipped.
+//
+// Thread-safety: pure functions.
+#ifndef GRIDSTAR_SERVER_STORE_MAP_CODEC_H_
+#define GRIDSTAR_SERVER_STORE_MAP_CODEC_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "store/map_store.h"
+
+namespace gridstar::server::codec {
+
+inline constexpr absl::string_view kMapSuffix = ".gsmap";
+inline constexpr absl::string_view kLogSuffix = ".gslog";
+inline constexpr size_t kRecordHeaderBytes = 8;
+
+std::string EncodeMapFile(const StoredMap& map);
+// DataLoss naming what is wrong.
+absl::StatusOr<StoredMap> DecodeMapFile(absl::string_view data);
+
+// One log record (header and payload) for `update`.
+std::string EncodeUpdateRecord(const StoredUpdate& update);
+
+// The records of a log read by the rules above, for a map file at
+// `map.version`; each applied to map.costs in order (and map.version
+// advanced). *valid_bytes is the length of the log up to the last good
+// record (what a torn tail is truncated to). DataLoss for corruption.
+absl::Status ReplayLog(absl::string_view log, StoredMap* map,
+                       size_t* valid_bytes);
+
+// CRC-32C of `data`, and the masked form records store.
+uint32_t Crc32c(absl::string_view data);
+inline uint32_t MaskCrc(uint32_t crc) {
+  return ((crc >> 15) | (crc << 17)) + 0xa282ead8u;
+}
+
+}  // namespace gridstar::server::codec
+
+#endif  // GRIDSTAR_SERVER_STORE_MAP_CODEC_H_

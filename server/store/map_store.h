@@ -1,0 +1,104 @@
+// MapStore: where the registry makes maps durable. The registry talks to
+// this interface only; it does not know whether a directory, an update log or
+// Redis sits behind it.
+//
+// A store holds, per map id, the content at some version (cells, options)
+// and the updates acknowledged since, in version order. Every write is
+// durable when it returns OK (it survives kill -9 of the process); a write
+// that fails leaves the store as it was, so the caller can keep the map at
+// its old version. LoadAll returns every map at its latest acknowledged
+// version. One contract test (tests/server/map_store_test.cc) runs against
+// every implementation.
+//
+// Thread-safety: implementations are safe to call from any thread, but the
+// registry serialises writes to one map id (its per-map lock), and a store
+// may rely on that: two writes to the same id never overlap.
+#ifndef GRIDSTAR_SERVER_STORE_MAP_STORE_H_
+#define GRIDSTAR_SERVER_STORE_MAP_STORE_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "gridstar/derived_data.h"
+#include "gridstar/map_update.h"
+#include "gridstar/types.h"
+
+namespace gridstar::server {
+
+// What a map was registered with besides its cells. Part of its content.
+struct MapOptions {
+  DiagonalPolicy default_diagonal = DiagonalPolicy::kNoCornerCutting;
+  // Keep jump distances for jps+ whenever the map allows them.
+  bool jump_table = false;
+  // Landmarks for the differential heuristic, built for default_diagonal;
+  // 0 = none, at most GridMap::kMaxLandmarks.
+  int landmarks = 0;
+
+  // The derived structures these options ask for.
+  DerivedOptions derived() const {
+    DerivedOptions d;
+    d.jump_table = jump_table;
+    d.landmarks = landmarks;
+    d.landmark_policy = default_diagonal;
+    return d;
+  }
+
+  friend bool operator==(const MapOptions& a, const MapOptions& b) {
+    return a.default_diagonal == b.default_diagonal &&
+           a.jump_table == b.jump_table && a.landmarks == b.landmarks;
+  }
+};
+
+// A map's whole content at one version.
+struct StoredMap {
+  std::string id;
+  uint64_t version = 0;  // >= 1.
+  MapOptions options;
+  int32_t width = 0;
+  int32_t height = 0;
+  std::vector<uint8_t> costs;  // Row-major, width * height.
+};
+
+// One acknowledged update: the changes that made `version` from version - 1.
+struct StoredUpdate {
+  std::string id;
+  uint64_t version = 0;
+  std::vector<CellChange> changes;
+};
+
+class MapStore {
+ public:
+  virtual ~MapStore() = default;
+
+  // Every stored map at its latest acknowledged version (updates applied),
+  // ordered by id. A map whose data is corrupt (anything but a torn last
+  // update, which was never acknowledged and is dropped) is reported in
+  // *errors, naming the map, and left out. Errors of the store as a whole
+  // (it cannot be opened) are returned.
+  virtual absl::Status LoadAll(std::vector<StoredMap>* maps,
+                               std::vector<std::string>* errors) = 0;
+
+  // Makes `map` the whole content of its id, replacing any content and
+  // updates stored for it.
+  virtual absl::Status Put(const StoredMap& map) = 0;
+
+  // Removes the id's content and updates; OK when there are none.
+  virtual absl::Status Delete(const std::string& id) = 0;
+
+  // Appends an update. REQUIRES: the id is stored at update.version - 1.
+  virtual absl::Status AppendUpdate(const StoredUpdate& update) = 0;
+
+  // True when the updates appended for `id` since its content was written
+  // have grown past the store's bound, so that Compact is worth its cost.
+  virtual bool WantsCompaction(const std::string& id) const = 0;
+
+  // Rewrites the id's content as `map` (its latest version) and drops the
+  // updates it folds in. REQUIRES: map.version is the id's latest version.
+  virtual absl::Status Compact(const StoredMap& map) = 0;
+};
+
+}  // namespace gridstar::server
+
+#endif  // GRIDSTAR_SERVER_STORE_MAP_STORE_H_
