@@ -13,7 +13,9 @@ UnaryCall::UnaryCall(Metrics* metrics, absl::string_view method)
     : metrics_(metrics),
       method_(method),
       start_(absl::Now()),
-      cancelled_(std::make_shared<std::atomic<bool>>(false)) {}
+      cancelled_(std::make_shared<std::atomic<bool>>(false)) {
+  metrics_->RequestStarted();
+}
 
 void UnaryCall::Done(const grpc::Status& s) {
   metrics_->Request(method_, convert::CodeName(s.error_code()),

@@ -72,6 +72,8 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()) {
                             "Memory of the cached flow fields");
   queue_capacity_ = gauge("gridstar_queue_capacity",
                           "Search tasks the queue holds before shedding load");
+  in_flight_ = gauge("gridstar_requests_in_flight",
+                     "RPCs begun and not yet finished (streams included)");
   for (Algorithm a : kAllAlgorithms) {
     SearchHandles h;
     h.algorithm = AlgorithmName(a);
@@ -114,6 +116,7 @@ void Metrics::Request(absl::string_view method, absl::string_view code,
       {"method", std::string(method)}, {"code", std::string(code)}};
   request_seconds_->Add(labels, SharedTimeBuckets()).Observe(seconds);
   requests_->Add(labels).Increment();
+  in_flight_->Decrement();
 }
 
 void Metrics::QueueWait(double seconds) { queue_wait_->Observe(seconds); }

@@ -26,6 +26,9 @@ class Metrics {
 
   std::shared_ptr<prometheus::Registry> registry() const { return registry_; }
 
+  // An RPC began (counted in gridstar_requests_in_flight until Request
+  // records its end).
+  void RequestStarted() { in_flight_->Increment(); }
   // One finished RPC: its method, gRPC code name and wall time.
   void Request(absl::string_view method, absl::string_view code, double seconds);
   void QueueWait(double seconds);
@@ -60,6 +63,7 @@ class Metrics {
   prometheus::Counter* flow_field_misses_;
   prometheus::Gauge* flow_field_bytes_;
   prometheus::Gauge* queue_capacity_;
+  prometheus::Gauge* in_flight_;
   prometheus::Family<prometheus::Counter>* store_errors_;
 
   // Handles made once for every algorithm and outcome of single searches:

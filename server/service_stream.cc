@@ -28,6 +28,7 @@ class StreamCall : public grpc::ServerBidiReactor<v1::StreamPathRequest,
         ctx_(ctx),
         start_(absl::Now()),
         cancelled_(std::make_shared<std::atomic<bool>>(false)) {
+    service_->metrics()->RequestStarted();
     StartRead(&request_);
   }
 

@@ -34,6 +34,7 @@ template <DiagonalPolicy kPolicy>
 class CellExpander {
  public:
   static constexpr bool kTies = true;
+  static constexpr bool kDivideByMultiply = true;
   static constexpr bool kDiagonal = kPolicy != DiagonalPolicy::kNever;
 
   CellExpander(const GridMap& map, const SearchParams& p)

@@ -14,6 +14,8 @@
 //   static constexpr bool kTies;      // f-ties go on the tie stack
 //   static constexpr bool kDiagonal;  // octile (else Manhattan) distances for
 //                                     // the partial result's best cell
+//   static constexpr bool kDivideByMultiply;  // a cell's row by a multiply
+//                                     // (cheaper where the expansion is short)
 //   double Heuristic(int32_t x, int32_t y, uint32_t cell) const;
 //   template <typename Relax>
 //   void Expand(uint32_t cell, int32_t x, int32_t y, double g,
@@ -142,7 +144,7 @@ void RunSearchLoop(const GridMap& map, const SearchParams& p, SearchState& s,
                    Queue& open, const Expander& expander, PathResult* result) {
   // Local copies, which the node stores cannot alias, so that they stay in
   // registers.
-  const Expander ex = expander;
+  const Expander& ex = expander;
   const uint32_t goal = p.goal;
   const int32_t goal_x = p.goal_x, goal_y = p.goal_y;
   const double max_g = p.max_g;
@@ -185,15 +187,22 @@ void RunSearchLoop(const GridMap& map, const SearchParams& p, SearchState& s,
     cn.stamp = closed_mark;
     ++expanded;
     if (cur == goal) break;
-    // cur / pw by a multiply: exact after one correction, since cur < 2^27.
-    int32_t cy = static_cast<int32_t>(cur * inv_pw);
-    int32_t cx = static_cast<int32_t>(cur) - cy * pw;
-    if (cx >= pw) {
-      cx -= pw;
-      ++cy;
-    } else if (cx < 0) {
-      cx += pw;
-      --cy;
+    int32_t cx, cy;
+    if constexpr (Expander::kDivideByMultiply) {
+      // cur / pw by a multiply: exact after one correction, since
+      // cur < 2^27.
+      cy = static_cast<int32_t>(cur * inv_pw);
+      cx = static_cast<int32_t>(cur) - cy * pw;
+      if (cx >= pw) {
+        cx -= pw;
+        ++cy;
+      } else if (cx < 0) {
+        cx += pw;
+        --cy;
+      }
+    } else {
+      cx = static_cast<int32_t>(cur % static_cast<uint32_t>(pw));
+      cy = static_cast<int32_t>(cur / static_cast<uint32_t>(pw));
     }
     const double g = cn.g;
     if (budgeted) {
@@ -213,24 +222,30 @@ void RunSearchLoop(const GridMap& map, const SearchParams& p, SearchState& s,
       }
     };
     auto relax = [&](uint32_t nb, double ng, int32_t nx, int32_t ny)
-        __attribute__((always_inline)) {
+                     __attribute__((always_inline)) {
       Node& n = nodes[nb];
+      if (n.stamp == closed_mark) return;
       if (n.stamp == open_mark) {
         if (!(ng < n.g)) return;
         n.g = ng;
         n.parent = cur;
-        const double h = ex.Heuristic(nx, ny, nb);
-        if constexpr (Queue::kLazy) {
-          enqueue(nb, ng + h, h);  // The old entry is skipped when popped.
-        } else if (heap_pos[nb] != kInTies) {
-          open.Decrease(nb, ng + h, h);
+        if constexpr (!Queue::kLazy) {
+          // Decrease-key in place; a cell on the tie stack is expanded with
+          // its new g anyway.
+          if (heap_pos[nb] != kInTies) {
+            const double h = ex.Heuristic(nx, ny, nb);
+            open.Decrease(nb, ng + h, h);
+          }
+          return;
         }
-      } else if (n.stamp != closed_mark) {
+        // A lazy queue takes a second entry; the old one is skipped when
+        // popped.
+      } else {
         n = Node{ng, cur, open_mark};
-        const double h = ex.Heuristic(nx, ny, nb);
-        enqueue(nb, ng + h, h);
         ++generated;
       }
+      const double h = ex.Heuristic(nx, ny, nb);
+      enqueue(nb, ng + h, h);
     };
     ex.Expand(cur, cx, cy, g, cn.parent, relax);
   }

@@ -243,6 +243,7 @@ template <typename Jumper>
 class JumpExpander {
  public:
   static constexpr bool kTies = false;
+  static constexpr bool kDivideByMultiply = false;
   static constexpr bool kDiagonal = true;
 
   JumpExpander(const GridMap& map, const SearchParams& p, const Jumper& jumper)

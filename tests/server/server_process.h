@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
 #include "gridstar/v1/gridstar.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
@@ -67,7 +68,8 @@ class ServerProcess {
       execv(argv[0], argv.data());
       _exit(127);
     }
-    for (int i = 0; i < 500 && port_ == 0; ++i) {
+    // Up to a minute: a sanitizer build on a loaded machine starts slowly.
+    for (int i = 0; i < 3000 && port_ == 0; ++i) {
       std::ifstream in(port_file_);
       if (!(in >> port_)) port_ = 0;
       if (port_ == 0)
@@ -139,6 +141,46 @@ inline std::string Scrape(int port) {
     out.append(buf, static_cast<size_t>(n));
   close(fd);
   return out;
+}
+
+// The value of the first sample line of `page` that starts with `prefix`
+// (the metric name with its labels and the space), 0 when there is none.
+inline double MetricValue(const std::string& page, const std::string& prefix) {
+  std::istringstream in(page);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind(prefix, 0) == 0) {
+      return std::atof(line.substr(prefix.size()).c_str());
+    }
+  }
+  return 0;
+}
+
+// Polls `done` every 10 ms until it holds or `timeout` passes; returns its
+// last value. The condition decides the verdict, never the time it took: the
+// timeout only ends a wait that would never succeed.
+template <typename Done>
+bool WaitFor(Done done, absl::Duration timeout = absl::Minutes(5)) {
+  const absl::Time end = absl::Now() + timeout;
+  while (!done()) {
+    if (absl::Now() >= end) return done();
+    absl::SleepFor(absl::Milliseconds(10));
+  }
+  return true;
+}
+
+// Scrapes /metrics until every needle appears (gauges are refreshed every
+// half second) or five minutes pass; returns the last page.
+inline std::string ScrapeUntil(int port, const std::vector<std::string>& needles) {
+  std::string page;
+  WaitFor([&] {
+    page = Scrape(port);
+    for (const std::string& n : needles) {
+      if (page.find(n) == std::string::npos) return false;
+    }
+    return true;
+  });
+  return page;
 }
 
 }  // namespace gridstar::testing

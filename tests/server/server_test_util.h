@@ -1,0 +1,124 @@
+// Helpers of the server integration suites (server_*_test.cc): requests,
+// generous deadlines, and the fixture that starts a real gridstar-server with
+// the sample dungeon registered (with a jump table).
+#ifndef GRIDSTAR_TESTS_SERVER_SERVER_TEST_UTIL_H_
+#define GRIDSTAR_TESTS_SERVER_SERVER_TEST_UTIL_H_
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <limits>
+#include <map>
+#include <mutex>
+#include <set>
+#include <memory>
+#include <random>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "gridstar/find_path.h"
+#include "gridstar/flow_field.h"
+#include "gridstar/map_io.h"
+#include "gridstar/v1/gridstar.grpc.pb.h"
+#include "grpcpp/grpcpp.h"
+#include "gtest/gtest.h"
+#include "convert/convert.h"
+#include "server/server_process.h"
+#include "testing/reference.h"
+
+namespace gridstar::testing {
+
+namespace v1 = ::gridstar::v1;
+
+// A deadline the test does not mean to hit: generous, so that a slow or
+// loaded machine (sanitizers, a busy CI) never turns it into a verdict.
+inline constexpr int kGenerousMs = 300000;
+inline void SetDeadline(grpc::ClientContext* ctx, int ms = kGenerousMs) {
+  ctx->set_deadline(std::chrono::system_clock::now() + std::chrono::milliseconds(ms));
+}
+
+inline grpc::Status Register(v1::Pathfinding::Stub& stub, const std::string& id,
+                      const std::string& movingai, v1::MapInfo* info,
+                      bool replace = false, bool jump_table = false) {
+  v1::RegisterMapRequest r;
+  r.set_id(id);
+  r.set_movingai(movingai);
+  r.set_replace(replace);
+  r.set_jump_table(jump_table);
+  grpc::ClientContext ctx;
+  SetDeadline(&ctx);
+  return stub.RegisterMap(&ctx, r, info);
+}
+
+inline v1::PathRequest Path(const std::string& map, int sx, int sy, int gx, int gy) {
+  v1::PathRequest r;
+  r.set_map_id(map);
+  r.mutable_start()->set_x(sx);
+  r.mutable_start()->set_y(sy);
+  r.mutable_goal()->set_x(gx);
+  r.mutable_goal()->set_y(gy);
+  return r;
+}
+
+inline std::vector<Cell> Unpack(
+    const google::protobuf::RepeatedField<int32_t>& packed) {
+  return convert::UnpackCells(packed);
+}
+
+// One ComputeFlowField call.
+inline grpc::Status Field(v1::Pathfinding::Stub& stub, const std::string& map, Cell goal,
+                   v1::FlowFieldResponse* out, double max_cost = 0) {
+  v1::FlowFieldRequest r;
+  r.set_map_id(map);
+  r.mutable_goal()->set_x(goal.x);
+  r.mutable_goal()->set_y(goal.y);
+  r.set_max_cost(max_cost);
+  grpc::ClientContext ctx;
+  SetDeadline(&ctx);
+  return stub.ComputeFlowField(&ctx, r, out);
+}
+
+class ServerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    server_ = std::make_unique<ServerProcess>();
+    ASSERT_TRUE(server_->started()) << "gridstar-server did not start";
+    dungeon_ = ReadSample("dungeon.map");
+    v1::MapInfo info;
+    // With jump distances, so that jps+ and auto run on the server.
+    ASSERT_TRUE(Register(server_->stub(), "dungeon", dungeon_, &info, false, true).ok());
+    EXPECT_TRUE(info.jump_table());
+    absl::StatusOr<GridMap> map = ParseMovingAiMap(dungeon_);
+    ASSERT_TRUE(map.ok());
+    ASSERT_TRUE(map->BuildJumpTable().ok());
+    EXPECT_EQ(info.jump_table_bytes(), map->JumpTableBytes());
+    EXPECT_GT(info.jump_table_build_micros(), 0);
+    map_ = std::make_unique<GridMap>(*std::move(map));
+  }
+  v1::Pathfinding::Stub& stub() { return server_->stub(); }
+
+  // Two passable cells of the sample map far apart, connected.
+  std::pair<Cell, Cell> FarPair() const { return testing::FarConnectedPair(*map_); }
+
+  std::unique_ptr<ServerProcess> server_;
+  std::string dungeon_;
+  std::unique_ptr<GridMap> map_;
+};
+
+}  // namespace gridstar::testing
+
+#endif  // GRIDSTAR_TESTS_SERVER_SERVER_TEST_UTIL_H_
