@@ -23,7 +23,7 @@ ABSL_FLAG(std::string, method, "auto", "group: auto, splice or flow_field");
 ABSL_FLAG(double, max_cost, 0,
           "flow: leave out cells dearer than this (0 = none)");
 ABSL_FLAG(bool, jump_table, true,
-          "register: precompute jump distances for jps+ (16 bytes a cell; "
+          "register: precompute jump distances for jps+ (8 bytes a cell; "
           "kept only on uniform-cost maps)");
 ABSL_FLAG(std::string, diagonal, "",
           "never, no-corner-cutting, allow-corner-cutting "

@@ -56,7 +56,15 @@ ABSL_FLAG(int64_t, flow_field_cache_bytes, int64_t{256} << 20,
           "least recently used out first; 0 = no cache");
 ABSL_FLAG(int64_t, max_derived_bytes, int64_t{1} << 30,
           "Most bytes of jump table and landmarks one map may ask for "
-          "(16 bytes a cell for the table, 8 per landmark); more is refused");
+          "(8 bytes a cell for the table, 8 per landmark); more is refused");
+ABSL_FLAG(int64_t, max_search_nodes, 0,
+          "Node records (16 bytes each) one search may create; a search that "
+          "needs more answers RESOURCE_EXHAUSTED, or its partial path with "
+          "allow_partial. 0 = no limit");
+ABSL_FLAG(int64_t, context_release_bytes, int64_t{256} << 20,
+          "A worker's search context hands its node pages back to the system "
+          "once they hold more than this (checked about every million node "
+          "records); 0 = never");
 ABSL_FLAG(absl::Duration, max_search_time, absl::Seconds(30),
           "Time budget of a call without a deadline (and cap of any deadline)");
 ABSL_FLAG(absl::Duration, shutdown_grace, absl::Seconds(10),
@@ -134,10 +142,17 @@ int Run() {
   int workers = absl::GetFlag(FLAGS_workers);
   if (workers <= 0) workers = static_cast<int>(std::thread::hardware_concurrency());
   if (workers <= 0) workers = 1;
-  const int64_t context_cells = (limits.max_width + 2) * (limits.max_height + 2);
+  SearchContextOptions context_options;
+  context_options.max_cells = (limits.max_width + 2) * (limits.max_height + 2);
+  context_options.max_search_nodes =
+      static_cast<uint64_t>(std::max<int64_t>(0, absl::GetFlag(FLAGS_max_search_nodes)));
+  context_options.release_bytes = static_cast<size_t>(
+      std::max<int64_t>(0, absl::GetFlag(FLAGS_context_release_bytes)));
   Scheduler search(workers, static_cast<size_t>(absl::GetFlag(FLAGS_queue_capacity)),
-                   context_cells);
-  Scheduler admin(1, 256, 1);
+                   context_options);
+  SearchContextOptions admin_options;
+  admin_options.max_cells = 1;
+  Scheduler admin(1, 256, admin_options);
   Metrics metrics;
   metrics.SetQueueCapacity(static_cast<double>(search.capacity()));
   std::unique_ptr<prometheus::Exposer> exposer;
@@ -168,12 +183,17 @@ int Run() {
   builder.AddListeningPort(
       absl::StrCat(absl::GetFlag(FLAGS_host), ":", absl::GetFlag(FLAGS_port)),
       grpc::InsecureServerCredentials(), &port);
+  // gRPC sets SO_REUSEPORT by default: a second server on a port in use
+  // would then start and share it. Refuse a port another process holds.
+  builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   builder.SetMaxReceiveMessageSize(absl::GetFlag(FLAGS_max_message_bytes));
   builder.SetMaxSendMessageSize(absl::GetFlag(FLAGS_max_message_bytes));
   builder.RegisterService(&service);
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
   if (server == nullptr || port == 0) {
-    std::fprintf(stderr, "gridstar-server: cannot listen on %s:%d\n",
+    std::fprintf(stderr,
+                 "gridstar-server: cannot listen on %s:%d (is another process "
+                 "using the port?)\n",
                  absl::GetFlag(FLAGS_host).c_str(), absl::GetFlag(FLAGS_port));
     return 1;
   }

@@ -32,7 +32,8 @@ class Metrics {
   // One finished RPC: its method, gRPC code name and wall time.
   void Request(absl::string_view method, absl::string_view code, double seconds);
   void QueueWait(double seconds);
-  // One search: outcome is ok, partial, no_path, deadline, cancelled, error.
+  // One search: outcome is ok, partial, no_path, deadline, cancelled,
+  // memory (over --max_search_nodes), error.
   void Search(absl::string_view algorithm, absl::string_view outcome,
               double seconds, uint64_t expanded);
   // The search queue's fixed capacity, for saturation ratios.
@@ -69,7 +70,7 @@ class Metrics {
   // Handles made once for every algorithm and outcome of single searches:
   // the hot path finds them by a short scan, without the families' locks.
   static constexpr absl::string_view kOutcomes[] = {
-      "ok", "partial", "no_path", "deadline", "cancelled", "error"};
+      "ok", "partial", "no_path", "deadline", "cancelled", "memory", "error"};
   struct SearchHandles {
     absl::string_view algorithm;
     prometheus::Histogram* seconds;

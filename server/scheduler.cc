@@ -1,13 +1,15 @@
 #include "scheduler.h"
 
+#include <chrono>
 #include <utility>
 
 namespace gridstar::server {
 
-Scheduler::Scheduler(int workers, size_t capacity, int64_t context_max_cells)
+Scheduler::Scheduler(int workers, size_t capacity,
+                     SearchContextOptions context_options)
     : capacity_(capacity),
       context_bytes_(static_cast<size_t>(workers)),
-      context_max_cells_(context_max_cells) {
+      context_options_(context_options) {
   for (int i = 0; i < workers; ++i) {
     threads_.emplace_back([this, i] { WorkerLoop(static_cast<size_t>(i)); });
   }
@@ -49,9 +51,10 @@ size_t Scheduler::context_memory_bytes() const {
 }
 
 void Scheduler::WorkerLoop(size_t index) {
-  SearchContextOptions options;
-  options.max_cells = context_max_cells_;
-  SearchContext context(options);
+  SearchContext context(context_options_);
+  // Measuring a context costs a system call over its arrays: at most every
+  // 100 ms, so that small searches do not pay for it.
+  auto next_report = std::chrono::steady_clock::now();
   for (;;) {
     Task task;
     {
@@ -65,7 +68,12 @@ void Scheduler::WorkerLoop(size_t index) {
     busy_.fetch_add(1, std::memory_order_relaxed);
     task(context);
     busy_.fetch_sub(1, std::memory_order_relaxed);
-    context_bytes_[index].store(context.MemoryBytes(), std::memory_order_relaxed);
+    const auto now = std::chrono::steady_clock::now();
+    if (now >= next_report) {
+      context_bytes_[index].store(context.MemoryBytes(),
+                                  std::memory_order_relaxed);
+      next_report = now + std::chrono::milliseconds(100);
+    }
   }
 }
 

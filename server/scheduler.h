@@ -29,8 +29,9 @@ class Scheduler {
   // Runs on a worker with that worker's context.
   using Task = std::function<void(SearchContext&)>;
 
+  // Each worker owns one context made with `context_options`.
   // REQUIRES: workers >= 1, capacity >= 1.
-  Scheduler(int workers, size_t capacity, int64_t context_max_cells);
+  Scheduler(int workers, size_t capacity, SearchContextOptions context_options);
   // Runs every queued task, then joins the workers.
   ~Scheduler();
 
@@ -47,7 +48,8 @@ class Scheduler {
   int busy_workers() const { return busy_.load(std::memory_order_relaxed); }
   int workers() const { return static_cast<int>(threads_.size()); }
   size_t capacity() const { return capacity_; }
-  // Sum of the workers' search context memory, as last reported by each.
+  // Sum of the workers' search context memory, as last reported by each
+  // (a worker measures its context at most every 100 ms, after a task).
   size_t context_memory_bytes() const;
 
  private:
@@ -60,7 +62,7 @@ class Scheduler {
   bool stopping_ = false;
   std::atomic<int> busy_{0};
   std::vector<std::atomic<size_t>> context_bytes_;
-  const int64_t context_max_cells_;
+  const SearchContextOptions context_options_;
   std::vector<std::thread> threads_;
 };
 

@@ -42,6 +42,8 @@ absl::string_view Outcome(const absl::Status& s, PartialReason stop) {
       return "cancelled";
     case PartialReason::kMaxExpansions:
       return "partial";
+    case PartialReason::kMemory:
+      return "memory";
   }
   return "ok";
 }

@@ -31,7 +31,7 @@ void RunBaseline(const GridMap& map, DiagonalPolicy policy,
   };
   static constexpr int kDx[8] = {1, -1, 0, 0, 1, 1, -1, -1};
   static constexpr int kDy[8] = {0, 0, 1, -1, 1, -1, 1, -1};
-  const bool budgeted = p.budget.max_expansions != 0 || p.budget.timed();
+  const bool budgeted = Budgeted(p);
 
   const uint32_t open_mark = s.open_mark, closed_mark = s.closed_mark;
   s.nodes[p.start] = Node{0.0, p.start, open_mark};
@@ -52,7 +52,7 @@ void RunBaseline(const GridMap& map, DiagonalPolicy policy,
     const double g = s.nodes[cur].g;
     if (budgeted) {
       best.Offer(cur, GridDistance(c.x - goal.x, c.y - goal.y, diagonal), g);
-      stop = BudgetExhausted(p.budget, expanded);
+      stop = BudgetExhausted(p, expanded, generated);
       if (stop != PartialReason::kNone) break;
     }
     const double ca = map.cost(c);

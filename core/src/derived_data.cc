@@ -14,16 +14,15 @@ double MicrosSince(std::chrono::steady_clock::time_point t0) {
       .count();
 }
 
-// Jump distances for jps+ (16 bytes a padded cell) on uniform-cost maps.
+// Jump distances for jps+ (8 bytes a padded cell) on uniform-cost maps.
 class JumpTableStructure final : public DerivedStructure {
  public:
   absl::string_view name() const override { return "jump_table"; }
   bool AppliesTo(const GridMap& map) const override {
-    return map.uniform_cost() && map.width() <= GridMap::kMaxJumpTableSide &&
-           map.height() <= GridMap::kMaxJumpTableSide;
+    return map.uniform_cost();
   }
   size_t BytesFor(const GridMap& map) const override {
-    return AppliesTo(map) ? map.padded_size() * 8 * sizeof(int16_t) : 0;
+    return AppliesTo(map) ? map.padded_size() * 8 : 0;
   }
   absl::StatusOr<DerivedOutcome> Build(GridMap* map) const override {
     if (!AppliesTo(*map)) return DerivedOutcome::kAbsent;

@@ -62,6 +62,9 @@ struct SearchParams {
   // fall below the last minimum, which lets the engine use a RadixQueue.
   bool consistent;
   SearchBudget budget;
+  // Node records the search may create (the context's max_search_nodes);
+  // 0 = no limit.
+  uint64_t max_nodes = 0;
   // Differential heuristic (best-first engine only): landmark_count
   // distances per padded cell, and the goal's. Null when the query has none.
   const double* landmarks = nullptr;
@@ -86,15 +89,25 @@ struct BestSoFar {
   }
 };
 
-// Whether a search with `expanded` cells so far must stop for its budget.
+// Whether the search must stop now for its budget or its memory, with
+// `expanded` cells taken off the open list and `generated` node records made.
 // The clock and the flag are read every 256 expansions only, starting with
 // the first.
-inline PartialReason BudgetExhausted(const SearchBudget& b, uint64_t expanded) {
+inline PartialReason BudgetExhausted(const SearchParams& p, uint64_t expanded,
+                                     uint64_t generated) {
+  const SearchBudget& b = p.budget;
   if (b.max_expansions != 0 && expanded >= b.max_expansions) {
     return PartialReason::kMaxExpansions;
   }
+  if (p.max_nodes != 0 && generated > p.max_nodes)
+    return PartialReason::kMemory;
   if (b.timed() && (expanded & 255) == 1) return b.CheckNow();
   return PartialReason::kNone;
+}
+
+// Whether a search under `p` checks BudgetExhausted at each expansion.
+inline bool Budgeted(const SearchParams& p) {
+  return p.budget.max_expansions != 0 || p.budget.timed() || p.max_nodes != 0;
 }
 
 // Writes the path ending at `last` (following parents back to `start`) into
@@ -152,7 +165,7 @@ void RunSearchLoop(const GridMap& map, const SearchParams& p, SearchState& s,
   Node* nodes = s.nodes.data();
   const uint32_t open_mark = s.open_mark;
   const uint32_t closed_mark = s.closed_mark;
-  const bool budgeted = p.budget.max_expansions != 0 || p.budget.timed();
+  const bool budgeted = Budgeted(p);
   const double inv_pw = 1.0 / pw;
 
   uint64_t expanded = 0, generated = 1;
@@ -208,7 +221,7 @@ void RunSearchLoop(const GridMap& map, const SearchParams& p, SearchState& s,
     if (budgeted) {
       best.Offer(
           cur, GridDistance(cx - goal_x, cy - goal_y, Expander::kDiagonal), g);
-      stop = BudgetExhausted(p.budget, expanded);
+      stop = BudgetExhausted(p, expanded, generated);
       if (stop != PartialReason::kNone) break;
     }
 
@@ -222,7 +235,7 @@ void RunSearchLoop(const GridMap& map, const SearchParams& p, SearchState& s,
       }
     };
     auto relax = [&](uint32_t nb, double ng, int32_t nx, int32_t ny)
-                     __attribute__((always_inline)) {
+        __attribute__((always_inline)) {
       Node& n = nodes[nb];
       if (n.stamp == closed_mark) return;
       if (n.stamp == open_mark) {
@@ -266,15 +279,16 @@ void RunBaseline(const GridMap& map, DiagonalPolicy policy,
                  PathResult* result);
 
 // Dijkstra from `source` over its component under `policy`, stopping once g
-// exceeds max_g or for the budget. Afterwards a cell was reached, with its
-// exact distance in state.nodes[padded].g and its parent (one move closer to
-// the source), iff its stamp is state.closed_mark. Returns why it stopped
-// early (kNone: it finished). REQUIRES: source passable and the map within
-// the context's capacity.
+// exceeds max_g, for the budget, or past max_nodes node records (0 = none).
+// Afterwards a cell was reached, with its exact distance in
+// state.nodes[padded].g and its parent (one move closer to the source), iff its
+// stamp is state.closed_mark. Returns why it stopped early (kNone: it
+// finished). REQUIRES: source passable and the map within the context's
+// capacity.
 PartialReason RunDistanceSearch(const GridMap& map, Cell source,
                                 DiagonalPolicy policy, double max_g,
-                                const SearchBudget& budget, SearchState& state,
-                                uint64_t* expanded);
+                                const SearchBudget& budget, uint64_t max_nodes,
+                                SearchState& state, uint64_t* expanded);
 
 }  // namespace gridstar::internal
 

@@ -174,6 +174,7 @@ absl::Status Search(const GridMap& map, const PathQuery& q,
     p.goal_x = r->goal.x + 1;
     p.goal_y = r->goal.y + 1;
     p.budget = q.budget;
+    p.max_nodes = context.options().max_search_nodes;
     p.consistent = algorithm != Algorithm::kWeighted;
     switch (algorithm) {
       case Algorithm::kDijkstra:
@@ -227,6 +228,7 @@ absl::Status FindPath(const GridMap& map, const PathQuery& query,
   result->start_snapped = false;
   result->goal_snapped = false;
   absl::Status status = Search(map, query, context, result);
+  context.AfterSearch(result->generated);
   result->micros = std::chrono::duration<double, std::micro>(
                        std::chrono::steady_clock::now() - t0)
                        .count();

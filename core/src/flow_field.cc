@@ -16,8 +16,8 @@ namespace internal {
 
 PartialReason RunDistanceSearch(const GridMap& map, Cell source,
                                 DiagonalPolicy policy, double max_g,
-                                const SearchBudget& budget, SearchState& state,
-                                uint64_t* expanded) {
+                                const SearchBudget& budget, uint64_t max_nodes,
+                                SearchState& state, uint64_t* expanded) {
   state.BeginSearch(map);
   SearchParams p;
   p.start = map.PaddedIndex(source);
@@ -27,6 +27,7 @@ PartialReason RunDistanceSearch(const GridMap& map, Cell source,
   p.h_scale = 0;
   p.consistent = true;
   p.budget = budget;
+  p.max_nodes = max_nodes;
   p.max_g = max_g;
   PathResult counters;  // Only its counters are written: nothing allocates.
   RunBestFirst(map, policy, p, state, &counters);
@@ -95,7 +96,7 @@ absl::StatusOr<FlowField> ComputeFlowField(const GridMap& map,
   const PartialReason stop = internal::RunDistanceSearch(
       map, q.goal, q.movement.diagonal,
       q.max_cost > 0 ? q.max_cost : std::numeric_limits<double>::infinity(),
-      q.budget, state, &expanded);
+      q.budget, context.options().max_search_nodes, state, &expanded);
 
   FlowField f;
   f.width_ = map.width();
@@ -133,6 +134,8 @@ absl::StatusOr<FlowField> ComputeFlowField(const GridMap& map,
       ++f.reached_;
     }
   }
+  // Only now, with the records read: this may hand their pages back.
+  context.AfterSearch(expanded);
   return f;
 }
 

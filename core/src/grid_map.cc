@@ -152,11 +152,6 @@ absl::Status GridMap::BuildJumpTable() {
         "one's costs are ",
         min_cost_, "..", max_cost_, ")"));
   }
-  if (width_ > kMaxJumpTableSide || height_ > kMaxJumpTableSide) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("jump_table: needs sides of at most ", kMaxJumpTableSide,
-                     " cells (this map is ", width_, " x ", height_, ")"));
-  }
   jump_table_ = internal::ComputeJumpTable(*this);
   return absl::OkStatus();
 }

@@ -147,7 +147,9 @@ class OnlineJumper {
   const int32_t goal_x_, goal_y_;
 };
 
-// Jumps of jps+: one table read, plus the goal, which the table cannot know.
+// Jumps of jps+: table reads, plus the goal, which the table cannot know.
+// An entry of kJumpContinue says the line runs on past kJumpTableStep
+// cells: the entry kJumpTableStep cells on continues it.
 class TableJumper {
  public:
   TableJumper(const GridMap& map, const SearchParams& p)
@@ -158,11 +160,16 @@ class TableJumper {
         goal_y_(p.goal_y) {}
 
   uint32_t Jump(uint32_t cur, int32_t x, int32_t y, int d) const {
-    const int32_t v = table_[size_t{cur} * 8 + static_cast<size_t>(d)];
-    const int32_t reach = std::abs(v);
+    int32_t v = table_[size_t{cur} * 8 + static_cast<size_t>(d)];
+    // Steps taken through continue markers: almost always none.
+    const int32_t base = __builtin_expect(v == kJumpContinue, 0)
+                             ? FollowContinues(cur, d, &v)
+                             : 0;
+    const int32_t reach = base + std::abs(v);
     const int32_t dx = kJumpDx[d], dy = kJumpDy[d];
     const int32_t gdx = goal_x_ - x, gdy = goal_y_ - y;
-    int32_t steps = v;  // Jump point distance, when positive.
+    int32_t steps =
+        v > 0 ? base + v : v;  // Jump point distance, when positive.
     if (d < 4) {
       // The goal on this line within reach is where the jump stops.
       const int32_t along = dx != 0 ? gdx * dx : gdy * dy;
@@ -180,7 +187,23 @@ class TableJumper {
   }
 
  private:
-  const int16_t* table_;
+  // Follows the continue markers of the line from `cur` in direction d:
+  // returns the steps they cover and sets *v to the entry that ends them.
+  __attribute__((noinline)) int32_t FollowContinues(uint32_t cur, int d,
+                                                    int32_t* v) const {
+    const int64_t delta = static_cast<int64_t>(kJumpDy[d]) * pw_ + kJumpDx[d];
+    int32_t base = 0;
+    while (*v == kJumpContinue) {
+      base += kJumpTableStep;
+      *v =
+          table_[static_cast<size_t>(static_cast<int64_t>(cur) + base * delta) *
+                     8 +
+                 static_cast<size_t>(d)];
+    }
+    return base;
+  }
+
+  const int8_t* table_;
   const int32_t pw_;
   const uint32_t goal_;
   const int32_t goal_x_, goal_y_;
@@ -320,39 +343,56 @@ void RunJpsPlus(const GridMap& map, const SearchParams& params,
   JpsSearch(map, params, state, TableJumper(map, params), result);
 }
 
-std::vector<int16_t> ComputeJumpTable(const GridMap& map) {
+std::vector<int8_t> ComputeJumpTable(const GridMap& map) {
   const int32_t pw = map.padded_width();
   const int32_t ph = map.height() + 2;
   const uint8_t* costs = map.padded_costs();
-  std::vector<int16_t> table(map.padded_size() * 8, 0);
-  auto free = [&](int32_t x, int32_t y) { return costs[y * pw + x] != 0; };
-  auto at = [&](int32_t x, int32_t y, int d) -> int16_t& {
-    return table[(static_cast<size_t>(y) * pw + x) * 8 + d];
+  std::vector<int8_t> table(map.padded_size() * 8, 0);
+  // Bit d (straight d only): the straight line from the cell in direction d
+  // ends at a jump point, not a wall. Kept aside, since an entry that says
+  // "continue" does not show it.
+  std::vector<uint8_t> ends_at_jump(map.padded_size(), 0);
+  auto index = [&](int32_t x, int32_t y) {
+    return static_cast<size_t>(y) * static_cast<size_t>(pw) +
+           static_cast<size_t>(x);
   };
-  // Extends the entry of the next cell by one step.
-  auto extend = [](int16_t next) -> int16_t {
-    return static_cast<int16_t>(next > 0 ? next + 1 : next - 1);
+  auto free = [&](int32_t x, int32_t y) { return costs[index(x, y)] != 0; };
+  auto at = [&](int32_t x, int32_t y, int d) -> int8_t& {
+    return table[index(x, y) * 8 + static_cast<size_t>(d)];
+  };
+  // Extends the entry of the next cell by one step; a distance beyond
+  // kJumpTableStep becomes "continue".
+  auto extend = [](int8_t next) -> int8_t {
+    if (next == kJumpContinue || next == kJumpTableStep ||
+        next == -kJumpTableStep) {
+      return kJumpContinue;
+    }
+    return static_cast<int8_t>(next > 0 ? next + 1 : next - 1);
   };
   // The entry of free cell (x, y) in direction d, from the next cell's.
-  auto entry = [&](int32_t x, int32_t y, int d) -> int16_t {
+  auto entry = [&](int32_t x, int32_t y, int d) -> int8_t {
     const int32_t dx = kJumpDx[d], dy = kJumpDy[d];
     const int32_t nx = x + dx, ny = y + dy;
     if (d < 4) {
+      const uint8_t bit = static_cast<uint8_t>(1u << d);
       if (!free(nx, ny)) return 0;
       // Forced at (nx, ny): a side cell free whose cell behind is not.
       for (int32_t s : {-1, 1}) {
         const int32_t sx = dx != 0 ? 0 : s, sy = dx != 0 ? s : 0;
-        if (free(nx + sx, ny + sy) && !free(x + sx, y + sy)) return 1;
+        if (free(nx + sx, ny + sy) && !free(x + sx, y + sy)) {
+          ends_at_jump[index(x, y)] |= bit;
+          return 1;
+        }
       }
+      ends_at_jump[index(x, y)] |= ends_at_jump[index(nx, ny)] & bit;
       return extend(at(nx, ny, d));
     }
     // No corner cutting: both cells the diagonal passes must be free.
     if (!free(nx, y) || !free(x, ny) || !free(nx, ny)) return 0;
     // A straight jump from the next cell finds something: it is a jump point.
-    if (at(nx, ny, DirectionOf(dx, 0)) > 0 ||
-        at(nx, ny, DirectionOf(0, dy)) > 0) {
-      return 1;
-    }
+    const uint8_t straight = static_cast<uint8_t>((1u << DirectionOf(dx, 0)) |
+                                                  (1u << DirectionOf(0, dy)));
+    if ((ends_at_jump[index(nx, ny)] & straight) != 0) return 1;
     return extend(at(nx, ny, d));
   };
   // Cells are visited against the direction of travel, so that the next

@@ -28,12 +28,18 @@ namespace gridstar::internal {
 inline constexpr const int32_t* kJumpDx = kMoveDx;
 inline constexpr const int32_t* kJumpDy = kMoveDy;
 
-// The jps+ table of `map`: entry padded_index * 8 + direction is d > 0 when
-// the next jump point in that direction lies d steps away, or -d <= 0 when
-// the direction runs into a wall after d free steps. Blocked cells hold 0.
-// REQUIRES: map.uniform_cost() and both sides at most
-// GridMap::kMaxJumpTableSide.
-std::vector<int16_t> ComputeJumpTable(const GridMap& map);
+// The jps+ table of `map`, one signed byte per padded cell and direction:
+// entry padded_index * 8 + direction is d in [1, kJumpTableStep] when the
+// next jump point in that direction lies d steps away, -d in
+// [-kJumpTableStep, 0] when the direction runs into a wall after d free
+// steps, and kJumpContinue when neither lies within kJumpTableStep steps: the
+// entry of the cell kJumpTableStep steps on (which is free and no jump point)
+// continues the line. Blocked cells hold 0. Eight bytes a cell, so an
+// 8192 x 8192 map's table (537 MB) fits the default --max_derived_bytes.
+// REQUIRES: map.uniform_cost().
+inline constexpr int8_t kJumpTableStep = 127;
+inline constexpr int8_t kJumpContinue = -128;
+std::vector<int8_t> ComputeJumpTable(const GridMap& map);
 
 // The engines. REQUIRES: map.uniform_cost(), state.BeginSearch(map) done,
 // params as FindPath prepares them for astar; RunJpsPlus also

@@ -53,7 +53,7 @@ absl::Status GridMap::BuildLandmarks(int count, DiagonalPolicy policy) {
     uint64_t expanded = 0;
     const PartialReason stop = internal::RunDistanceSearch(
         *this, source, policy, std::numeric_limits<double>::infinity(),
-        SearchBudget(), state, &expanded);
+        SearchBudget(), 0, state, &expanded);
     assert(stop == PartialReason::kNone);
     (void)stop;
     uint32_t farthest = PaddedIndex(source);

@@ -29,6 +29,11 @@ absl::Status StopStatus(PartialReason reason, const SearchBudget& budget,
       return absl::ResourceExhaustedError(
           absl::StrCat("max_expansions: ", budget.max_expansions,
                        " reached before the goal"));
+    case PartialReason::kMemory:
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "max_search_nodes: the search needed more node records than its "
+          "context allows, after ",
+          expanded, " expansions"));
   }
   return absl::InternalError("unknown stop reason");
 }
@@ -43,6 +48,8 @@ absl::string_view PartialReasonName(PartialReason reason) {
       return "deadline";
     case PartialReason::kCancelled:
       return "cancelled";
+    case PartialReason::kMemory:
+      return "memory";
   }
   return "unknown";
 }

@@ -18,6 +18,23 @@ int64_t SearchContext::allocated_cells() const {
   return static_cast<int64_t>(state_->nodes.size());
 }
 
+void SearchContext::ReleaseMemory() { state_->ReleasePages(); }
+
+void SearchContext::AfterSearch(uint64_t nodes) {
+  if (options_.release_bytes == 0) return;
+  internal::SearchState& s = *state_;
+  s.nodes_since_check += nodes;
+  // Measuring the pages costs a system call over the whole array: only after
+  // about a million new records, which took far longer to create.
+  constexpr uint64_t kCheckEvery = uint64_t{1} << 20;
+  if (s.nodes_since_check < kCheckEvery) return;
+  s.nodes_since_check = 0;
+  if (s.nodes.ResidentBytes() + s.heap_pos.ResidentBytes() >
+      options_.release_bytes) {
+    s.ReleasePages();
+  }
+}
+
 void SearchContext::SetGenerationForTesting(uint32_t generation) {
   state_->open_mark = generation;
   state_->closed_mark = generation + 1;

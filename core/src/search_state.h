@@ -1,6 +1,11 @@
 // Internal working memory of a SearchContext: the per-cell node records with
 // their generation stamps, the open lists and the engines' scratch space.
 //
+// The per-cell arrays are LazyArrays: sized for the largest map searched,
+// but backed by memory only where searches touched them, so a worker that
+// searched a corner of a huge map holds pages for that corner. An untouched
+// record reads as zero, and stamp 0 is never a live mark.
+//
 // Not thread-safe (one per context). All per-cell arrays are indexed by the
 // GridMap's padded index.
 
@@ -12,6 +17,7 @@
 #include <vector>
 
 #include "gridstar/grid_map.h"
+#include "lazy_array.h"
 #include "open_lists.h"
 
 namespace gridstar::internal {
@@ -27,8 +33,8 @@ struct Node {
 static_assert(sizeof(Node) == 16, "Node should stay one quarter cache line");
 
 struct SearchState {
-  std::vector<Node> nodes;
-  std::vector<uint32_t> heap_pos;
+  LazyArray<Node> nodes;
+  LazyArray<uint32_t> heap_pos;
   OpenList open;
   RadixQueue radix;
   // Cells whose f ties the last minimum taken from `open`: expanded next,
@@ -40,20 +46,21 @@ struct SearchState {
   std::vector<double> prefix_cost;
   uint32_t open_mark = 0;
   uint32_t closed_mark = 1;
+  // Node records created since the pages were last measured or handed back.
+  uint64_t nodes_since_check = 0;
 
   // Sizes the arrays for `map` (never shrinking) and starts a new generation.
   // REQUIRES: map.padded_size() fits the context's capacity (checked by
   // FindPath before calling).
   void BeginSearch(const GridMap& map) {
     const size_t n = map.padded_size();
-    if (nodes.size() < n) nodes.resize(n, Node{0, 0, 0});
-    const size_t passable = static_cast<size_t>(map.passable_count()) + 1;
-    if (ties.capacity() < passable) ties.reserve(passable);
+    if (nodes.size() < n) nodes.Grow(n);
     ties.clear();
     radix.Clear();
     if (open_mark >= UINT32_MAX - 2) {
-      // The stamps would wrap: clear them once so no old stamp can match.
-      for (Node& node : nodes) node.stamp = 0;
+      // The stamps would wrap: hand the pages back, so that every record
+      // reads as zero and no old stamp can match.
+      nodes.Release();
       open_mark = 0;
     }
     open_mark += 2;
@@ -65,17 +72,22 @@ struct SearchState {
   // only astar and dijkstra never hold them.
   void PrepareIndexedOpenList(const GridMap& map) {
     const size_t n = map.padded_size();
-    if (heap_pos.size() < n) heap_pos.resize(n, 0);
-    // The heap holds at most every passable cell once.
-    const size_t need = static_cast<size_t>(map.passable_count()) + 1;
-    if (open.capacity() < need) open.Reserve(need);
+    if (heap_pos.size() < n) heap_pos.Grow(n);
+    // The heap grows as it fills (at most every passable cell once).
     open.set_positions(heap_pos.data());
     open.Clear();
   }
 
+  // Hands the per-cell arrays' pages back to the system.
+  void ReleasePages() {
+    nodes.Release();
+    heap_pos.Release();
+    nodes_since_check = 0;
+  }
+
+  // Memory held: the per-cell arrays' touched pages, the rest's capacity.
   size_t MemoryBytes() const {
-    return nodes.capacity() * sizeof(Node) +
-           heap_pos.capacity() * sizeof(uint32_t) +
+    return nodes.ResidentBytes() + heap_pos.ResidentBytes() +
            open.capacity() * sizeof(OpenList::Entry) +
            ties.capacity() * sizeof(uint32_t) + radix.MemoryBytes() +
            baseline_queue.capacity() * sizeof(baseline_queue[0]) +

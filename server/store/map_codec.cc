@@ -68,7 +68,7 @@ bool DecodePayload(absl::string_view in, StoredUpdate* update) {
   }
   update->changes.resize(count);
   for (CellChange& c : update->changes) {
-    uint32_t v[4];
+    uint32_t v[4] = {0, 0, 0, 0};
     for (uint32_t& x : v) GetU32(&in, &x);
     c.min = {static_cast<int32_t>(v[0]), static_cast<int32_t>(v[1])};
     c.max = {static_cast<int32_t>(v[2]), static_cast<int32_t>(v[3])};

@@ -2,9 +2,11 @@
 # Side-by-side speed of two gridstar-bench binaries (say, the commit before a
 # change and after it) on the same queries in the same run: for every map of
 # the given families and every algorithm, the two binaries run in turn, their
-# order alternating per round, and the mean us per query of each is summed
-# over the family's queries. Prints per family and algorithm both means and
-# NEW/OLD (below 1.00 = the new binary is faster) and the mismatches of both.
+# order alternating per round; each map's figure is the lowest mean us per
+# query of its rounds (on a shared, noisy machine the fastest run is the one
+# least disturbed), and a family's is those weighted by query count. Prints
+# per family and algorithm both figures and NEW/OLD (below 1.00 = the new
+# binary is faster) and the mismatches of both.
 #
 #   tests/bench/compare_builds.sh OLD_BENCH NEW_BENCH [DATA_DIR] [FAMILIES] [ALGOS] [ROUNDS]
 # Defaults: ../shared/movingai, "dao bg512 sc1 cities", "astar jps jps+", 2.
@@ -34,14 +36,18 @@ for ((r = 0; r < rounds; r++)); do
         if ((r % 2 == 0)); then order=(old new); else order=(new old); fi
         for side in "${order[@]}"; do
           bin=$old; [[ $side == new ]] && bin=$new
-          echo "$f $a $(run "$bin" "${scen%.scen}" "$scen" "$a")" >>"$tmp/$side.txt"
+          echo "$f $a $(run "$bin" "${scen%.scen}" "$scen" "$a") $scen" >>"$tmp/$side.txt"
         done
       done
     done
   done
 done
-# Query-weighted mean us of a family and algorithm.
-mean() { awk -v f="$2" -v a="$3" '$1 == f && $2 == a {s += $3 * $4; n += $3} END {printf "%.2f", s / n}' "$1"; }
+# Per map the fastest round, then the query-weighted mean of a family.
+mean() {
+  awk -v f="$2" -v a="$3" '$1 == f && $2 == a {
+      if (!($6 in best) || $4 < best[$6]) { best[$6] = $4; q[$6] = $3 } }
+    END { for (m in best) { s += best[m] * q[m]; n += q[m] } printf "%.2f", s / n }' "$1"
+}
 mism() { awk -v f="$2" -v a="$3" '$1 == f && $2 == a {s += $5} END {print s + 0}' "$1"; }
 echo "| family | algo | old us | new us | new/old | mismatches old/new |"
 echo "|---|---|---:|---:|---:|---:|"

@@ -47,9 +47,9 @@ TEST(MapUpdateTest, ValidationNamesTheFirstBadChange) {
                        absl::StatusCode::kInvalidArgument,
                        "cells[1]: [3, 3) x [0, 1) is empty"));
   EXPECT_OK(ValidateChanges(4, 4, absl::MakeSpan(changes).subspan(0, 1), Name));
-  EXPECT_TRUE(StatusIs(
-      ValidateChanges(4, 4, {{{0, 0}, {5, 1}, 1}}, Name),
-      absl::StatusCode::kInvalidArgument, "not inside the 4 x 4 map"));
+  EXPECT_TRUE(StatusIs(ValidateChanges(4, 4, {{{0, 0}, {5, 1}, 1}}, Name),
+                       absl::StatusCode::kInvalidArgument,
+                       "not inside the 4 x 4 map"));
   EXPECT_OK(ValidateChanges(4, 4, {}, Name));
 }
 
@@ -70,7 +70,8 @@ TEST(MapUpdateTest, SummarySaysWhetherCostsOnlyRose) {
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
     std::vector<uint8_t> copy = costs;
-    const ChangeSummary s = ApplyChangesToCosts(4, {c.change}, absl::MakeSpan(copy));
+    const ChangeSummary s =
+        ApplyChangesToCosts(4, {c.change}, absl::MakeSpan(copy));
     EXPECT_EQ(s.only_raised, c.only_raised);
     EXPECT_EQ(s.cells_changed, c.changed);
   }
@@ -142,8 +143,7 @@ TEST(DerivedDataTest, RepairEqualsAFreshBuildAfterEveryStep) {
       ChangeSummary summary;
       GridMap next = ApplyChanges(map, changes, &summary).value();
       ASSERT_OK(RepairDerived(options, map, summary, &next, &reports));
-      GridMap fresh =
-          GridMap::FromCosts(w, h, next.CopyCosts()).value();
+      GridMap fresh = GridMap::FromCosts(w, h, next.CopyCosts()).value();
       std::vector<DerivedReport> fresh_reports;
       ASSERT_OK(BuildDerived(options, &fresh, &fresh_reports));
       // Jump table.
@@ -189,7 +189,8 @@ TEST(DerivedDataTest, RepairEqualsAFreshBuildAfterEveryStep) {
 }
 
 TEST(DerivedDataTest, StructuresThatDoNotApplyAreAbsentNotErrors) {
-  GridMap blocked = GridMap::FromCosts(4, 4, std::vector<uint8_t>(16, 0)).value();
+  GridMap blocked =
+      GridMap::FromCosts(4, 4, std::vector<uint8_t>(16, 0)).value();
   DerivedOptions options;
   options.jump_table = true;
   options.landmarks = 2;

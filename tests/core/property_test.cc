@@ -224,6 +224,52 @@ TEST(PropertyTest, JumpPointSearchMatchesBruteForceOnUniformMaps) {
   EXPECT_GT(jumped, 500);  // Paths long enough to cross words.
 }
 
+// jps+ on wide, open maps, where lines run past the table's one-byte reach
+// (127 cells) and jumps follow its continue markers: every path optimal
+// (against A*) and legal, on maps up to 900 cells wide and tall.
+TEST(PropertyTest, JumpTableContinuesLinesLongerThanItsReach) {
+  std::mt19937 rng(77);
+  SearchContext context;
+  int searched = 0, long_jumps = 0;
+  for (int m = 0; m < 24; ++m) {
+    RandomMapSpec spec;
+    std::uniform_int_distribution<int> side(130, 900);
+    spec.width = side(rng);
+    spec.height = m % 4 == 0 ? 1 + static_cast<int>(rng() % 3) : side(rng) / 3;
+    spec.blocked = m % 3 == 0 ? 0.0 : 0.002 * (1 + m % 5);
+    GridMap map = MakeRandomMap(spec, static_cast<uint32_t>(rng()));
+    if (!map.uniform_cost()) continue;
+    ASSERT_OK(map.BuildJumpTable());
+    std::uniform_int_distribution<int> rx(0, map.width() - 1);
+    std::uniform_int_distribution<int> ry(0, map.height() - 1);
+    for (int pair = 0; pair < 10; ++pair) {
+      const Cell start{rx(rng), ry(rng)}, goal{rx(rng), ry(rng)};
+      if (!map.Connected(start, goal)) continue;
+      SCOPED_TRACE(absl::StrCat("map ", m, " (", map.width(), "x", map.height(),
+                                ") (", start.x, ",", start.y, ")->(", goal.x,
+                                ",", goal.y, ")"));
+      PathQuery q;
+      q.start = start;
+      q.goal = goal;
+      q.algorithm = Algorithm::kAStar;
+      absl::StatusOr<PathResult> want = FindPath(map, q, context);
+      ASSERT_OK(want);
+      q.algorithm = Algorithm::kJpsPlus;
+      absl::StatusOr<PathResult> r = FindPath(map, q, context);
+      ASSERT_OK(r);
+      EXPECT_EQ(r->algorithm, Algorithm::kJpsPlus);
+      EXPECT_EQ(CheckPath(map, *r, start, goal, DiagonalPolicy::kNoCornerCutting,
+                          true),
+                "");
+      EXPECT_NEAR(r->cost, want->cost, 1e-9 * (1 + want->cost));
+      ++searched;
+      if (std::abs(goal.x - start.x) > 127) ++long_jumps;
+    }
+  }
+  EXPECT_GT(searched, 150);
+  EXPECT_GT(long_jumps, 50);
+}
+
 // A* with landmarks on terrain (costs 1..9, up to 120 x 120, 1 to 8
 // landmarks) under every policy: optimal like plain A*, never expanding more
 // cells than plain A* does by more than ties allow, and its bounds hold after

@@ -13,14 +13,17 @@ using ::gridstar::testing::StatusIs;
 
 TEST(ConvertTest, EnumsRoundTripAndUnspecifiedIsTheDefault) {
   for (Algorithm a : kAllAlgorithms) {
-    absl::StatusOr<Algorithm> back = AlgorithmFromProto(AlgorithmToProto(a), "a");
+    absl::StatusOr<Algorithm> back =
+        AlgorithmFromProto(AlgorithmToProto(a), "a");
     ASSERT_OK(back);
     EXPECT_EQ(*back, a);
     EXPECT_EQ(v1::Algorithm_Name(AlgorithmToProto(a)).empty(), false);
   }
-  EXPECT_EQ(*AlgorithmFromProto(v1::ALGORITHM_UNSPECIFIED, "a"), Algorithm::kAuto);
+  EXPECT_EQ(*AlgorithmFromProto(v1::ALGORITHM_UNSPECIFIED, "a"),
+            Algorithm::kAuto);
   for (DiagonalPolicy p : kAllDiagonalPolicies) {
-    EXPECT_EQ(*PolicyFromProto(PolicyToProto(p), "d", DiagonalPolicy::kNever), p);
+    EXPECT_EQ(*PolicyFromProto(PolicyToProto(p), "d", DiagonalPolicy::kNever),
+              p);
   }
   EXPECT_EQ(*PolicyFromProto(0, "d", DiagonalPolicy::kAllowCornerCutting),
             DiagonalPolicy::kAllowCornerCutting);
@@ -48,7 +51,8 @@ TEST(ConvertTest, PathRequestBecomesAValidatedQuery) {
   v1::PathRequest r;
   PathQuery q;
   EXPECT_TRUE(StatusIs(PathQueryFromProto(r, DiagonalPolicy::kNever, "p.", &q),
-                       absl::StatusCode::kInvalidArgument, "p.start: required"));
+                       absl::StatusCode::kInvalidArgument,
+                       "p.start: required"));
   CellToProto({1, 2}, r.mutable_start());
   EXPECT_TRUE(StatusIs(PathQueryFromProto(r, DiagonalPolicy::kNever, "p.", &q),
                        absl::StatusCode::kInvalidArgument, "p.goal: required"));
@@ -70,7 +74,8 @@ TEST(ConvertTest, PathRequestBecomesAValidatedQuery) {
   r.set_weight(2);
   r.set_snap_radius(-3);
   EXPECT_TRUE(StatusIs(PathQueryFromProto(r, DiagonalPolicy::kNever, "p.", &q),
-                       absl::StatusCode::kInvalidArgument, "p.snap_radius: -3"));
+                       absl::StatusCode::kInvalidArgument,
+                       "p.snap_radius: -3"));
 }
 
 TEST(ConvertTest, GroupAndFlowFieldRequests) {
@@ -132,7 +137,8 @@ TEST(ConvertTest, StatusesMapOneToOne) {
     EXPECT_EQ(static_cast<int>(g.error_code()), code);
     EXPECT_EQ(FromGrpcStatus(g), s);
   }
-  EXPECT_EQ(CodeName(grpc::StatusCode::RESOURCE_EXHAUSTED), "RESOURCE_EXHAUSTED");
+  EXPECT_EQ(CodeName(grpc::StatusCode::RESOURCE_EXHAUSTED),
+            "RESOURCE_EXHAUSTED");
 }
 
 TEST(ConvertTest, CellsPackAndUnpack) {

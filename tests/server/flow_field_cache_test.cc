@@ -14,8 +14,8 @@
 namespace gridstar::server {
 namespace {
 
-std::shared_ptr<const FlowField> Field(Cell goal, absl::Time deadline =
-                                                      absl::InfiniteFuture()) {
+std::shared_ptr<const FlowField> Field(
+    Cell goal, absl::Time deadline = absl::InfiniteFuture()) {
   static const GridMap* map = new GridMap(
       GridMap::FromCosts(16, 16, std::vector<uint8_t>(256, 1)).value());
   SearchContext context;

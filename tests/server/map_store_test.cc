@@ -320,7 +320,8 @@ TEST_F(DirectoryStoreTest, VersionGapSkipsTheMap) {
   std::vector<std::string> errors;
   EXPECT_TRUE(Load(&errors).empty());
   ASSERT_EQ(errors.size(), 1u);
-  EXPECT_NE(errors[0].find("version 9 after 6"), std::string::npos) << errors[0];
+  EXPECT_NE(errors[0].find("version 9 after 6"), std::string::npos)
+      << errors[0];
 }
 
 TEST_F(DirectoryStoreTest, ChangeOutsideTheMapSkipsTheMap) {

@@ -10,7 +10,7 @@ namespace gridstar::server {
 namespace {
 
 TEST(SchedulerTest, FullQueueRefusesAtOnceAndShutdownDrains) {
-  Scheduler scheduler(1, 2, 1024);
+  Scheduler scheduler(1, 2, {1024});
   std::promise<void> release;
   std::shared_future<void> gate = release.get_future().share();
   std::promise<void> started;
@@ -35,7 +35,7 @@ TEST(SchedulerTest, FullQueueRefusesAtOnceAndShutdownDrains) {
 }
 
 TEST(SchedulerTest, EachWorkerKeepsItsContext) {
-  Scheduler scheduler(2, 64, 1024);
+  Scheduler scheduler(2, 64, {1024});
   std::atomic<int> ran{0};
   for (int i = 0; i < 32; ++i) {
     ASSERT_TRUE(scheduler.TrySubmit([&](SearchContext& context) {

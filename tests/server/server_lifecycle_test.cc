@@ -95,6 +95,154 @@ TEST(ServerLifecycleTest, KillNineLosesNothingAcknowledged) {
   EXPECT_EQ(static_cast<uint8_t>(got.raw()[0]), 7);
 }
 
+// A second server on a port another process holds must not start and share
+// it (gRPC's default SO_REUSEPORT would let it): it exits non-zero saying so.
+TEST(ServerLifecycleTest, PortInUseIsRefused) {
+  ServerProcess first;
+  ASSERT_TRUE(first.started());
+  int code = -1;
+  const std::string out = testing::RunAndCapture(
+      absl::StrCat(GRIDSTAR_SERVER_BINARY, " --host=127.0.0.1 --port=",
+                   first.port(), " --metrics_port=0 2>&1"),
+      &code);
+  EXPECT_NE(code, 0) << out;
+  EXPECT_NE(out.find("cannot listen on 127.0.0.1:"), std::string::npos) << out;
+  // The first server still answers.
+  grpc::ClientContext ctx;
+  SetDeadline(&ctx);
+  v1::ListMapsResponse list;
+  EXPECT_TRUE(first.stub().ListMaps(&ctx, {}, &list).ok());
+}
+
+// An update storm killed -9 at random moments, many times over: after each
+// restart the map is at the last acknowledged version, or one past it when
+// the update in flight had been made durable but not yet answered, and its
+// cells are exactly those versions' (nothing half-applied). The update log
+// and its replay are what is under test.
+TEST(ServerLifecycleTest, UpdateStormKilledNineTimesLosesNothingAcknowledged) {
+  const std::string dir =
+      absl::StrCat(::testing::TempDir(), "/gsstorm.", getpid());
+  ASSERT_EQ(std::system(absl::StrCat("rm -rf ", dir, " && mkdir -p ", dir).c_str()), 0);
+  const std::vector<std::string> flags = {absl::StrCat("--data_dir=", dir)};
+  constexpr int kSide = 48;
+  // Versions the test knows: content after each acknowledged update, and
+  // after the one in flight.
+  std::vector<uint8_t> acked(kSide * kSide, 1);
+  uint64_t acked_version = 1;
+  {
+    ServerProcess server(flags);
+    ASSERT_TRUE(server.started());
+    v1::RegisterMapRequest reg;
+    reg.set_id("storm");
+    reg.set_raw(std::string(acked.begin(), acked.end()));
+    reg.set_width(kSide);
+    reg.set_height(kSide);
+    reg.set_jump_table(true);
+    grpc::ClientContext ctx;
+    SetDeadline(&ctx);
+    v1::MapInfo info;
+    ASSERT_TRUE(server.stub().RegisterMap(&ctx, reg, &info).ok());
+  }
+  std::mt19937 rng(20261203);
+  for (int round = 0; round < 10; ++round) {
+    SCOPED_TRACE(absl::StrCat("round ", round));
+    ServerProcess server(flags);
+    ASSERT_TRUE(server.started());
+    // What the restarted server holds must be what was acknowledged.
+    {
+      grpc::ClientContext ctx;
+      SetDeadline(&ctx);
+      v1::GetMapRequest g;
+      g.set_id("storm");
+      g.set_include_cells(true);
+      v1::GetMapResponse got;
+      ASSERT_TRUE(server.stub().GetMap(&ctx, g, &got).ok());
+      ASSERT_EQ(got.info().version(), acked_version);
+      ASSERT_EQ(got.raw(), std::string(acked.begin(), acked.end()));
+    }
+    std::mutex mu;
+    std::vector<uint8_t> in_flight;
+    std::atomic<int> answered{0};
+    std::atomic<bool> stop{false};
+    std::thread storm([&] {
+      std::mt19937 local(static_cast<uint32_t>(round) * 7919 + 1);
+      while (!stop.load()) {
+        v1::UpdateCellsRequest u;
+        u.set_id("storm");
+        std::vector<uint8_t> next;
+        {
+          std::lock_guard<std::mutex> lock(mu);
+          u.set_expected_version(acked_version);
+          next = acked;
+        }
+        for (int k = 1 + static_cast<int>(local() % 4); k > 0; --k) {
+          v1::RectUpdate* r = u.add_rects();
+          const int x = static_cast<int>(local() % kSide);
+          const int y = static_cast<int>(local() % kSide);
+          const int w = 1 + static_cast<int>(local() % 5);
+          const int h = 1 + static_cast<int>(local() % 5);
+          const uint32_t cost = local() % 3;  // Blocked, 1 or 2.
+          r->mutable_rect()->mutable_min()->set_x(x);
+          r->mutable_rect()->mutable_min()->set_y(y);
+          r->mutable_rect()->mutable_max()->set_x(std::min(kSide, x + w));
+          r->mutable_rect()->mutable_max()->set_y(std::min(kSide, y + h));
+          r->set_cost(cost);
+          for (int yy = y; yy < std::min(kSide, y + h); ++yy) {
+            for (int xx = x; xx < std::min(kSide, x + w); ++xx) {
+              next[static_cast<size_t>(yy) * kSide + xx] = static_cast<uint8_t>(cost);
+            }
+          }
+        }
+        {
+          std::lock_guard<std::mutex> lock(mu);
+          in_flight = next;
+        }
+        grpc::ClientContext ctx;
+        SetDeadline(&ctx);
+        v1::MapInfo info;
+        if (!server.stub().UpdateCells(&ctx, u, &info).ok()) return;  // Killed.
+        std::lock_guard<std::mutex> lock(mu);
+        acked_version = info.version();
+        acked = std::move(next);
+        in_flight.clear();
+        answered.fetch_add(1);
+      }
+    });
+    // Kill after a random number of acknowledged updates: the kill lands
+    // wherever the next update happens to be.
+    const int after = 1 + static_cast<int>(rng() % 40);
+    ASSERT_TRUE(testing::WaitFor([&] { return answered.load() >= after; }));
+    server.Kill9();
+    stop = true;
+    storm.join();
+    // The restarted server is at acked_version, or one past it with the
+    // in-flight update whole; adopt that as the known state.
+    ServerProcess check(flags);
+    ASSERT_TRUE(check.started());
+    grpc::ClientContext ctx;
+    SetDeadline(&ctx);
+    v1::GetMapRequest g;
+    g.set_id("storm");
+    g.set_include_cells(true);
+    v1::GetMapResponse got;
+    ASSERT_TRUE(check.stub().GetMap(&ctx, g, &got).ok());
+    const std::lock_guard<std::mutex> lock(mu);
+    if (got.info().version() == acked_version + 1) {
+      ASSERT_FALSE(in_flight.empty());
+      ASSERT_EQ(got.raw(), std::string(in_flight.begin(), in_flight.end()));
+      acked = in_flight;
+      acked_version += 1;
+    } else {
+      ASSERT_EQ(got.info().version(), acked_version);
+      ASSERT_EQ(got.raw(), std::string(acked.begin(), acked.end()));
+    }
+    // The table follows the content: present exactly while costs are uniform.
+    std::set<uint8_t> costs(acked.begin(), acked.end());
+    costs.erase(0);
+    EXPECT_EQ(got.info().jump_table_bytes() > 0, costs.size() == 1);
+  }
+}
+
 TEST(ServerLifecycleTest, SigtermDrainsAndExitsZero) {
   // One worker and searches long enough that four batches are all in flight
   // together for a while: the test waits until the server itself counts

@@ -337,13 +337,13 @@ TEST(ServerLimitsTest, FlowFieldOverTheMessageLimitIsResourceExhausted) {
 // jump table and landmark memory than --max_derived_bytes is refused.
 TEST(ServerLimitsTest, DerivedDataOverTheLimitIsResourceExhausted) {
   // The sample dungeon pads to 130 x 130 = 16,900 cells: a jump table is
-  // 270,400 bytes, a landmark 135,200.
-  ServerProcess server({"--max_derived_bytes=300000"});
+  // 135,200 bytes (one byte per direction), a landmark 135,200.
+  ServerProcess server({"--max_derived_bytes=200000"});
   ASSERT_TRUE(server.started());
   const std::string dungeon = ReadSample("dungeon.map");
   v1::MapInfo info;
   ASSERT_TRUE(Register(server.stub(), "table", dungeon, &info, false, true).ok());
-  EXPECT_EQ(info.jump_table_bytes(), 270400u);
+  EXPECT_EQ(info.jump_table_bytes(), 135200u);
   v1::RegisterMapRequest r;
   r.set_id("both");
   r.set_movingai(dungeon);
@@ -356,10 +356,10 @@ TEST(ServerLimitsTest, DerivedDataOverTheLimitIsResourceExhausted) {
       << st.error_message();
   EXPECT_NE(st.error_message().find("landmarks"), std::string::npos);
   r.set_jump_table(false);
-  r.set_landmarks(2);  // 270,400 bytes: within the limit.
+  r.set_landmarks(1);  // 135,200 bytes: within the limit.
   grpc::ClientContext ctx2;
   ASSERT_TRUE(server.stub().RegisterMap(&ctx2, r, &info).ok());
-  EXPECT_EQ(info.landmark_bytes(), 270400u);
+  EXPECT_EQ(info.landmark_bytes(), 135200u);
 }
 
 // Landmarks asked for at registration serve auto on terrain; an update that

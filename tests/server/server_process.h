@@ -143,6 +143,18 @@ inline std::string Scrape(int port) {
   return out;
 }
 
+// Runs a shell command; returns everything it printed and sets *code to its
+// exit status (-1 when it did not exit normally).
+inline std::string RunAndCapture(const std::string& command, int* code) {
+  FILE* p = popen(command.c_str(), "r");
+  std::string out;
+  char buf[4096];
+  while (p != nullptr && fgets(buf, sizeof(buf), p) != nullptr) out += buf;
+  const int status = p == nullptr ? -1 : pclose(p);
+  *code = status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return out;
+}
+
 // The value of the first sample line of `page` that starts with `prefix`
 // (the metric name with its labels and the space), 0 when there is none.
 inline double MetricValue(const std::string& page, const std::string& prefix) {

@@ -106,9 +106,8 @@ TEST_F(ServerTest, RandomRequestsGetDocumentedStatuses) {
         if (st.ok() && r.map_id() == "dungeon") {
           const std::vector<Cell> cells = Unpack(out.cells());
           ASSERT_FALSE(cells.empty());
-          const DiagonalPolicy p = r.diagonal() == 0
-                                       ? DiagonalPolicy::kNoCornerCutting
-                                       : kAllDiagonalPolicies[r.diagonal() - 1];
+          const DiagonalPolicy p = *convert::PolicyFromProto(
+              r.diagonal(), "diagonal", DiagonalPolicy::kNoCornerCutting);
           EXPECT_NEAR(PathCost(*map_, cells, p), out.cost(), 1e-6);
           ++paths;
         }

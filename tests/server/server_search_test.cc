@@ -64,14 +64,15 @@ TEST_F(ServerTest, FindPathMatchesTheLibraryForEveryAlgorithmAndPolicy) {
       PathQuery q;
       q.start = s;
       q.goal = g;
-      q.algorithm = a == 0 ? Algorithm::kAuto : kAllAlgorithms[a - 1];
-      q.movement.diagonal = kAllDiagonalPolicies[p - 1];
+      q.algorithm = *convert::AlgorithmFromProto(a, "algorithm");
+      q.movement.diagonal = *convert::PolicyFromProto(
+          p, "diagonal", DiagonalPolicy::kNoCornerCutting);
       absl::StatusOr<PathResult> want = gridstar::FindPath(*map_, q, context);
       ASSERT_TRUE(want.ok());
       EXPECT_NEAR(out.cost(), want->cost, 1e-9);
       // The algorithm that ran is reported (jps+ for auto under the map's
       // no-corner-cutting default, A* under the other policies).
-      EXPECT_EQ(out.algorithm(), static_cast<int>(want->algorithm) + 1);
+      EXPECT_EQ(out.algorithm(), convert::AlgorithmToProto(want->algorithm));
       const std::vector<Cell> cells = Unpack(out.cells());
       EXPECT_NEAR(PathCost(*map_, cells, q.movement.diagonal), out.cost(), 1e-6);
       EXPECT_EQ(cells.front(), s);
@@ -147,6 +148,36 @@ TEST_F(ServerTest, NoPathIsFailedPrecondition) {
   v1::PathResponse out;
   grpc::Status st = stub().FindPath(&ctx, Path("split", 0, 0, 2, 0), &out);
   EXPECT_EQ(st.error_code(), grpc::StatusCode::FAILED_PRECONDITION) << st.error_message();
+  EXPECT_EQ(st.error_message(),
+            "no path: start (0, 0) and goal (2, 0) lie in different components "
+            "on map 'split' version 1");
+}
+
+// A group unit with no path is told so once, in the same words as FindPath
+// (it used to read "no path: no path: ..."), by splicing and by flow field.
+TEST_F(ServerTest, GroupUnitWithoutPathSaysNoPathOnce) {
+  v1::MapInfo info;
+  ASSERT_TRUE(Register(stub(), "split", "type octile\nheight 1\nwidth 4\nmap\n.@..\n", &info).ok());
+  for (v1::GroupMethod method : {v1::GROUP_METHOD_SPLICE, v1::GROUP_METHOD_FLOW_FIELD}) {
+    SCOPED_TRACE(v1::GroupMethod_Name(method));
+    v1::GroupPathsRequest r;
+    r.set_map_id("split");
+    r.set_method(method);
+    convert::CellToProto({0, 0}, r.add_starts());
+    convert::CellToProto({3, 0}, r.add_starts());
+    convert::CellToProto({2, 0}, r.add_goals());
+    grpc::ClientContext ctx;
+    SetDeadline(&ctx);
+    v1::GroupPathsResponse out;
+    ASSERT_TRUE(stub().FindGroupPaths(&ctx, r, &out).ok());
+    ASSERT_EQ(out.units_size(), 2);
+    const v1::UnitPath& cut_off = out.units(0);
+    EXPECT_EQ(cut_off.code(), static_cast<int>(grpc::StatusCode::FAILED_PRECONDITION));
+    EXPECT_EQ(cut_off.message(),
+              "no path: start (0, 0) and goal (2, 0) lie in different components "
+              "on map 'split' version 1");
+    EXPECT_EQ(out.units(1).code(), 0) << out.units(1).message();
+  }
 }
 
 TEST_F(ServerTest, BatchItemsFailAlone) {
@@ -493,6 +524,44 @@ TEST_F(ServerTest, LargeGroupsFollowACachedFlowField) {
             std::string::npos);
   EXPECT_NE(m.find("gridstar_flow_field_cache_lookups_total{result=\"miss\"} 1"),
             std::string::npos);
+}
+
+// --max_search_nodes caps the node records of one search: beyond it the
+// search is refused with RESOURCE_EXHAUSTED, or answered partial with
+// allow_partial, and counted as outcome "memory".
+TEST(ServerLimitsTest, SearchOverMaxSearchNodesIsResourceExhaustedOrPartial) {
+  ServerProcess server({"--max_search_nodes=200"});
+  ASSERT_TRUE(server.started());
+  const std::string dungeon = ReadSample("dungeon.map");
+  v1::MapInfo info;
+  ASSERT_TRUE(Register(server.stub(), "dungeon", dungeon, &info).ok());
+  const GridMap map = *ParseMovingAiMap(dungeon);
+  const auto [s, g] = testing::FarConnectedPair(map);
+  v1::PathRequest r = Path("dungeon", s.x, s.y, g.x, g.y);
+  r.set_algorithm(v1::ALGORITHM_ASTAR);
+  {
+    grpc::ClientContext ctx;
+    SetDeadline(&ctx);
+    v1::PathResponse out;
+    const grpc::Status st = server.stub().FindPath(&ctx, r, &out);
+    EXPECT_EQ(st.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+    EXPECT_NE(st.error_message().find("max_search_nodes"), std::string::npos)
+        << st.error_message();
+    EXPECT_NE(st.error_message().find("allow_partial"), std::string::npos);
+  }
+  r.set_allow_partial(true);
+  grpc::ClientContext ctx;
+  SetDeadline(&ctx);
+  v1::PathResponse out;
+  ASSERT_TRUE(server.stub().FindPath(&ctx, r, &out).ok());
+  EXPECT_TRUE(out.partial());
+  const std::vector<Cell> cells = Unpack(out.cells());
+  ASSERT_FALSE(cells.empty());
+  EXPECT_EQ(cells.front(), s);
+  EXPECT_GE(PathCost(map, cells, DiagonalPolicy::kNoCornerCutting), 0);
+  const std::string m =
+      ScrapeUntil(server.metrics_port(), {"outcome=\"memory\"} 2"});
+  EXPECT_NE(m.find("algorithm=\"astar\",outcome=\"memory\"} 2"), std::string::npos);
 }
 
 }  // namespace

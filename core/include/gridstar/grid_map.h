@@ -113,18 +113,16 @@ class GridMap {
   size_t MemoryBytes() const;
 
   // Precomputes jump distances for jps+: for every padded cell and each of
-  // the eight directions, how far the next jump point or wall lies (16 bytes
-  // a cell). FailedPrecondition unless uniform_cost() and both sides are at
-  // most kMaxJumpTableSide. Not thread-safe: call it before sharing the map.
-  static constexpr int32_t kMaxJumpTableSide = 32000;
+  // the eight directions, how far the next jump point or wall lies, one
+  // signed byte each with a continue marker for lines longer than 127 cells
+  // (8 bytes a cell; see core/src/jps.h). FailedPrecondition unless
+  // uniform_cost(). Not thread-safe: call it before sharing the map.
   absl::Status BuildJumpTable();
   bool has_jump_table() const { return !jump_table_.empty(); }
-  size_t JumpTableBytes() const {
-    return jump_table_.capacity() * sizeof(int16_t);
-  }
+  size_t JumpTableBytes() const { return jump_table_.capacity(); }
   // Eight entries per padded cell, indexed padded_index * 8 + direction (see
   // core/src/jps.h). Empty without BuildJumpTable.
-  const int16_t* jump_table() const { return jump_table_.data(); }
+  const int8_t* jump_table() const { return jump_table_.data(); }
 
   // Landmarks for the differential heuristic (ALT) of kAlt and kAuto:
   // `count` cells of the largest component picked far apart (the first is
@@ -208,7 +206,7 @@ class GridMap {
   size_t column_bit_words_ = 0;
   std::vector<uint64_t> row_bits_;
   std::vector<uint64_t> column_bits_;
-  std::vector<int16_t> jump_table_;
+  std::vector<int8_t> jump_table_;
   int landmark_count_ = 0;
   DiagonalPolicy landmark_policy_ = DiagonalPolicy::kNoCornerCutting;
   std::vector<Cell> landmarks_;

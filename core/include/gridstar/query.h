@@ -45,7 +45,10 @@ enum class PartialReason : uint8_t {
   kNone,
   kMaxExpansions,
   kDeadline,
-  kCancelled
+  kCancelled,
+  // The search needed more node records than its context allows
+  // (SearchContextOptions::max_search_nodes).
+  kMemory,
 };
 
 // What a search may spend. A search out of budget is not an error: it
@@ -82,12 +85,14 @@ struct SearchBudget {
 // The one translation of a stop reason into a status, by what the caller
 // should do: kNone is OK; kCancelled is Cancelled; kDeadline is
 // DeadlineExceeded ("the deadline passed after N expansions"); kMaxExpansions
-// is ResourceExhausted ("max_expansions: M reached before the goal"). N is
-// `expanded`, M the budget's max_expansions.
+// is ResourceExhausted ("max_expansions: M reached before the goal"); kMemory
+// is ResourceExhausted ("max_search_nodes: the search needed more node
+// records than its context allows"). N is `expanded`, M the budget's
+// max_expansions.
 absl::Status StopStatus(PartialReason reason, const SearchBudget& budget,
                         uint64_t expanded);
 
-// "none", "max_expansions", "deadline", "cancelled".
+// "none", "max_expansions", "deadline", "cancelled", "memory".
 absl::string_view PartialReasonName(PartialReason reason);
 
 }  // namespace gridstar

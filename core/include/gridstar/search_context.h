@@ -6,12 +6,19 @@
 // time for the cells it touches only; when the counter would wrap, the stamps
 // are cleared once and counting starts again.
 //
-// The per-cell arrays grow to the largest map searched with this context and
-// never shrink; they never grow past `max_cells` (the node pool's fixed
-// capacity), so a map larger than that is refused with ResourceExhausted
-// instead of allocating. The open lists keep the largest capacity any search
-// needed, so once a context has warmed up on a workload its searches allocate
-// nothing (a search larger than any before may grow them once).
+// The per-cell arrays are sized for the largest map searched with this
+// context but are backed by memory page by page, only where searches touched
+// them: a context that searched a few thousand cells of a huge map holds the
+// pages of those cells. They never grow past `max_cells` (the node pool's
+// fixed capacity), so a map larger than that is refused with
+// ResourceExhausted instead of allocating. With `release_bytes`, the pages are
+// handed back once they hold more than that (checked about every million
+// node records created), so memory follows recent searches, not every cell
+// ever searched. With `max_search_nodes`, one search that would create more
+// node records stops with PartialReason::kMemory. The open lists keep the
+// largest capacity any search needed, so once a context has warmed up on a
+// workload its searches allocate nothing (a search larger than any before
+// may grow them once).
 //
 // Thread-safety: not thread-safe. Use one context per thread; one context may
 // serve any number of maps, one search at a time.
@@ -33,6 +40,12 @@ struct SearchContextOptions {
   // Largest number of cells (of the map plus its one-cell border) the
   // context will ever hold nodes for. The default fits an 8192 x 8192 map.
   int64_t max_cells = int64_t{8194} * 8194;
+  // Node records one search may create; 0 = no limit. A search that needs
+  // more stops with its best partial path (PartialReason::kMemory).
+  uint64_t max_search_nodes = 0;
+  // Touched pages of the per-cell arrays beyond which they are handed back
+  // after a search; 0 = never.
+  size_t release_bytes = 0;
 };
 
 class SearchContext {
@@ -44,8 +57,13 @@ class SearchContext {
   SearchContext(SearchContext&&) noexcept;
   SearchContext& operator=(SearchContext&&) noexcept;
 
-  // Bytes currently held by the node pool, open list and scratch buffers.
+  // Bytes currently held: the touched pages of the per-cell arrays, and the
+  // open lists and scratch buffers. Makes a system call proportional to the
+  // arrays' size in pages: call it now and then, not per search.
   size_t MemoryBytes() const;
+  // Hands the per-cell arrays' pages back to the system now.
+  void ReleaseMemory();
+  const SearchContextOptions& options() const { return options_; }
   // Cells the arrays are currently sized for, and the fixed capacity.
   int64_t allocated_cells() const;
   int64_t max_cells() const { return options_.max_cells; }
@@ -55,6 +73,9 @@ class SearchContext {
 
   // For the search implementations in core/src only.
   internal::SearchState& state() { return *state_; }
+  // Called by them after a search that created `nodes` node records: applies
+  // release_bytes.
+  void AfterSearch(uint64_t nodes);
 
  private:
   SearchContextOptions options_;
