@@ -61,10 +61,10 @@ ABSL_FLAG(int64_t, max_search_nodes, 0,
           "Node records (16 bytes each) one search may create; a search that "
           "needs more answers RESOURCE_EXHAUSTED, or its partial path with "
           "allow_partial. 0 = no limit");
-ABSL_FLAG(int64_t, context_release_bytes, int64_t{256} << 20,
+ABSL_FLAG(int64_t, context_release_bytes, int64_t{64} << 20,
           "A worker's search context hands its node pages back to the system "
-          "once they hold more than this (checked about every million node "
-          "records); 0 = never");
+          "once they hold more than this (checked after a search, every "
+          "65,536 node records); 0 = never");
 ABSL_FLAG(absl::Duration, max_search_time, absl::Seconds(30),
           "Time budget of a call without a deadline (and cap of any deadline)");
 ABSL_FLAG(absl::Duration, shutdown_grace, absl::Seconds(10),

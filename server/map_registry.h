@@ -54,6 +54,10 @@ struct MapSnapshot {
   GridMap map;
   // What the build or repair of each derived structure did.
   std::vector<DerivedReport> derived;
+  // jps against jps+ as measured at registration for auto (0 when not
+  // measured: small maps, or no table). See MapRegistry::kMeasureAutoCells.
+  double auto_jps_micros = 0;
+  double auto_jps_plus_micros = 0;
 
   // Time spent building the named structure for this version; 0 when it was
   // kept from the version before or is absent.
@@ -68,6 +72,14 @@ absl::Status ValidateMapId(absl::string_view id, absl::string_view field);
 
 class MapRegistry {
  public:
+  // Maps of more padded cells than this with a jump table have auto's
+  // choice between jps and jps+ measured at registration (16 seeded
+  // queries, two rounds): on small maps the table always wins, on huge ones
+  // its reads miss the cache and online jps can be faster. jps+ is kept
+  // unless it is slower by more than kAutoMargin.
+  static constexpr size_t kMeasureAutoCells = size_t{1} << 22;
+  static constexpr double kAutoMargin = 1.10;
+
   struct Limits {
     size_t max_maps = 1024;
     int64_t max_total_cells = int64_t{1} << 30;
@@ -128,6 +140,8 @@ class MapRegistry {
   absl::Status Reserve(bool new_id, int64_t old_cells, int64_t cells);
   void Unreserve(bool new_id, int64_t old_cells, int64_t cells);
   void Swap(const std::string& id, std::shared_ptr<const MapSnapshot> next);
+  // Measures auto's choice for a new map's snapshot (see kMeasureAutoCells).
+  static void ChooseAuto(MapSnapshot* snapshot);
 
   const std::unique_ptr<MapStore> store_;
   const Limits limits_;

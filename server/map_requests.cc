@@ -3,6 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "convert/convert.h"
 #include "gridstar/derived_data.h"
+#include "gridstar/find_path.h"
 #include "gridstar/map_io.h"
 
 namespace gridstar::server {
@@ -78,6 +79,14 @@ void MapInfoToProto(const MapSnapshot& s, v1::MapInfo* info) {
   info->set_landmarks(s.options.landmarks);
   info->set_landmark_bytes(s.map.LandmarkBytes());
   info->set_landmark_build_micros(s.BuildMicros("landmarks"));
+  // What auto runs under the default policy, for a goal the landmarks reach.
+  PathQuery q;
+  q.algorithm = Algorithm::kAuto;
+  q.movement.diagonal = s.options.default_diagonal;
+  if (s.map.landmark_count() > 0) q.goal = s.map.landmarks()[0];
+  info->set_auto_algorithm(convert::AlgorithmToProto(ResolveAlgorithm(s.map, q)));
+  info->set_auto_jps_micros(s.auto_jps_micros);
+  info->set_auto_jps_plus_micros(s.auto_jps_plus_micros);
 }
 
 }  // namespace gridstar::server

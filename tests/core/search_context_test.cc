@@ -85,8 +85,8 @@ TEST(SearchContextTest, ReleaseBytesBoundsWhatAContextKeeps) {
     ASSERT_OK(
         FindPath(map, Query({0, 0}, {1499, 1499}, Algorithm::kDijkstra), *c));
   }
-  // The bounded context measured itself after more than a million new
-  // records and gave its pages back; the other holds them all.
+  // The bounded context measured itself after more than 65,536 new records
+  // and gave its pages back; the other holds them all.
   EXPECT_GT(unbounded.MemoryBytes(), size_t{32} << 20);
   EXPECT_LT(context.MemoryBytes(), unbounded.MemoryBytes() / 4);
   // Flow fields go through the same accounting.

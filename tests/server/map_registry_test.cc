@@ -226,6 +226,28 @@ TEST(MapRegistryTest, JumpTableFollowsUniformCostsAndMatchesAFreshBuild) {
   }
 }
 
+TEST(MapRegistryTest, AutoChoiceIsMeasuredOnLargeMapsAndKeptByUpdates) {
+  MapRegistry registry(nullptr, {});
+  MapOptions options;
+  options.jump_table = true;
+  ASSERT_OK(registry.Register("small", Uniform(100, 100), options, false));
+  EXPECT_EQ(registry.Find("small")->auto_jps_micros, 0);  // Not measured.
+  EXPECT_FALSE(registry.Find("small")->map.auto_prefers_jps());
+  // Over MapRegistry::kMeasureAutoCells padded cells: measured.
+  ASSERT_OK(registry.Register("large", Random(2100, 2100, 7, true), options,
+                              false));
+  const auto v1 = registry.Find("large");
+  EXPECT_GT(v1->auto_jps_micros, 0);
+  EXPECT_GT(v1->auto_jps_plus_micros, 0);
+  EXPECT_EQ(v1->map.auto_prefers_jps(),
+            v1->auto_jps_plus_micros >
+                MapRegistry::kAutoMargin * v1->auto_jps_micros);
+  auto v2 = registry.Update("large", {{{5, 5}, {6, 6}, 0}}, 0, Field);
+  ASSERT_OK(v2);
+  EXPECT_EQ((*v2)->map.auto_prefers_jps(), v1->map.auto_prefers_jps());
+  EXPECT_EQ((*v2)->auto_jps_micros, v1->auto_jps_micros);
+}
+
 TEST(MapRegistryTest, StoreFailureLeavesTheOldVersion) {
   auto owned = std::make_unique<FakeStore>();
   FakeStore* store = owned.get();

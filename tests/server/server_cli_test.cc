@@ -30,18 +30,8 @@
 namespace gridstar {
 namespace {
 
-namespace v1 = ::gridstar::v1;
-using testing::Field;
-using testing::FreePort;
-using testing::Path;
-using testing::ReadSample;
-using testing::Register;
-using testing::Scrape;
-using testing::ScrapeUntil;
-using testing::ServerProcess;
-using testing::ServerTest;
-using testing::SetDeadline;
-using testing::Unpack;
+// The suites' shared names (server_test_util.h).
+using namespace testing::server_suite;  // NOLINT(build/namespaces)
 
 // Runs a command, returns its stdout's last line and sets *code to its exit
 // status.

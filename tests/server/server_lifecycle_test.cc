@@ -30,18 +30,8 @@
 namespace gridstar {
 namespace {
 
-namespace v1 = ::gridstar::v1;
-using testing::Field;
-using testing::FreePort;
-using testing::Path;
-using testing::ReadSample;
-using testing::Register;
-using testing::Scrape;
-using testing::ScrapeUntil;
-using testing::ServerProcess;
-using testing::ServerTest;
-using testing::SetDeadline;
-using testing::Unpack;
+// The suites' shared names (server_test_util.h).
+using namespace testing::server_suite;  // NOLINT(build/namespaces)
 
 TEST(ServerLifecycleTest, KillNineLosesNothingAcknowledged) {
   const std::string dir = absl::StrCat(::testing::TempDir(), "/gsdata.", getpid());
@@ -150,13 +140,8 @@ TEST(ServerLifecycleTest, UpdateStormKilledNineTimesLosesNothingAcknowledged) {
     ASSERT_TRUE(server.started());
     // What the restarted server holds must be what was acknowledged.
     {
-      grpc::ClientContext ctx;
-      SetDeadline(&ctx);
-      v1::GetMapRequest g;
-      g.set_id("storm");
-      g.set_include_cells(true);
       v1::GetMapResponse got;
-      ASSERT_TRUE(server.stub().GetMap(&ctx, g, &got).ok());
+      ASSERT_TRUE(GetMapWithCells(server.stub(), "storm", &got).ok());
       ASSERT_EQ(got.info().version(), acked_version);
       ASSERT_EQ(got.raw(), std::string(acked.begin(), acked.end()));
     }
@@ -219,13 +204,8 @@ TEST(ServerLifecycleTest, UpdateStormKilledNineTimesLosesNothingAcknowledged) {
     // in-flight update whole; adopt that as the known state.
     ServerProcess check(flags);
     ASSERT_TRUE(check.started());
-    grpc::ClientContext ctx;
-    SetDeadline(&ctx);
-    v1::GetMapRequest g;
-    g.set_id("storm");
-    g.set_include_cells(true);
     v1::GetMapResponse got;
-    ASSERT_TRUE(check.stub().GetMap(&ctx, g, &got).ok());
+    ASSERT_TRUE(GetMapWithCells(check.stub(), "storm", &got).ok());
     const std::lock_guard<std::mutex> lock(mu);
     if (got.info().version() == acked_version + 1) {
       ASSERT_FALSE(in_flight.empty());

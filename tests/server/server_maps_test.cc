@@ -31,18 +31,8 @@
 namespace gridstar {
 namespace {
 
-namespace v1 = ::gridstar::v1;
-using testing::Field;
-using testing::FreePort;
-using testing::Path;
-using testing::ReadSample;
-using testing::Register;
-using testing::Scrape;
-using testing::ScrapeUntil;
-using testing::ServerProcess;
-using testing::ServerTest;
-using testing::SetDeadline;
-using testing::Unpack;
+// The suites' shared names (server_test_util.h).
+using namespace testing::server_suite;  // NOLINT(build/namespaces)
 
 TEST_F(ServerTest, RegisterIsIdempotentAndGuardsIds) {
   v1::MapInfo info;
@@ -52,6 +42,8 @@ TEST_F(ServerTest, RegisterIsIdempotentAndGuardsIds) {
   EXPECT_EQ(info.width(), map_->width());
   EXPECT_EQ(info.passable_cells(), map_->passable_count());
   EXPECT_GT(info.memory_bytes(), info.jump_table_bytes());
+  EXPECT_EQ(info.auto_algorithm(), v1::ALGORITHM_JPS_PLUS);
+  EXPECT_EQ(info.auto_jps_micros(), 0);  // A small map: not measured.
   // The same cells without the table are other content.
   grpc::Status s = Register(stub(), "dungeon", dungeon_, &info);
   EXPECT_EQ(s.error_code(), grpc::StatusCode::ALREADY_EXISTS) << s.error_message();

@@ -119,6 +119,35 @@ class ServerTest : public ::testing::Test {
   std::unique_ptr<GridMap> map_;
 };
 
+// Inline fetch of a map's info and cells, for the lifecycle suites.
+inline grpc::Status GetMapWithCells(v1::Pathfinding::Stub& stub,
+                                    const std::string& id,
+                                    v1::GetMapResponse* out) {
+  grpc::ClientContext ctx;
+  SetDeadline(&ctx);
+  v1::GetMapRequest g;
+  g.set_id(id);
+  g.set_include_cells(true);
+  return stub.GetMap(&ctx, g, out);
+}
+
+// The names every server suite uses, brought in by one using-directive.
+namespace server_suite {
+namespace v1 = ::gridstar::v1;
+using testing::Field;
+using testing::FreePort;
+using testing::GetMapWithCells;
+using testing::Path;
+using testing::ReadSample;
+using testing::Register;
+using testing::Scrape;
+using testing::ScrapeUntil;
+using testing::ServerProcess;
+using testing::ServerTest;
+using testing::SetDeadline;
+using testing::Unpack;
+}  // namespace server_suite
+
 }  // namespace gridstar::testing
 
 #endif  // GRIDSTAR_TESTS_SERVER_SERVER_TEST_UTIL_H_

@@ -120,6 +120,11 @@ class GridMap {
   absl::Status BuildJumpTable();
   bool has_jump_table() const { return !jump_table_.empty(); }
   size_t JumpTableBytes() const { return jump_table_.capacity(); }
+  // Whether kAuto runs online jps even though the map has a jump table (the
+  // caller measured it faster on this map, see MeasureJumpTableSpeed).
+  // Not thread-safe: set it before sharing the map.
+  void SetAutoPrefersJps(bool prefer) { auto_prefers_jps_ = prefer; }
+  bool auto_prefers_jps() const { return auto_prefers_jps_; }
   // Eight entries per padded cell, indexed padded_index * 8 + direction (see
   // core/src/jps.h). Empty without BuildJumpTable.
   const int8_t* jump_table() const { return jump_table_.data(); }
@@ -207,6 +212,7 @@ class GridMap {
   std::vector<uint64_t> row_bits_;
   std::vector<uint64_t> column_bits_;
   std::vector<int8_t> jump_table_;
+  bool auto_prefers_jps_ = false;
   int landmark_count_ = 0;
   DiagonalPolicy landmark_policy_ = DiagonalPolicy::kNoCornerCutting;
   std::vector<Cell> landmarks_;

@@ -12,9 +12,9 @@
 // pages of those cells. They never grow past `max_cells` (the node pool's
 // fixed capacity), so a map larger than that is refused with
 // ResourceExhausted instead of allocating. With `release_bytes`, the pages are
-// handed back once they hold more than that (checked about every million
-// node records created), so memory follows recent searches, not every cell
-// ever searched. With `max_search_nodes`, one search that would create more
+// handed back once they hold more than that (checked after a search once
+// 65,536 node records were created since the last check), so memory follows
+// recent searches, not every cell ever searched. With `max_search_nodes`, one search that would create more
 // node records stops with PartialReason::kMemory. The open lists keep the
 // largest capacity any search needed, so once a context has warmed up on a
 // workload its searches allocate nothing (a search larger than any before

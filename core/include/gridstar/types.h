@@ -62,7 +62,8 @@ enum class Algorithm : uint8_t {
   // (GridMap::BuildJumpTable); kJps when the map has none.
   kJpsPlus = 5,
   // The fastest exact algorithm for the map and query: kJpsPlus, else kJps,
-  // else kAlt, else kAStar.
+  // else kAlt, else kAStar; kJps instead of kJpsPlus on a map whose table
+  // was measured slower (GridMap::SetAutoPrefersJps).
   kAuto = 6,
   // A* with the differential heuristic of the map's landmarks
   // (GridMap::BuildLandmarks) when they were built for the query's policy
