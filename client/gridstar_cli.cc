@@ -58,14 +58,12 @@ int Run(const std::vector<std::string>& argv) {
     for (const v1::MapInfo& m : list->maps()) {
       std::printf(
           "%s version=%llu size=%dx%d passable=%lld components=%u bytes=%llu "
-          "jump_table_bytes=%llu auto=%s auto_jps_us=%.1f "
-          "auto_jps_plus_us=%.1f\n",
+          "jump_table_bytes=%llu auto=%s\n",
           m.id().c_str(), static_cast<unsigned long long>(m.version()),
           m.width(), m.height(), static_cast<long long>(m.passable_cells()),
           m.components(), static_cast<unsigned long long>(m.memory_bytes()),
           static_cast<unsigned long long>(m.jump_table_bytes()),
-          v1::Algorithm_Name(m.auto_algorithm()).c_str(), m.auto_jps_micros(),
-          m.auto_jps_plus_micros());
+          v1::Algorithm_Name(m.auto_algorithm()).c_str());
     }
     return 0;
   }

@@ -4,7 +4,6 @@
 
 #include "absl/cleanup/cleanup.h"
 #include "absl/strings/str_cat.h"
-#include "gridstar/find_path.h"
 
 namespace gridstar::server {
 
@@ -42,16 +41,9 @@ absl::Status ValidateMapId(absl::string_view id, absl::string_view field) {
   return absl::OkStatus();
 }
 
-void MapRegistry::ChooseAuto(MapSnapshot* s) {
-  if (!s->map.has_jump_table() || s->map.padded_size() <= kMeasureAutoCells) {
-    return;
-  }
-  absl::StatusOr<JumpTableSpeed> speed = MeasureJumpTableSpeed(s->map, 16, 1);
-  if (!speed.ok()) return;  // No table after all: nothing to choose.
-  s->auto_jps_micros = speed->jps_micros;
-  s->auto_jps_plus_micros = speed->jps_plus_micros;
-  s->map.SetAutoPrefersJps(speed->jps_plus_micros >
-                           kAutoMargin * speed->jps_micros);
+void MapRegistry::ChooseAuto(GridMap* map) {
+  map->SetAutoPrefersJps(map->has_jump_table() &&
+                         map->padded_size() > kJpsOverTableCells);
 }
 
 // Holds one map id's write lock for its lifetime.
@@ -116,7 +108,7 @@ absl::Status MapRegistry::LoadAll(std::vector<std::string>* errors) {
       fail(s);
       continue;
     }
-    ChooseAuto(next.get());
+    ChooseAuto(&next->map);
     Swap(m.id, std::move(next));
   }
   return absl::OkStatus();
@@ -201,7 +193,7 @@ absl::StatusOr<std::shared_ptr<const MapSnapshot>> MapRegistry::Register(
       !s.ok()) {
     return s;
   }
-  ChooseAuto(next.get());
+  ChooseAuto(&next->map);
   if (store_ != nullptr) {
     if (absl::Status s = store_->Put(next->ToStored()); !s.ok()) return s;
   }
@@ -239,11 +231,7 @@ absl::StatusOr<std::shared_ptr<const MapSnapshot>> MapRegistry::Update(
       !s.ok()) {
     return s;
   }
-  // An update keeps auto's choice: measuring again would cost every update
-  // the searches of a registration.
-  next->map.SetAutoPrefersJps(old->map.auto_prefers_jps());
-  next->auto_jps_micros = old->auto_jps_micros;
-  next->auto_jps_plus_micros = old->auto_jps_plus_micros;
+  ChooseAuto(&next->map);
   if (store_ != nullptr) {
     StoredUpdate update;
     update.id = id;

@@ -54,10 +54,6 @@ struct MapSnapshot {
   GridMap map;
   // What the build or repair of each derived structure did.
   std::vector<DerivedReport> derived;
-  // jps against jps+ as measured at registration for auto (0 when not
-  // measured: small maps, or no table). See MapRegistry::kMeasureAutoCells.
-  double auto_jps_micros = 0;
-  double auto_jps_plus_micros = 0;
 
   // Time spent building the named structure for this version; 0 when it was
   // kept from the version before or is absent.
@@ -72,13 +68,13 @@ absl::Status ValidateMapId(absl::string_view id, absl::string_view field);
 
 class MapRegistry {
  public:
-  // Maps of more padded cells than this with a jump table have auto's
-  // choice between jps and jps+ measured at registration (16 seeded
-  // queries, two rounds): on small maps the table always wins, on huge ones
-  // its reads miss the cache and online jps can be faster. jps+ is kept
-  // unless it is slower by more than kAutoMargin.
-  static constexpr size_t kMeasureAutoCells = size_t{1} << 22;
-  static constexpr double kAutoMargin = 1.10;
+  // On maps of more padded cells than this (a jump table of more than
+  // 64 MiB, far beyond any cache) auto runs online jps even where a table
+  // exists: each jump then reads the table from memory, and on the 8192 x
+  // 8192 world (tests/bench/big_world.sh) cross-world searches through the
+  // server ran at 48/s with jps against 19/s with jps+ (README, "Big
+  // worlds"). Below it the table always won on the shared maps.
+  static constexpr size_t kJpsOverTableCells = size_t{1} << 23;
 
   struct Limits {
     size_t max_maps = 1024;
@@ -140,8 +136,8 @@ class MapRegistry {
   absl::Status Reserve(bool new_id, int64_t old_cells, int64_t cells);
   void Unreserve(bool new_id, int64_t old_cells, int64_t cells);
   void Swap(const std::string& id, std::shared_ptr<const MapSnapshot> next);
-  // Measures auto's choice for a new map's snapshot (see kMeasureAutoCells).
-  static void ChooseAuto(MapSnapshot* snapshot);
+  // Sets auto's choice between jps and jps+ (see kJpsOverTableCells).
+  static void ChooseAuto(GridMap* map);
 
   const std::unique_ptr<MapStore> store_;
   const Limits limits_;

@@ -85,8 +85,6 @@ void MapInfoToProto(const MapSnapshot& s, v1::MapInfo* info) {
   q.movement.diagonal = s.options.default_diagonal;
   if (s.map.landmark_count() > 0) q.goal = s.map.landmarks()[0];
   info->set_auto_algorithm(convert::AlgorithmToProto(ResolveAlgorithm(s.map, q)));
-  info->set_auto_jps_micros(s.auto_jps_micros);
-  info->set_auto_jps_plus_micros(s.auto_jps_plus_micros);
 }
 
 }  // namespace gridstar::server

@@ -248,60 +248,6 @@ absl::StatusOr<PathResult> FindPath(const GridMap& map, const PathQuery& query,
   return result;
 }
 
-absl::StatusOr<JumpTableSpeed> MeasureJumpTableSpeed(const GridMap& map,
-                                                     int queries,
-                                                     uint32_t seed) {
-  if (!map.has_jump_table()) {
-    return absl::FailedPreconditionError("the map has no jump table");
-  }
-  // Seeded pairs of connected cells (a few tries each on sparse maps).
-  std::vector<std::pair<Cell, Cell>> pairs;
-  uint64_t state = seed * 0x9e3779b97f4a7c15ull + 1;
-  auto next = [&state](int32_t bound) {
-    state = state * 6364136223846793005ull + 1442695040888963407ull;
-    return static_cast<int32_t>((state >> 33) % static_cast<uint64_t>(bound));
-  };
-  for (int tries = 0; tries < queries * 64 &&
-                      static_cast<int>(pairs.size()) < queries;
-       ++tries) {
-    const Cell a{next(map.width()), next(map.height())};
-    const Cell b{next(map.width()), next(map.height())};
-    if (a != b && map.Connected(a, b)) pairs.push_back({a, b});
-  }
-  if (pairs.empty()) return JumpTableSpeed{};
-  SearchContext context;
-  PathResult result;
-  auto time = [&](Algorithm algorithm) {
-    const auto t0 = std::chrono::steady_clock::now();
-    for (const auto& [a, b] : pairs) {
-      PathQuery q;
-      q.start = a;
-      q.goal = b;
-      q.algorithm = algorithm;
-      FindPath(map, q, context, &result).IgnoreError();  // Connected: OK.
-    }
-    return std::chrono::duration<double, std::micro>(
-               std::chrono::steady_clock::now() - t0)
-               .count() /
-           static_cast<double>(pairs.size());
-  };
-  JumpTableSpeed speed;
-  speed.jps_micros = speed.jps_plus_micros = 1e300;
-  for (int round = 0; round < 2; ++round) {
-    // Alternated, so that neither always runs on a warmed cache.
-    if (round == 0) {
-      speed.jps_micros = std::min(speed.jps_micros, time(Algorithm::kJps));
-      speed.jps_plus_micros =
-          std::min(speed.jps_plus_micros, time(Algorithm::kJpsPlus));
-    } else {
-      speed.jps_plus_micros =
-          std::min(speed.jps_plus_micros, time(Algorithm::kJpsPlus));
-      speed.jps_micros = std::min(speed.jps_micros, time(Algorithm::kJps));
-    }
-  }
-  return speed;
-}
-
 double MoveCost(const GridMap& map, Cell a, Cell b, DiagonalPolicy policy) {
   if (!map.Passable(a) || !map.Passable(b)) return -1;
   const int64_t dx = int64_t{b.x} - a.x, dy = int64_t{b.y} - a.y;

@@ -226,26 +226,19 @@ TEST(MapRegistryTest, JumpTableFollowsUniformCostsAndMatchesAFreshBuild) {
   }
 }
 
-TEST(MapRegistryTest, AutoChoiceIsMeasuredOnLargeMapsAndKeptByUpdates) {
+TEST(MapRegistryTest, AutoRunsOnlineJpsOnHugeMapsWithATable) {
   MapRegistry registry(nullptr, {});
   MapOptions options;
   options.jump_table = true;
   ASSERT_OK(registry.Register("small", Uniform(100, 100), options, false));
-  EXPECT_EQ(registry.Find("small")->auto_jps_micros, 0);  // Not measured.
   EXPECT_FALSE(registry.Find("small")->map.auto_prefers_jps());
-  // Over MapRegistry::kMeasureAutoCells padded cells: measured.
-  ASSERT_OK(registry.Register("large", Random(2100, 2100, 7, true), options,
-                              false));
-  const auto v1 = registry.Find("large");
-  EXPECT_GT(v1->auto_jps_micros, 0);
-  EXPECT_GT(v1->auto_jps_plus_micros, 0);
-  EXPECT_EQ(v1->map.auto_prefers_jps(),
-            v1->auto_jps_plus_micros >
-                MapRegistry::kAutoMargin * v1->auto_jps_micros);
-  auto v2 = registry.Update("large", {{{5, 5}, {6, 6}, 0}}, 0, Field);
+  // Over MapRegistry::kJpsOverTableCells padded cells.
+  ASSERT_OK(registry.Register("huge", Uniform(2900, 2900), options, false));
+  EXPECT_TRUE(registry.Find("huge")->map.has_jump_table());
+  EXPECT_TRUE(registry.Find("huge")->map.auto_prefers_jps());
+  auto v2 = registry.Update("huge", {{{5, 5}, {6, 6}, 0}}, 0, Field);
   ASSERT_OK(v2);
-  EXPECT_EQ((*v2)->map.auto_prefers_jps(), v1->map.auto_prefers_jps());
-  EXPECT_EQ((*v2)->auto_jps_micros, v1->auto_jps_micros);
+  EXPECT_TRUE((*v2)->map.auto_prefers_jps());
 }
 
 TEST(MapRegistryTest, StoreFailureLeavesTheOldVersion) {

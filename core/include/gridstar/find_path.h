@@ -104,19 +104,6 @@ absl::Status ValidatePathQuery(const PathQuery& query);
 // as given; FindPath resolves again after snapping).
 Algorithm ResolveAlgorithm(const GridMap& map, const PathQuery& query);
 
-// Mean us per query of jps and of jps+ on `queries` seeded random pairs of
-// connected cells of `map` (each the faster of two alternated rounds), for
-// choosing between them (GridMap::SetAutoPrefersJps). FailedPrecondition
-// unless the map has a jump table. Times real searches: the figures vary
-// with the machine and its load.
-struct JumpTableSpeed {
-  double jps_micros = 0;
-  double jps_plus_micros = 0;
-};
-absl::StatusOr<JumpTableSpeed> MeasureJumpTableSpeed(const GridMap& map,
-                                                     int queries,
-                                                     uint32_t seed);
-
 // Searches as described above, writing into *result and reusing its vectors'
 // capacity, so that repeated searches allocate nothing.
 absl::Status FindPath(const GridMap& map, const PathQuery& query,

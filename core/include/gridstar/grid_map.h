@@ -121,7 +121,8 @@ class GridMap {
   bool has_jump_table() const { return !jump_table_.empty(); }
   size_t JumpTableBytes() const { return jump_table_.capacity(); }
   // Whether kAuto runs online jps even though the map has a jump table (the
-  // caller measured it faster on this map, see MeasureJumpTableSpeed).
+  // owner judged the table slower on this map: the server does on huge
+  // maps, see MapRegistry::kJpsOverTableCells).
   // Not thread-safe: set it before sharing the map.
   void SetAutoPrefersJps(bool prefer) { auto_prefers_jps_ = prefer; }
   bool auto_prefers_jps() const { return auto_prefers_jps_; }
