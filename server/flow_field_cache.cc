@@ -5,7 +5,7 @@
 namespace gridstar::server {
 
 std::shared_ptr<const FlowField> FlowFieldCache::Find(const FlowFieldKey& key) {
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   auto it = index_.find(key);
   if (it == index_.end()) return nullptr;
   lru_.splice(lru_.begin(), lru_, it->second);
@@ -16,7 +16,7 @@ void FlowFieldCache::Insert(const FlowFieldKey& key,
                             std::shared_ptr<const FlowField> field) {
   const size_t size = field->MemoryBytes();
   if (!field->complete() || size > capacity_) return;
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   if (auto it = index_.find(key); it != index_.end()) EraseLocked(it->second);
   lru_.emplace_front(key, std::move(field));
   index_[key] = lru_.begin();
@@ -25,7 +25,7 @@ void FlowFieldCache::Insert(const FlowFieldKey& key,
 }
 
 void FlowFieldCache::DropMap(const std::string& map_id) {
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   FlowFieldKey first;
   first.map_id = map_id;
   first.version = 0;
@@ -45,12 +45,12 @@ void FlowFieldCache::EraseLocked(Lru::iterator it) {
 }
 
 size_t FlowFieldCache::bytes() const {
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   return bytes_;
 }
 
 size_t FlowFieldCache::size() const {
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   return index_.size();
 }
 

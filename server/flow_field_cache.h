@@ -19,7 +19,7 @@
 #include <tuple>
 
 #include "absl/base/thread_annotations.h"
-#include "absl/synchronization/mutex.h"
+#include <mutex>  // std::mutex: TSan sees it (Debian's Abseil is not instrumented).
 #include "gridstar/flow_field.h"
 #include "gridstar/query.h"
 #include "gridstar/types.h"
@@ -64,7 +64,7 @@ class FlowFieldCache {
   void EraseLocked(Lru::iterator it) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   const size_t capacity_;
-  mutable absl::Mutex mu_;
+  mutable std::mutex mu_;
   Lru lru_ ABSL_GUARDED_BY(mu_);  // Most recently used first.
   std::map<FlowFieldKey, Lru::iterator> index_ ABSL_GUARDED_BY(mu_);
   size_t bytes_ ABSL_GUARDED_BY(mu_) = 0;

@@ -52,17 +52,17 @@ class MapRegistry::WriteLock {
   WriteLock(MapRegistry* registry, const std::string& id)
       : registry_(registry), id_(id) {
     {
-      absl::MutexLock lock(&registry_->mu_);
+      std::lock_guard<std::mutex> lock(registry_->mu_);
       std::shared_ptr<WriteEntry>& e = registry_->writers_[id];
       if (e == nullptr) e = std::make_shared<WriteEntry>();
       ++e->users;
       entry_ = e;
     }
-    entry_->mu.Lock();
+    entry_->mu.lock();
   }
   ~WriteLock() {
-    entry_->mu.Unlock();
-    absl::MutexLock lock(&registry_->mu_);
+    entry_->mu.unlock();
+    std::lock_guard<std::mutex> lock(registry_->mu_);
     if (--entry_->users == 0) registry_->writers_.erase(id_);
   }
   WriteLock(const WriteLock&) = delete;
@@ -117,7 +117,7 @@ absl::Status MapRegistry::LoadAll(std::vector<std::string>* errors) {
 void MapRegistry::Swap(const std::string& id,
                        std::shared_ptr<const MapSnapshot> next) {
   std::shared_ptr<const MapSnapshot> old;  // Freed outside the lock.
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   auto& slot = maps_[id];
   old = std::move(slot);
   slot = std::move(next);
@@ -125,7 +125,7 @@ void MapRegistry::Swap(const std::string& id,
 
 absl::Status MapRegistry::Reserve(bool new_id, int64_t old_cells,
                                   int64_t cells) {
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   if (new_id && maps_.size() + reserved_maps_ >= limits_.max_maps) {
     return absl::ResourceExhaustedError(absl::StrCat(
         "the server holds its maximum of ", limits_.max_maps, " maps"));
@@ -143,7 +143,7 @@ absl::Status MapRegistry::Reserve(bool new_id, int64_t old_cells,
 }
 
 void MapRegistry::Unreserve(bool new_id, int64_t old_cells, int64_t cells) {
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   reserved_cells_ -= cells - old_cells;
   if (new_id) --reserved_maps_;
 }
@@ -262,7 +262,7 @@ absl::Status MapRegistry::Delete(const std::string& id) {
     if (absl::Status s = store_->Delete(id); !s.ok()) return s;
   }
   std::shared_ptr<const MapSnapshot> old;  // Freed outside the lock.
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   auto it = maps_.find(id);
   old = std::move(it->second);
   maps_.erase(it);
@@ -271,13 +271,13 @@ absl::Status MapRegistry::Delete(const std::string& id) {
 
 std::shared_ptr<const MapSnapshot> MapRegistry::Find(
     const std::string& id) const {
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   auto it = maps_.find(id);
   return it == maps_.end() ? nullptr : it->second;
 }
 
 std::vector<std::shared_ptr<const MapSnapshot>> MapRegistry::List() const {
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   std::vector<std::shared_ptr<const MapSnapshot>> out;
   out.reserve(maps_.size());
   for (const auto& [id, s] : maps_) out.push_back(s);
@@ -285,19 +285,19 @@ std::vector<std::shared_ptr<const MapSnapshot>> MapRegistry::List() const {
 }
 
 size_t MapRegistry::map_count() const {
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   return maps_.size();
 }
 
 int64_t MapRegistry::total_cells() const {
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   int64_t sum = 0;
   for (const auto& [id, s] : maps_) sum += s->map.cell_count();
   return sum;
 }
 
 size_t MapRegistry::memory_bytes() const {
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   size_t sum = 0;
   for (const auto& [id, s] : maps_) sum += s->map.MemoryBytes();
   return sum;

@@ -110,7 +110,7 @@ absl::Status DirectoryStore::LoadAll(std::vector<StoredMap>* maps,
       sizes.log_bytes = valid;
     }
     {
-      absl::MutexLock lock(&mu_);
+      std::lock_guard<std::mutex> lock(mu_);
       sizes_[m->id] = sizes;
     }
     maps->push_back(*std::move(m));
@@ -139,7 +139,7 @@ absl::Status DirectoryStore::WriteMapFile(const StoredMap& map) {
   }
   // The rename itself must reach the disk before the write is acknowledged.
   if (absl::Status d = SyncDir(dir_); !d.ok()) return d;
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   sizes_[map.id].map_bytes = data.size();
   return absl::OkStatus();
 }
@@ -151,7 +151,7 @@ absl::Status DirectoryStore::RemoveLog(const std::string& id) {
   } else if (absl::Status s = SyncDir(dir_); !s.ok()) {
     return s;
   }
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   sizes_[id].log_bytes = 0;
   return absl::OkStatus();
 }
@@ -173,7 +173,7 @@ absl::Status DirectoryStore::Delete(const std::string& id) {
     return Errno("cannot remove", path);
   }
   if (absl::Status s = SyncDir(dir_); !s.ok()) return s;
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   sizes_.erase(id);
   return absl::OkStatus();
 }
@@ -183,7 +183,7 @@ absl::Status DirectoryStore::AppendUpdate(const StoredUpdate& update) {
   const std::string record = codec::EncodeUpdateRecord(update);
   uint64_t before;
   {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     before = sizes_[update.id].log_bytes;
   }
   const bool creating = before == 0 && !Exists(path);
@@ -204,13 +204,13 @@ absl::Status DirectoryStore::AppendUpdate(const StoredUpdate& update) {
   if (creating) {
     if (absl::Status d = SyncDir(dir_); !d.ok()) return d;
   }
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   sizes_[update.id].log_bytes = before + record.size();
   return absl::OkStatus();
 }
 
 bool DirectoryStore::WantsCompaction(const std::string& id) const {
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   auto it = sizes_.find(id);
   if (it == sizes_.end()) return false;
   return it->second.log_bytes >= kMinCompactBytes &&
