@@ -15,11 +15,11 @@
 #include <list>
 #include <map>
 #include <memory>
+#include <mutex>  // std::mutex: TSan sees it (Debian's Abseil is not instrumented).
 #include <string>
 #include <tuple>
 
 #include "absl/base/thread_annotations.h"
-#include <mutex>  // std::mutex: TSan sees it (Debian's Abseil is not instrumented).
 #include "gridstar/flow_field.h"
 #include "gridstar/query.h"
 #include "gridstar/types.h"

@@ -130,9 +130,8 @@ absl::Status MapRegistry::Reserve(bool new_id, int64_t old_cells,
     return absl::ResourceExhaustedError(absl::StrCat(
         "the server holds its maximum of ", limits_.max_maps, " maps"));
   }
-  int64_t total = reserved_cells_;
-  for (const auto& [id, s] : maps_) total += s->map.cell_count();
-  if (total - old_cells + cells > limits_.max_total_cells) {
+  if (TotalCellsLocked() + reserved_cells_ - old_cells + cells >
+      limits_.max_total_cells) {
     return absl::ResourceExhaustedError(absl::StrCat(
         "registering ", cells, " cells would exceed the server's ",
         limits_.max_total_cells, " cells of maps (--max_total_cells)"));
@@ -291,6 +290,10 @@ size_t MapRegistry::map_count() const {
 
 int64_t MapRegistry::total_cells() const {
   std::lock_guard<std::mutex> lock(mu_);
+  return TotalCellsLocked();
+}
+
+int64_t MapRegistry::TotalCellsLocked() const {
   int64_t sum = 0;
   for (const auto& [id, s] : maps_) sum += s->map.cell_count();
   return sum;

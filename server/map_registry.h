@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>  // std::mutex: TSan sees it (Debian's Abseil is not instrumented).
 #include <string>
 #include <utility>
 #include <vector>
@@ -31,7 +32,6 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include <mutex>  // std::mutex: TSan sees it (Debian's Abseil is not instrumented).
 #include "gridstar/derived_data.h"
 #include "gridstar/grid_map.h"
 #include "gridstar/map_update.h"
@@ -135,6 +135,8 @@ class MapRegistry {
   // (0 for a new id) into `cells`.
   absl::Status Reserve(bool new_id, int64_t old_cells, int64_t cells);
   void Unreserve(bool new_id, int64_t old_cells, int64_t cells);
+  // Cells of the registered maps. REQUIRES: mu_ held.
+  int64_t TotalCellsLocked() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void Swap(const std::string& id, std::shared_ptr<const MapSnapshot> next);
   // Sets auto's choice between jps and jps+ (see kJpsOverTableCells).
   static void ChooseAuto(GridMap* map);

@@ -154,10 +154,9 @@ void FinishSearch(const SearchState& s, const SearchParams& p,
 
 template <typename Expander, typename Queue>
 void RunSearchLoop(const GridMap& map, const SearchParams& p, SearchState& s,
-                   Queue& open, const Expander& expander, PathResult* result) {
-  // Local copies, which the node stores cannot alias, so that they stay in
-  // registers.
-  const Expander& ex = expander;
+                   Queue& open, const Expander& ex, PathResult* result) {
+  // Local copies of what the loop reads per expansion: the node stores
+  // cannot alias them, so they stay in registers.
   const uint32_t goal = p.goal;
   const int32_t goal_x = p.goal_x, goal_y = p.goal_y;
   const double max_g = p.max_g;

@@ -187,7 +187,8 @@ class GroupSolver {
       u.path.goal = q_.goals[0];
       absl::Status s = field->PathFrom(q_.starts[i], &u.path.cells, &u.path.cost);
       if (absl::IsNotFound(s) && !field->complete()) {
-        s = StopStatus(field->stop_reason(), q_.budget, 0);
+        s = StopStatus(field->stop_reason(), q_.budget,
+                       static_cast<uint64_t>(field->reached()));
       }
       if (absl::IsNotFound(s)) {
         s = internal::NoPathError(q_.starts[i], q_.goals[0]);

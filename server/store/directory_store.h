@@ -22,11 +22,11 @@
 
 #include <cstdint>
 #include <map>
+#include <mutex>  // std::mutex: TSan sees it (Debian's Abseil is not instrumented).
 #include <string>
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
-#include <mutex>  // std::mutex: TSan sees it (Debian's Abseil is not instrumented).
 #include "store/map_store.h"
 
 namespace gridstar::server {
