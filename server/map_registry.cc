@@ -1,5 +1,6 @@
 #include "map_registry.h"
 
+#include <chrono>
 #include <utility>
 
 #include "absl/cleanup/cleanup.h"
@@ -225,7 +226,11 @@ absl::StatusOr<std::shared_ptr<const MapSnapshot>> MapRegistry::Update(
   if (!map.ok()) return map.status();
   auto next = std::make_shared<MapSnapshot>(id, old->version + 1, old->options,
                                             *std::move(map));
-  if (absl::Status s = RepairDerived(old->options.derived(), old->map, summary,
+  // Landmarks that must be rebuilt are, in the background: an update costs
+  // what it changes (RebuildPendingLandmarks).
+  DerivedOptions derived = old->options.derived();
+  derived.defer_landmark_rebuild = true;
+  if (absl::Status s = RepairDerived(derived, old->map, summary,
                                      &next->map, &next->derived);
       !s.ok()) {
     return s;
@@ -240,6 +245,46 @@ absl::StatusOr<std::shared_ptr<const MapSnapshot>> MapRegistry::Update(
   }
   Swap(id, next);
   return std::shared_ptr<const MapSnapshot>(std::move(next));
+}
+
+bool MapRegistry::ClaimLandmarkRebuild(const std::string& id) {
+  std::shared_ptr<const MapSnapshot> s = Find(id);
+  if (s == nullptr || !s->landmarks_pending()) return false;
+  std::lock_guard<std::mutex> lock(mu_);
+  return rebuild_claims_.insert(id).second;
+}
+
+void MapRegistry::DropLandmarkClaim(const std::string& id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  rebuild_claims_.erase(id);
+}
+
+absl::Status MapRegistry::RebuildPendingLandmarks(const std::string& id) {
+  // From here on a newer version may claim a rebuild of its own.
+  DropLandmarkClaim(id);
+  std::shared_ptr<const MapSnapshot> base = Find(id);
+  if (base == nullptr || !base->landmarks_pending()) return absl::OkStatus();
+  GridMap map = base->map;  // Shares every tile.
+  const auto t0 = std::chrono::steady_clock::now();
+  if (absl::Status s = map.BuildLandmarks(base->options.landmarks,
+                                          base->options.default_diagonal);
+      !s.ok()) {
+    return s;
+  }
+  const double micros = std::chrono::duration<double, std::micro>(
+                            std::chrono::steady_clock::now() - t0)
+                            .count();
+  WriteLock write(this, id);
+  if (Find(id) != base) return absl::OkStatus();  // Superseded meanwhile.
+  auto next = std::make_shared<MapSnapshot>(*base);
+  next->map = std::move(map);
+  for (DerivedReport& r : next->derived) {
+    if (r.name != "landmarks") continue;
+    r.outcome = DerivedOutcome::kBuilt;
+    r.micros = micros;
+  }
+  Swap(id, next);
+  return absl::OkStatus();
 }
 
 absl::Status MapRegistry::CompactIfWanted(const std::string& id) {

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -58,6 +59,13 @@ struct MapSnapshot {
   // Time spent building the named structure for this version; 0 when it was
   // kept from the version before or is absent.
   double BuildMicros(absl::string_view structure) const;
+  // True when landmarks were asked for and this version runs without them
+  // until the registry's background rebuild installs them (an update made
+  // some cell cheaper, so the old ones were no longer lower bounds).
+  bool landmarks_pending() const {
+    return options.landmarks > 0 && map.landmark_count() == 0 &&
+           map.passable_count() > 0;
+  }
   // The content, as a store keeps it.
   StoredMap ToStored() const;
 };
@@ -113,6 +121,19 @@ class MapRegistry {
   // that no caller waits for it. OK when there is nothing to do.
   absl::Status CompactIfWanted(const std::string& id);
 
+  // Landmarks left out of an updated version (MapSnapshot::
+  // landmarks_pending) are rebuilt off the update's path: after an update,
+  // the caller asks ClaimLandmarkRebuild (true at most once until the
+  // rebuild starts, so rebuilds do not pile up) and, when true, runs
+  // RebuildPendingLandmarks on a background thread. That builds them for the
+  // newest version without any lock held, then installs them in that
+  // version (same version number: landmarks are derived, not content)
+  // unless a newer version came meanwhile, which claims its own rebuild.
+  bool ClaimLandmarkRebuild(const std::string& id);
+  // Gives a claim back unused (the rebuild could not be queued).
+  void DropLandmarkClaim(const std::string& id);
+  absl::Status RebuildPendingLandmarks(const std::string& id);
+
   // Null when unknown.
   std::shared_ptr<const MapSnapshot> Find(const std::string& id) const;
   // Ordered by id.
@@ -138,6 +159,8 @@ class MapRegistry {
   // Cells of the registered maps. REQUIRES: mu_ held.
   int64_t TotalCellsLocked() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void Swap(const std::string& id, std::shared_ptr<const MapSnapshot> next);
+  // Ids whose landmark rebuild is claimed and not yet started.
+  absl::flat_hash_set<std::string> rebuild_claims_ ABSL_GUARDED_BY(mu_);
   // Sets auto's choice between jps and jps+ (see kJpsOverTableCells).
   static void ChooseAuto(GridMap* map);
 

@@ -15,6 +15,11 @@ PathfindingService::PathfindingService(MapRegistry* registry, Scheduler* search,
       admin_(admin),
       metrics_(metrics),
       flow_fields_(flow_fields),
+      background_(1, 64, [] {
+        SearchContextOptions o;
+        o.max_cells = 1;  // Rebuilds bring their own contexts.
+        return o;
+      }()),
       options_(options) {}
 
 }  // namespace gridstar::server

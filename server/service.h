@@ -85,6 +85,9 @@ class PathfindingService final : public v1::Pathfinding::CallbackService {
   Scheduler* const admin_;
   Metrics* const metrics_;
   FlowFieldCache* const flow_fields_;
+  // One thread for work no caller waits for and no update should wait
+  // behind: landmark rebuilds (MapRegistry::RebuildPendingLandmarks).
+  Scheduler background_;
   const ServiceOptions options_;
 };
 

@@ -87,6 +87,15 @@ grpc::ServerUnaryReactor* PathfindingService::UpdateCells(
           if (absl::Status c = registry_->CompactIfWanted(id); !c.ok()) {
             metrics_->StoreError("compact");
           }
+          // When the background queue is full the claim is dropped: the
+          // next update of the map claims the rebuild again. A failed
+          // rebuild leaves the version without landmarks, as it was.
+          if (registry_->ClaimLandmarkRebuild(id) &&
+              !background_.TrySubmit([this, id](SearchContext&) {
+                (void)registry_->RebuildPendingLandmarks(id);
+              })) {
+            registry_->DropLandmarkClaim(id);
+          }
         }
       });
   if (!queued) call->Done(Overloaded(*admin_));

@@ -22,17 +22,27 @@ class JumpTableStructure final : public DerivedStructure {
     return map.uniform_cost();
   }
   size_t BytesFor(const GridMap& map) const override {
-    return AppliesTo(map) ? map.padded_size() * 8 : 0;
+    return AppliesTo(map) ? GridMap::TiledBytes(map.padded_size() * 8) : 0;
   }
   absl::StatusOr<DerivedOutcome> Build(GridMap* map) const override {
     if (!AppliesTo(*map)) return DerivedOutcome::kAbsent;
     if (absl::Status s = map->BuildJumpTable(); !s.ok()) return s;
     return DerivedOutcome::kBuilt;
   }
-  absl::StatusOr<DerivedOutcome> Repair(const GridMap&, const ChangeSummary&,
+  absl::StatusOr<DerivedOutcome> Repair(const GridMap& previous,
+                                        const ChangeSummary& summary,
                                         GridMap* next) const override {
-    // Rebuilt whole for now, so a table is never stale.
-    return Build(next);
+    if (!AppliesTo(*next)) return DerivedOutcome::kAbsent;
+    // Only passability matters to the table: any two uniform-cost versions
+    // repair, whatever their cost.
+    if (!previous.has_jump_table() || !previous.uniform_cost()) {
+      return Build(next);
+    }
+    if (absl::Status s = next->RepairJumpTable(previous, summary.rects);
+        !s.ok()) {
+      return s;
+    }
+    return DerivedOutcome::kRepaired;
   }
 };
 
@@ -40,8 +50,8 @@ class JumpTableStructure final : public DerivedStructure {
 // per landmark).
 class LandmarkStructure final : public DerivedStructure {
  public:
-  LandmarkStructure(int count, DiagonalPolicy policy)
-      : count_(count), policy_(policy) {}
+  LandmarkStructure(int count, DiagonalPolicy policy, bool defer)
+      : count_(count), policy_(policy), defer_(defer) {}
   absl::string_view name() const override { return "landmarks"; }
   bool AppliesTo(const GridMap& map) const override {
     return map.passable_count() > 0;
@@ -69,12 +79,14 @@ class LandmarkStructure final : public DerivedStructure {
       next->ShareLandmarksOf(previous);
       return DerivedOutcome::kKept;
     }
+    if (defer_) return DerivedOutcome::kDeferred;
     return Build(next);
   }
 
  private:
   const int count_;
   const DiagonalPolicy policy_;
+  const bool defer_;
 };
 
 template <typename Step>
@@ -93,7 +105,10 @@ absl::Status ForEachStructure(const DerivedOptions& options,
           absl::StrCat(structure->name(), ": ", outcome.status().message()));
     }
     report.outcome = *outcome;
-    if (*outcome == DerivedOutcome::kBuilt) report.micros = MicrosSince(t0);
+    if (*outcome == DerivedOutcome::kBuilt ||
+        *outcome == DerivedOutcome::kRepaired) {
+      report.micros = MicrosSince(t0);
+    }
     reports->push_back(std::move(report));
   }
   return absl::OkStatus();
@@ -114,8 +129,9 @@ std::vector<std::unique_ptr<const DerivedStructure>> DerivedStructuresFor(
     const DerivedOptions& options) {
   std::vector<std::unique_ptr<const DerivedStructure>> out;
   if (options.landmarks > 0) {
-    out.push_back(std::make_unique<LandmarkStructure>(options.landmarks,
-                                                      options.landmark_policy));
+    out.push_back(std::make_unique<LandmarkStructure>(
+        options.landmarks, options.landmark_policy,
+        options.defer_landmark_rebuild));
   }
   if (options.jump_table) out.push_back(std::make_unique<JumpTableStructure>());
   return out;

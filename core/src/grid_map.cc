@@ -4,6 +4,8 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "component_tiles.h"
+#include "cow_buffer.h"
 #include "jps.h"
 
 namespace gridstar {
@@ -53,78 +55,161 @@ absl::StatusOr<GridMap> GridMap::FromCosts(int64_t width, int64_t height,
   map.width_ = static_cast<int32_t>(width);
   map.height_ = static_cast<int32_t>(height);
   const size_t pw = static_cast<size_t>(width) + 2;
-  map.padded_costs_.assign(pw * (static_cast<size_t>(height) + 2), 0);
-  uint8_t lo = 255, hi = 0;
-  int64_t passable = 0;
+  const size_t padded = pw * (static_cast<size_t>(height) + 2);
+  absl::StatusOr<internal::CowBuffer> buffer =
+      internal::CowBuffer::Create(padded, kTileBytes);
+  if (!buffer.ok()) return buffer.status();
   for (int64_t y = 0; y < height; ++y) {
     const uint8_t* src = costs.data() + y * width;
-    uint8_t* dst = map.padded_costs_.data() + (y + 1) * pw + 1;
-    std::copy(src, src + width, dst);
-    for (int64_t x = 0; x < width; ++x) {
-      const uint8_t c = src[x];
-      if (c == 0) continue;
-      ++passable;
-      lo = std::min(lo, c);
-      hi = std::max(hi, c);
-    }
+    std::copy(src, src + width, buffer->mutable_data() + (y + 1) * pw + 1);
   }
-  map.passable_count_ = passable;
-  map.min_cost_ = passable > 0 ? lo : 0;
-  map.max_cost_ = hi;
-  map.LabelComponents();
-  if (map.uniform_cost()) map.BuildBitLines();
+  buffer->Seal();
+  map.padded_size_ = padded;
+  map.SetCosts(std::make_shared<const internal::CowBuffer>(*std::move(buffer)));
+  map.CountCosts();
+  map.components_ = std::make_shared<const internal::ComponentTiles>(
+      internal::ComponentTiles::Build(map.padded_costs_, map.width_,
+                                      map.height_));
+  if (map.uniform_cost()) {
+    if (absl::Status s = map.BuildBitLines(); !s.ok()) return s;
+  }
   return map;
 }
 
-void GridMap::BuildBitLines() {
+void GridMap::CountCosts() {
+  cost_counts_.assign(256, 0);
+  const size_t pw = static_cast<size_t>(width_) + 2;
+  for (int32_t y = 0; y < height_; ++y) {
+    const uint8_t* row = padded_costs_ + (y + 1) * pw + 1;
+    for (int32_t x = 0; x < width_; ++x) ++cost_counts_[row[x]];
+  }
+  StatsFromCounts();
+}
+
+void GridMap::StatsFromCounts() {
+  passable_count_ = cell_count() - cost_counts_[0];
+  min_cost_ = max_cost_ = 0;
+  for (int c = 1; c < 256; ++c) {
+    if (cost_counts_[c] == 0) continue;
+    if (min_cost_ == 0) min_cost_ = static_cast<uint8_t>(c);
+    max_cost_ = static_cast<uint8_t>(c);
+  }
+}
+
+void GridMap::SetCosts(std::shared_ptr<const internal::CowBuffer> costs) {
+  costs_buffer_ = std::move(costs);
+  padded_costs_ = costs_buffer_->data();
+}
+
+void GridMap::SetBitLines(std::shared_ptr<const internal::CowBuffer> rows,
+                          std::shared_ptr<const internal::CowBuffer> columns) {
+  row_bits_buffer_ = std::move(rows);
+  column_bits_buffer_ = std::move(columns);
+  row_bits_ = row_bits_buffer_ == nullptr
+                  ? nullptr
+                  : reinterpret_cast<const uint64_t*>(row_bits_buffer_->data());
+  column_bits_ = column_bits_buffer_ == nullptr
+                     ? nullptr
+                     : reinterpret_cast<const uint64_t*>(
+                           column_bits_buffer_->data());
+  if (row_bits_ == nullptr) row_bit_words_ = column_bit_words_ = 0;
+}
+
+void GridMap::SetJumpTable(std::shared_ptr<const internal::CowBuffer> table) {
+  jump_table_buffer_ = std::move(table);
+  jump_table_ =
+      jump_table_buffer_ == nullptr
+          ? nullptr
+          : reinterpret_cast<const int8_t*>(jump_table_buffer_->data());
+}
+
+absl::Status GridMap::BuildBitLines() {
   const size_t pw = static_cast<size_t>(width_) + 2;
   const size_t ph = static_cast<size_t>(height_) + 2;
   // 64 leading zero bits, the line, and at least 64 trailing zero bits.
   row_bit_words_ = (pw + 63) / 64 + 2;
   column_bit_words_ = (ph + 63) / 64 + 2;
-  row_bits_.assign(ph * row_bit_words_, 0);
-  column_bits_.assign(pw * column_bit_words_, 0);
+  absl::StatusOr<internal::CowBuffer> rows = internal::CowBuffer::Create(
+      ph * row_bit_words_ * sizeof(uint64_t), kTileBytes);
+  if (!rows.ok()) return rows.status();
+  absl::StatusOr<internal::CowBuffer> columns = internal::CowBuffer::Create(
+      pw * column_bit_words_ * sizeof(uint64_t), kTileBytes);
+  if (!columns.ok()) return columns.status();
+  uint64_t* row_bits = reinterpret_cast<uint64_t*>(rows->mutable_data());
+  uint64_t* column_bits = reinterpret_cast<uint64_t*>(columns->mutable_data());
   for (size_t y = 1; y + 1 < ph; ++y) {
-    const uint8_t* row = padded_costs_.data() + y * pw;
-    uint64_t* rbits = row_bits_.data() + y * row_bit_words_;
+    const uint8_t* row = padded_costs_ + y * pw;
+    uint64_t* rbits = row_bits + y * row_bit_words_;
     for (size_t x = 1; x + 1 < pw; ++x) {
       if (row[x] == 0) continue;
       rbits[(x + 64) / 64] |= uint64_t{1} << ((x + 64) % 64);
-      column_bits_[x * column_bit_words_ + (y + 64) / 64] |= uint64_t{1}
-                                                              << ((y + 64) % 64);
+      column_bits[x * column_bit_words_ + (y + 64) / 64] |= uint64_t{1}
+                                                             << ((y + 64) % 64);
     }
   }
+  rows->Seal();
+  columns->Seal();
+  SetBitLines(std::make_shared<const internal::CowBuffer>(*std::move(rows)),
+              std::make_shared<const internal::CowBuffer>(*std::move(columns)));
+  return absl::OkStatus();
 }
 
-void GridMap::LabelComponents() {
-  const size_t n = static_cast<size_t>(width_) * height_;
-  components_.assign(n, 0);
-  std::vector<uint32_t> stack;
-  uint32_t label = 0;
-  for (size_t start = 0; start < n; ++start) {
-    if (components_[start] != 0) continue;
-    const Cell sc{static_cast<int32_t>(start % width_),
-                  static_cast<int32_t>(start / width_)};
-    if (cost(sc) == 0) continue;
-    ++label;
-    components_[start] = label;
-    stack.push_back(static_cast<uint32_t>(start));
-    while (!stack.empty()) {
-      const uint32_t i = stack.back();
-      stack.pop_back();
-      const int32_t x = static_cast<int32_t>(i % width_);
-      const int32_t y = static_cast<int32_t>(i / width_);
-      const Cell next[4] = {{x - 1, y}, {x + 1, y}, {x, y - 1}, {x, y + 1}};
-      for (Cell c : next) {
-        if (!Passable(c)) continue;
-        const size_t j = static_cast<size_t>(c.y) * width_ + c.x;
-        if (components_[j] != 0) continue;
-        components_[j] = label;
-        stack.push_back(static_cast<uint32_t>(j));
+absl::Status GridMap::RepairBitLines(const GridMap& previous,
+                                     absl::Span<const CellRect> rects) {
+  absl::StatusOr<internal::CowBuffer> rows = previous.row_bits_buffer_->Fork();
+  if (!rows.ok()) return rows.status();
+  absl::StatusOr<internal::CowBuffer> columns =
+      previous.column_bits_buffer_->Fork();
+  if (!columns.ok()) return columns.status();
+  row_bit_words_ = previous.row_bit_words_;
+  column_bit_words_ = previous.column_bit_words_;
+  const size_t pw = static_cast<size_t>(width_) + 2;
+  // Sets bit `bit` of the line starting at word `line` to `on`.
+  auto set = [](internal::CowBuffer* b, size_t word,
+                bool on) -> absl::Status {
+    const size_t offset = (word / 64) * sizeof(uint64_t);
+    if (!b->IsWritable(offset)) {
+      if (absl::Status s = b->MakeWritable(offset, sizeof(uint64_t));
+          !s.ok()) {
+        return s;
+      }
+    }
+    uint64_t& w = reinterpret_cast<uint64_t*>(b->mutable_data())[word / 64];
+    const uint64_t mask = uint64_t{1} << (word % 64);
+    w = on ? (w | mask) : (w & ~mask);
+    return absl::OkStatus();
+  };
+  for (const CellRect& r : rects) {
+    for (int32_t y = r.min.y; y < r.max.y; ++y) {
+      for (int32_t x = r.min.x; x < r.max.x; ++x) {
+        const size_t px = static_cast<size_t>(x) + 1;
+        const size_t py = static_cast<size_t>(y) + 1;
+        const bool on = padded_costs_[py * pw + px] != 0;
+        if (absl::Status s = set(&*rows, py * row_bit_words_ * 64 + px + 64, on);
+            !s.ok()) {
+          return s;
+        }
+        if (absl::Status s =
+                set(&*columns, px * column_bit_words_ * 64 + py + 64, on);
+            !s.ok()) {
+          return s;
+        }
       }
     }
   }
-  component_count_ = label;
+  rows->Seal();
+  columns->Seal();
+  SetBitLines(std::make_shared<const internal::CowBuffer>(*std::move(rows)),
+              std::make_shared<const internal::CowBuffer>(*std::move(columns)));
+  return absl::OkStatus();
+}
+
+uint32_t GridMap::component(Cell c) const { return components_->label(c); }
+
+uint32_t GridMap::component_count() const { return components_->count(); }
+
+std::vector<int64_t> GridMap::ComponentSizes() const {
+  return components_->Sizes();
 }
 
 std::vector<uint8_t> GridMap::CopyCosts() const {
@@ -132,17 +217,34 @@ std::vector<uint8_t> GridMap::CopyCosts() const {
   out.reserve(static_cast<size_t>(cell_count()));
   const size_t pw = static_cast<size_t>(width_) + 2;
   for (int32_t y = 0; y < height_; ++y) {
-    const uint8_t* row = padded_costs_.data() + (y + 1) * pw + 1;
+    const uint8_t* row = padded_costs_ + (y + 1) * pw + 1;
     out.insert(out.end(), row, row + width_);
   }
   return out;
 }
 
 size_t GridMap::MemoryBytes() const {
-  return sizeof(GridMap) + padded_costs_.capacity() +
-         components_.capacity() * sizeof(uint32_t) +
-         (row_bits_.capacity() + column_bits_.capacity()) * sizeof(uint64_t) +
+  auto bytes = [](const std::shared_ptr<const internal::CowBuffer>& b) {
+    return b == nullptr ? size_t{0} : b->size();
+  };
+  return sizeof(GridMap) + bytes(costs_buffer_) +
+         cost_counts_.capacity() * sizeof(int64_t) +
+         (components_ == nullptr ? 0 : components_->MemoryBytes()) +
+         bytes(row_bits_buffer_) + bytes(column_bits_buffer_) +
          JumpTableBytes() + LandmarkBytes();
+}
+
+size_t GridMap::UnsharedTileBytes() const {
+  size_t bytes = 0;
+  for (const auto* b : {&costs_buffer_, &row_bits_buffer_, &column_bits_buffer_,
+                        &jump_table_buffer_}) {
+    if (*b != nullptr) bytes += (*b)->private_chunks() * (*b)->chunk_bytes();
+  }
+  return bytes;
+}
+
+size_t GridMap::JumpTableBytes() const {
+  return jump_table_buffer_ == nullptr ? 0 : jump_table_buffer_->size();
 }
 
 absl::Status GridMap::BuildJumpTable() {
@@ -152,7 +254,13 @@ absl::Status GridMap::BuildJumpTable() {
         "one's costs are ",
         min_cost_, "..", max_cost_, ")"));
   }
-  jump_table_ = internal::ComputeJumpTable(*this);
+  absl::StatusOr<internal::CowBuffer> table =
+      internal::CowBuffer::Create(padded_size_ * 8, kTileBytes);
+  if (!table.ok()) return table.status();
+  internal::ComputeJumpTable(
+      *this, reinterpret_cast<int8_t*>(table->mutable_data()));
+  table->Seal();
+  SetJumpTable(std::make_shared<const internal::CowBuffer>(*std::move(table)));
   return absl::OkStatus();
 }
 

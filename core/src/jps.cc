@@ -343,11 +343,10 @@ void RunJpsPlus(const GridMap& map, const SearchParams& params,
   JpsSearch(map, params, state, TableJumper(map, params), result);
 }
 
-std::vector<int8_t> ComputeJumpTable(const GridMap& map) {
+void ComputeJumpTable(const GridMap& map, int8_t* table) {
   const int32_t pw = map.padded_width();
   const int32_t ph = map.height() + 2;
   const uint8_t* costs = map.padded_costs();
-  std::vector<int8_t> table(map.padded_size() * 8, 0);
   // Bit d (straight d only): the straight line from the cell in direction d
   // ends at a jump point, not a wall. Kept aside, since an entry that says
   // "continue" does not show it.
@@ -408,7 +407,6 @@ std::vector<int8_t> ComputeJumpTable(const GridMap& map) {
       }
     }
   }
-  return table;
 }
 
 }  // namespace gridstar::internal

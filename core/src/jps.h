@@ -36,10 +36,10 @@ inline constexpr const int32_t* kJumpDy = kMoveDy;
 // entry of the cell kJumpTableStep steps on (which is free and no jump point)
 // continues the line. Blocked cells hold 0. Eight bytes a cell, so an
 // 8192 x 8192 map's table (537 MB) fits the default --max_derived_bytes.
-// REQUIRES: map.uniform_cost().
+// REQUIRES: map.uniform_cost(); `table` holds padded_size() * 8 zeros.
 inline constexpr int8_t kJumpTableStep = 127;
 inline constexpr int8_t kJumpContinue = -128;
-std::vector<int8_t> ComputeJumpTable(const GridMap& map);
+void ComputeJumpTable(const GridMap& map, int8_t* table);
 
 // The engines. REQUIRES: map.uniform_cost(), state.BeginSearch(map) done,
 // params as FindPath prepares them for astar; RunJpsPlus also

@@ -28,15 +28,15 @@ absl::Status GridMap::BuildLandmarks(int count, DiagonalPolicy policy) {
         "landmarks: the map has no passable cell");
   }
   // Landmarks go into the largest component, where most queries are.
-  std::vector<int64_t> sizes(component_count_ + 1, 0);
-  for (uint32_t label : components_) ++sizes[label];
+  const std::vector<int64_t> sizes = ComponentSizes();
   const uint32_t largest = static_cast<uint32_t>(
       std::max_element(sizes.begin() + 1, sizes.end()) - sizes.begin());
-  const size_t first = static_cast<size_t>(
-      std::find(components_.begin(), components_.end(), largest) -
-      components_.begin());
-  Cell from{static_cast<int32_t>(first % width_),
-            static_cast<int32_t>(first / width_)};
+  Cell from;
+  for (int64_t i = 0; i < cell_count(); ++i) {
+    from = Cell{static_cast<int32_t>(i % width_),
+                static_cast<int32_t>(i / width_)};
+    if (component(from) == largest) break;
+  }
 
   SearchContextOptions options;
   options.max_cells = static_cast<int64_t>(padded_size());

@@ -1,8 +1,12 @@
 #include "gridstar/map_update.h"
 
+#include <algorithm>
+#include <memory>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "component_tiles.h"
+#include "cow_buffer.h"
 
 namespace gridstar {
 
@@ -46,18 +50,60 @@ ChangeSummary ApplyChangesToCosts(int32_t width,
 absl::StatusOr<GridMap> ApplyChanges(const GridMap& previous,
                                      absl::Span<const CellChange> changes,
                                      ChangeSummary* summary) {
-  // Today the next version is built whole from the changed costs; tiles that
-  // share what did not change come with the big-world work.
-  std::vector<uint8_t> costs = previous.CopyCosts();
-  *summary =
-      ApplyChangesToCosts(previous.width(), changes, absl::MakeSpan(costs));
-  // The previous version's size is valid whatever limits it was built under.
-  MapLimits same_size;
-  same_size.max_width = previous.width();
-  same_size.max_height = previous.height();
-  same_size.max_cells = previous.cell_count();
-  return GridMap::FromCosts(previous.width(), previous.height(), costs,
-                            same_size);
+  *summary = ChangeSummary();
+  GridMap next;
+  next.width_ = previous.width_;
+  next.height_ = previous.height_;
+  next.padded_size_ = previous.padded_size_;
+  next.cost_counts_ = previous.cost_counts_;
+  absl::StatusOr<internal::CowBuffer> costs = previous.costs_buffer_->Fork();
+  if (!costs.ok()) return costs.status();
+  const size_t pw = static_cast<size_t>(previous.width_) + 2;
+  for (const CellChange& c : changes) {
+    bool changed = false;
+    for (int32_t y = c.min.y; y < c.max.y; ++y) {
+      const size_t offset = (static_cast<size_t>(y) + 1) * pw +
+                            static_cast<size_t>(c.min.x) + 1;
+      const size_t length = static_cast<size_t>(c.max.x - c.min.x);
+      const uint8_t* row = costs->data() + offset;
+      // Tiles are copied only for rows that really change.
+      if (std::all_of(row, row + length,
+                      [&](uint8_t v) { return v == c.cost; })) {
+        continue;
+      }
+      if (absl::Status s = costs->MakeWritable(offset, length); !s.ok()) {
+        return s;
+      }
+      uint8_t* out = costs->mutable_data() + offset;
+      for (size_t i = 0; i < length; ++i) {
+        const uint8_t old = out[i];
+        if (old == c.cost) continue;
+        // Raised or blocked: distances can only grow.
+        summary->only_raised = summary->only_raised &&
+                               (c.cost == 0 || (old != 0 && c.cost > old));
+        ++summary->cells_changed;
+        --next.cost_counts_[old];
+        ++next.cost_counts_[c.cost];
+        out[i] = c.cost;
+      }
+      changed = true;
+    }
+    if (changed) summary->rects.push_back(CellRect{c.min, c.max});
+  }
+  costs->Seal();
+  next.SetCosts(std::make_shared<const internal::CowBuffer>(*std::move(costs)));
+  next.StatsFromCounts();
+  next.components_ = std::make_shared<const internal::ComponentTiles>(
+      previous.components_->Repaired(next.padded_costs_, summary->rects));
+  if (next.uniform_cost()) {
+    // Bit lines say only which cells are passable: repairable from any
+    // uniform-cost version before.
+    absl::Status s = previous.row_bits_buffer_ != nullptr
+                         ? next.RepairBitLines(previous, summary->rects)
+                         : next.BuildBitLines();
+    if (!s.ok()) return s;
+  }
+  return next;
 }
 
 }  // namespace gridstar

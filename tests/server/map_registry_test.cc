@@ -199,11 +199,54 @@ TEST(MapRegistryTest, LandmarksKeptWhenCostsOnlyRiseRebuiltOtherwise) {
   EXPECT_EQ((*v2)->derived.at(0).outcome, DerivedOutcome::kKept);
   EXPECT_EQ((*v2)->BuildMicros("landmarks"), 0);
   EXPECT_EQ((*v2)->map.landmark_distances(0), v1->map.landmark_distances(0));
-  // Lowering a cost can shorten distances: rebuilt.
+  // Lowering a cost can shorten distances: the version goes out without
+  // landmarks, and the rebuild (off the update's path) installs fresh ones
+  // in that same version.
   auto v3 = registry.Update("m", {{a, {a.x + 1, a.y + 1}, 1}}, 0, Field);
   ASSERT_OK(v3);
-  EXPECT_EQ((*v3)->derived.at(0).outcome, DerivedOutcome::kBuilt);
-  EXPECT_NE((*v3)->map.landmark_distances(0), v1->map.landmark_distances(0));
+  EXPECT_EQ((*v3)->derived.at(0).outcome, DerivedOutcome::kDeferred);
+  EXPECT_TRUE((*v3)->landmarks_pending());
+  EXPECT_EQ((*v3)->map.landmark_count(), 0);
+  ASSERT_TRUE(registry.ClaimLandmarkRebuild("m"));
+  EXPECT_FALSE(registry.ClaimLandmarkRebuild("m"));  // Claimed once.
+  ASSERT_OK(registry.RebuildPendingLandmarks("m"));
+  std::shared_ptr<const MapSnapshot> rebuilt = registry.Find("m");
+  EXPECT_EQ(rebuilt->version, (*v3)->version);
+  EXPECT_FALSE(rebuilt->landmarks_pending());
+  EXPECT_EQ(rebuilt->derived.at(0).outcome, DerivedOutcome::kBuilt);
+  EXPECT_GT(rebuilt->BuildMicros("landmarks"), 0);
+  GridMap fresh = rebuilt->map;
+  ASSERT_OK(fresh.BuildLandmarks(3, DiagonalPolicy::kNoCornerCutting));
+  EXPECT_TRUE(fresh.landmarks() == rebuilt->map.landmarks());
+  EXPECT_FALSE(registry.ClaimLandmarkRebuild("m"));  // Nothing pending.
+}
+
+TEST(MapRegistryTest, LandmarkClaimsFollowTheNewestVersion) {
+  MapRegistry registry(nullptr, {});
+  MapOptions options;
+  options.landmarks = 1;
+  ASSERT_OK(registry.Register("m", Random(20, 20, 5, false), options, false));
+  std::shared_ptr<const MapSnapshot> v1 = registry.Find("m");
+  Cell blocked{-1, -1};
+  for (int32_t i = 0; i < 400 && blocked.x < 0; ++i) {
+    if (!v1->map.Passable({i % 20, i / 20})) blocked = {i % 20, i / 20};
+  }
+  ASSERT_GE(blocked.x, 0);
+  const CellChange open{blocked, {blocked.x + 1, blocked.y + 1}, 1};
+  ASSERT_OK(registry.Update("m", {open}, 0, Field));
+  ASSERT_TRUE(registry.ClaimLandmarkRebuild("m"));
+  ASSERT_OK(registry.RebuildPendingLandmarks("m"));
+  EXPECT_FALSE(registry.Find("m")->landmarks_pending());
+  // Blocking only raises: the landmarks are kept; opening again makes the
+  // newest version pending, and a dropped claim can be claimed again.
+  const CellChange lower{blocked, {blocked.x + 1, blocked.y + 1}, 0};
+  ASSERT_OK(registry.Update("m", {lower}, 0, Field));  // Only raised: kept.
+  EXPECT_FALSE(registry.Find("m")->landmarks_pending());
+  ASSERT_OK(registry.Update("m", {open}, 0, Field));
+  EXPECT_TRUE(registry.Find("m")->landmarks_pending());
+  EXPECT_TRUE(registry.ClaimLandmarkRebuild("m"));
+  registry.DropLandmarkClaim("m");
+  EXPECT_TRUE(registry.ClaimLandmarkRebuild("m"));  // A dropped claim frees.
 }
 
 TEST(MapRegistryTest, JumpTableFollowsUniformCostsAndMatchesAFreshBuild) {

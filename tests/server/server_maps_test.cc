@@ -328,13 +328,14 @@ TEST(ServerLimitsTest, FlowFieldOverTheMessageLimitIsResourceExhausted) {
 // jump table and landmark memory than --max_derived_bytes is refused.
 TEST(ServerLimitsTest, DerivedDataOverTheLimitIsResourceExhausted) {
   // The sample dungeon pads to 130 x 130 = 16,900 cells: a jump table is
-  // 135,200 bytes (one byte per direction), a landmark 135,200.
+  // 135,200 bytes (one byte per direction) in 34 tiles of 4 KiB = 139,264,
+  // a landmark 135,200.
   ServerProcess server({"--max_derived_bytes=200000"});
   ASSERT_TRUE(server.started());
   const std::string dungeon = ReadSample("dungeon.map");
   v1::MapInfo info;
   ASSERT_TRUE(Register(server.stub(), "table", dungeon, &info, false, true).ok());
-  EXPECT_EQ(info.jump_table_bytes(), 135200u);
+  EXPECT_EQ(info.jump_table_bytes(), 139264u);
   v1::RegisterMapRequest r;
   r.set_id("both");
   r.set_movingai(dungeon);
@@ -408,9 +409,22 @@ TEST_F(ServerTest, LandmarksServeTerrainAndFollowUpdates) {
   EXPECT_EQ(after.landmark_bytes(), info.landmark_bytes());
   EXPECT_EQ(after.landmark_build_micros(), 0);
   search(*GridMap::FromCosts(terrain.width(), terrain.height(), costs));
-  // Lowered to 1: rebuilt.
+  EXPECT_TRUE(after.landmarks_current());
+  // Lowered to 1: the new version answers at once without landmarks, and
+  // the background rebuild installs new ones in that same version.
   after = update(1);
-  EXPECT_GT(after.landmark_build_micros(), 0);
+  EXPECT_FALSE(after.landmarks_current());
+  EXPECT_EQ(after.landmark_bytes(), 0u);
+  v1::MapInfo rebuilt;
+  ASSERT_TRUE(WaitFor([&] {
+    v1::GetMapResponse got;
+    if (!GetMapWithCells(stub(), "terrain", &got).ok()) return false;
+    rebuilt = got.info();
+    return rebuilt.landmarks_current();
+  }));
+  EXPECT_EQ(rebuilt.version(), after.version());
+  EXPECT_EQ(rebuilt.landmark_bytes(), info.landmark_bytes());
+  EXPECT_GT(rebuilt.landmark_build_micros(), 0);
   search(*GridMap::FromCosts(terrain.width(), terrain.height(), costs));
   r.set_landmarks(33);
   r.set_id("more");

@@ -146,6 +146,7 @@ using testing::ServerProcess;
 using testing::ServerTest;
 using testing::SetDeadline;
 using testing::Unpack;
+using testing::WaitFor;
 }  // namespace server_suite
 
 }  // namespace gridstar::testing

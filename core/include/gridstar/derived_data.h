@@ -40,9 +40,11 @@ namespace gridstar {
 
 // What Build or Repair did to a structure of a map.
 enum class DerivedOutcome {
-  kBuilt,   // Computed (from scratch, or repaired from the version before).
-  kKept,    // The version before's structure, shared as it is.
-  kAbsent,  // Does not apply to this map.
+  kBuilt,     // Computed from scratch.
+  kRepaired,  // The version before's, recomputed where the changes reach.
+  kKept,      // The version before's structure, shared as it is.
+  kDeferred,  // Left out of this version, for its owner to build later.
+  kAbsent,    // Does not apply to this map.
 };
 
 class DerivedStructure {
@@ -72,6 +74,12 @@ struct DerivedOptions {
   // 0 = none, at most GridMap::kMaxLandmarks, built for landmark_policy.
   int landmarks = 0;
   DiagonalPolicy landmark_policy = DiagonalPolicy::kNoCornerCutting;
+  // When an update makes some cell cheaper (the old landmark distances are
+  // no longer lower bounds), leave the new version without landmarks
+  // (kDeferred; searches there run without them) instead of rebuilding
+  // them inside the update: the owner rebuilds them off the update's path
+  // (the server does, in the background).
+  bool defer_landmark_rebuild = false;
 };
 
 // InvalidArgument naming "landmarks" for a count out of range, or the

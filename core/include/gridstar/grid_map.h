@@ -1,12 +1,19 @@
 // GridMap: a rectangular grid of terrain costs, the map every search runs on.
 //
 // Each cell holds a cost byte: 0 = blocked, 1..255 = passable with that
-// terrain cost. Built once through FromCosts (or a reader in map_io.h) and
+// terrain cost. Built through FromCosts (or a reader in map_io.h) and
 // immutable afterwards, so one GridMap may be read by any number of threads
-// at once without locking. Copying is allowed (a later map update builds a
-// changed copy aside); moving is cheap.
+// at once without locking. Copies are cheap and share everything; the next
+// version of a map (ApplyChanges in map_update.h) shares every tile it did
+// not change with the version before.
 //
-// Derived data computed at construction:
+// Storage: every per-cell array (costs, bit lines, jump distances) is kept
+// in tiles of kTileBytes (core/src/cow_buffer.h): a version maps its tiles
+// in order into one contiguous read-only range, so searches index plain
+// arrays, and an update copies only the tiles it writes. Components are kept
+// per square tile of 64 x 64 cells (core/src/component_tiles.h).
+//
+// Derived data computed at construction (and repaired by updates):
 //   - a padded copy of the costs, one blocked cell of border on every side,
 //     so that searches can look at all eight neighbours without bounds checks;
 //   - connected components. Under every DiagonalPolicy a diagonal move needs
@@ -40,6 +47,14 @@
 
 namespace gridstar {
 
+namespace internal {
+class ComponentTiles;
+class CowBuffer;
+}  // namespace internal
+
+struct CellChange;
+struct ChangeSummary;
+
 // Size limits checked before anything is allocated.
 struct MapLimits {
   int64_t max_width = 8192;
@@ -62,6 +77,13 @@ class GridMap {
   static absl::StatusOr<GridMap> FromCosts(int64_t width, int64_t height,
                                            absl::Span<const uint8_t> costs,
                                            const MapLimits& limits = {});
+
+  // Bytes of one storage tile of the per-cell arrays (see the top).
+  static constexpr size_t kTileBytes = 4096;
+  // What an array of `bytes` takes in whole tiles.
+  static constexpr size_t TiledBytes(size_t bytes) {
+    return (bytes + kTileBytes - 1) / kTileBytes * kTileBytes;
+  }
 
   GridMap(const GridMap&) = default;
   GridMap& operator=(const GridMap&) = default;
@@ -97,10 +119,10 @@ class GridMap {
 
   // Component label of a cell: 0 when blocked, else 1..component_count().
   // REQUIRES: InBounds(c).
-  uint32_t component(Cell c) const {
-    return components_[static_cast<size_t>(c.y) * width_ + c.x];
-  }
-  uint32_t component_count() const { return component_count_; }
+  uint32_t component(Cell c) const;
+  uint32_t component_count() const;
+  // Cells of each component, index 0 unused.
+  std::vector<int64_t> ComponentSizes() const;
   // True when both cells are passable and in the same component.
   bool Connected(Cell a, Cell b) const {
     return Passable(a) && Passable(b) && component(a) == component(b);
@@ -111,6 +133,10 @@ class GridMap {
 
   // Bytes held by this map and all its derived data.
   size_t MemoryBytes() const;
+  // Bytes of storage tiles no other version shares: for a version made by
+  // an update, what the update copied. Takes a lock per array; for tests
+  // and figures, not per search.
+  size_t UnsharedTileBytes() const;
 
   // Precomputes jump distances for jps+: for every padded cell and each of
   // the eight directions, how far the next jump point or wall lies, one
@@ -118,8 +144,16 @@ class GridMap {
   // (8 bytes a cell; see core/src/jps.h). FailedPrecondition unless
   // uniform_cost(). Not thread-safe: call it before sharing the map.
   absl::Status BuildJumpTable();
-  bool has_jump_table() const { return !jump_table_.empty(); }
-  size_t JumpTableBytes() const { return jump_table_.capacity(); }
+  bool has_jump_table() const { return jump_table_ != nullptr; }
+  size_t JumpTableBytes() const;
+  // The table of `previous` (same size, with a table) repaired for the cells
+  // of `rects` changed since: only the rows, columns and diagonals whose
+  // entries the changes can reach are recomputed, and only the tiles they
+  // write are copied. FailedPrecondition unless both maps are uniform-cost
+  // with the same cost; ResourceExhausted when tiles cannot be had. Not
+  // thread-safe: call it before sharing the map.
+  absl::Status RepairJumpTable(const GridMap& previous,
+                               absl::Span<const CellRect> rects);
   // Whether kAuto runs online jps even though the map has a jump table (the
   // owner judged the table slower on this map: the server does on huge
   // maps, see MapRegistry::kJpsOverTableCells).
@@ -128,7 +162,7 @@ class GridMap {
   bool auto_prefers_jps() const { return auto_prefers_jps_; }
   // Eight entries per padded cell, indexed padded_index * 8 + direction (see
   // core/src/jps.h). Empty without BuildJumpTable.
-  const int8_t* jump_table() const { return jump_table_.data(); }
+  const int8_t* jump_table() const { return jump_table_; }
 
   // Landmarks for the differential heuristic (ALT) of kAlt and kAuto:
   // `count` cells of the largest component picked far apart (the first is
@@ -171,19 +205,19 @@ class GridMap {
   size_t column_bit_words() const { return column_bit_words_; }
   // REQUIRES: uniform_cost(), 0 <= padded_row < height() + 2.
   const uint64_t* row_bits(int32_t padded_row) const {
-    return row_bits_.data() + static_cast<size_t>(padded_row) * row_bit_words_;
+    return row_bits_ + static_cast<size_t>(padded_row) * row_bit_words_;
   }
   // REQUIRES: uniform_cost(), 0 <= padded_column < width() + 2.
   const uint64_t* column_bits(int32_t padded_column) const {
-    return column_bits_.data() +
+    return column_bits_ +
            static_cast<size_t>(padded_column) * column_bit_words_;
   }
 
   // The padded layout, for search implementations: row r of the padding is
   // map row r - 1, column c is map column c - 1; the border is blocked.
   int32_t padded_width() const { return width_ + 2; }
-  size_t padded_size() const { return padded_costs_.size(); }
-  const uint8_t* padded_costs() const { return padded_costs_.data(); }
+  size_t padded_size() const { return padded_size_; }
+  const uint8_t* padded_costs() const { return padded_costs_; }
   // REQUIRES: InBounds(c).
   uint32_t PaddedIndex(Cell c) const {
     return static_cast<uint32_t>(c.y + 1) * static_cast<uint32_t>(width_ + 2) +
@@ -196,23 +230,42 @@ class GridMap {
   }
 
  private:
+  friend absl::StatusOr<GridMap> ApplyChanges(
+      const GridMap& previous, absl::Span<const CellChange> changes,
+      ChangeSummary* summary);
+
   GridMap() = default;
-  void LabelComponents();
-  void BuildBitLines();
+  absl::Status BuildBitLines();
+  absl::Status RepairBitLines(const GridMap& previous,
+                              absl::Span<const CellRect> rects);
+  void SetCosts(std::shared_ptr<const internal::CowBuffer> costs);
+  void SetBitLines(std::shared_ptr<const internal::CowBuffer> rows,
+                   std::shared_ptr<const internal::CowBuffer> columns);
+  void SetJumpTable(std::shared_ptr<const internal::CowBuffer> table);
+  void CountCosts();
+  void StatsFromCounts();
 
   int32_t width_ = 0;
   int32_t height_ = 0;
   uint8_t min_cost_ = 0;
   uint8_t max_cost_ = 0;
   int64_t passable_count_ = 0;
-  uint32_t component_count_ = 0;
-  std::vector<uint8_t> padded_costs_;
-  std::vector<uint32_t> components_;
+  // Cells of each cost 0..255, for min_cost_ / max_cost_ after updates.
+  std::vector<int64_t> cost_counts_;
+  // The tiled arrays, shared by copies and (tile by tile) by versions; the
+  // raw pointers below point into them.
+  std::shared_ptr<const internal::CowBuffer> costs_buffer_;
+  std::shared_ptr<const internal::CowBuffer> row_bits_buffer_;
+  std::shared_ptr<const internal::CowBuffer> column_bits_buffer_;
+  std::shared_ptr<const internal::CowBuffer> jump_table_buffer_;
+  const uint8_t* padded_costs_ = nullptr;
+  size_t padded_size_ = 0;
+  std::shared_ptr<const internal::ComponentTiles> components_;
   size_t row_bit_words_ = 0;
   size_t column_bit_words_ = 0;
-  std::vector<uint64_t> row_bits_;
-  std::vector<uint64_t> column_bits_;
-  std::vector<int8_t> jump_table_;
+  const uint64_t* row_bits_ = nullptr;
+  const uint64_t* column_bits_ = nullptr;
+  const int8_t* jump_table_ = nullptr;
   bool auto_prefers_jps_ = false;
   int landmark_count_ = 0;
   DiagonalPolicy landmark_policy_ = DiagonalPolicy::kNoCornerCutting;

@@ -2,8 +2,10 @@
 // anything changes, and the next version of a map built from the one before.
 //
 // A version is a new immutable GridMap: searches on the version before keep
-// reading it. ApplyChanges builds the next version's costs and its intrinsic
-// derived data (components, bit lines); the opt-in structures (jump table,
+// reading it. ApplyChanges builds the next version sharing every storage
+// tile the changes do not write, and repairs its intrinsic derived data in
+// place of rebuilding it: the bit lines of the changed cells, the component
+// labels of the touched component tiles. The opt-in structures (jump table,
 // landmarks) are repaired through derived_data.h.
 //
 // Thread-safety: pure functions of their arguments.
@@ -14,6 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
@@ -44,6 +47,8 @@ struct ChangeSummary {
   bool only_raised = true;
   // Cells whose cost differs from the version before.
   int64_t cells_changed = 0;
+  // The changes' rectangles that changed at least one cell, in order.
+  std::vector<CellRect> rects;
 };
 
 // OkStatus when every change is a non-empty rectangle inside a width x
@@ -62,7 +67,9 @@ ChangeSummary ApplyChangesToCosts(int32_t width,
 
 // The next version of `previous`: its costs with `changes` applied, with
 // components and bit lines, and no opt-in structure (derived_data.h repairs
-// those). *summary says what changed. REQUIRES: ValidateChanges passed.
+// those). Costs what the changes touch, not what the map holds. *summary
+// says what changed. ResourceExhausted when tiles cannot be had (the
+// previous version is untouched). REQUIRES: ValidateChanges passed.
 absl::StatusOr<GridMap> ApplyChanges(const GridMap& previous,
                                      absl::Span<const CellChange> changes,
                                      ChangeSummary* summary);

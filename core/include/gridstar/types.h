@@ -22,6 +22,16 @@ struct Cell {
   friend bool operator!=(Cell a, Cell b) { return !(a == b); }
 };
 
+// The cells [min.x, max.x) x [min.y, max.y).
+struct CellRect {
+  Cell min;
+  Cell max;
+
+  friend bool operator==(const CellRect& a, const CellRect& b) {
+    return a.min == b.min && a.max == b.max;
+  }
+};
+
 // Which of the four diagonal moves a search may take. Straight moves need
 // only the target cell passable.
 enum class DiagonalPolicy : uint8_t {

@@ -1,0 +1,91 @@
+// ComponentTiles: the connected components of a map, kept per square tile
+// so that an update relabels only the tiles it touches.
+//
+// Each kTile x kTile tile labels its passable cells 1..count by 4-connected
+// components inside the tile (local labels, in scan order). Two local
+// components of neighbouring tiles touch when two passable cells across the
+// shared border are 4-adjacent; each tile keeps those pairs for its east and
+// south borders. The map's components are the connected components of that
+// small graph: every update recomputes the touched tiles' labels and border
+// pairs, then the global labels from the graph alone (no cell is visited
+// outside the touched tiles). Global labels are canonical: numbered in order
+// of tiles (row-major) and local labels, so a repaired labelling equals a
+// labelling built from scratch, label for label.
+//
+// Two cells are mutually reachable under every DiagonalPolicy exactly when
+// they are 4-connected (a diagonal move needs one of its orthogonal cells
+// free), so one labelling serves all policies.
+//
+// Thread-safety: immutable once built (Build / Repair run before sharing);
+// copies share the tiles.
+
+#ifndef GRIDSTAR_SRC_COMPONENT_TILES_H_
+#define GRIDSTAR_SRC_COMPONENT_TILES_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "gridstar/types.h"
+
+namespace gridstar::internal {
+
+class ComponentTiles {
+ public:
+  static constexpr int kTileShift = 6;
+  static constexpr int32_t kTile = 1 << kTileShift;
+
+  // Labels a width x height map whose padded costs (one blocked cell of
+  // border, rows width + 2 wide) are `padded`.
+  static ComponentTiles Build(const uint8_t* padded, int32_t width,
+                              int32_t height);
+
+  // The labelling of the map after cells inside `rects` changed (their
+  // costs now in `padded`): the tiles they touch are relabelled, the rest
+  // shared with this one. REQUIRES: same size as this labelling's map.
+  ComponentTiles Repaired(const uint8_t* padded,
+                          const std::vector<CellRect>& rects) const;
+
+  // 0 for a blocked cell, else 1..count(). REQUIRES: c inside the map.
+  uint32_t label(Cell c) const {
+    const size_t t = static_cast<size_t>(c.y >> kTileShift) * tiles_x_ +
+                     static_cast<size_t>(c.x >> kTileShift);
+    const uint16_t local =
+        (*tiles_[t]->labels)[static_cast<size_t>(c.y & (kTile - 1)) * kTile +
+                          static_cast<size_t>(c.x & (kTile - 1))];
+    return local == 0 ? 0 : global_[first_[t] + local - 1];
+  }
+  uint32_t count() const { return count_; }
+  // Cells of each label, index 0 unused (for landmark placement).
+  std::vector<int64_t> Sizes() const;
+  size_t MemoryBytes() const;
+
+ private:
+  struct Tile {
+    // kTile * kTile, row-major; 0 = blocked or off the map. Shared by the
+    // versions of a tile that differ in border pairs only.
+    std::shared_ptr<const std::vector<uint16_t>> labels;
+    uint16_t count = 0;
+    // Touching (this tile's label, neighbour's label) pairs, each once.
+    std::vector<std::pair<uint16_t, uint16_t>> east, south;
+  };
+
+  std::shared_ptr<const std::vector<uint16_t>> LabelTile(
+      const uint8_t* padded, size_t t, uint16_t* count) const;
+  // The east and south pairs of tile t from the labels in tiles_.
+  void BorderPairs(size_t t, Tile* tile) const;
+  void Relabel();
+
+  int32_t width_ = 0, height_ = 0;
+  size_t tiles_x_ = 0, tiles_y_ = 0;
+  std::vector<std::shared_ptr<const Tile>> tiles_;
+  std::vector<uint32_t> first_;   // Per tile: its first entry in global_.
+  std::vector<uint32_t> global_;  // Per tile component: its global label.
+  uint32_t count_ = 0;
+};
+
+}  // namespace gridstar::internal
+
+#endif  // GRIDSTAR_SRC_COMPONENT_TILES_H_

@@ -1,0 +1,243 @@
+// Local repair of the jps+ jump table (GridMap::RepairJumpTable).
+//
+// An entry depends on its own cell, the next cell in its direction, their
+// side cells (straight directions) or the two cells a diagonal passes, and
+// the next cell's entry (diagonals: also whether the next cell's straight
+// lines end at a jump point). So after cells changed:
+//   1. straight entries: for every row (column) within one of a changed
+//      rectangle, walk against the direction of travel from the changed
+//      cells, recomputing each entry from the one ahead; past the cells
+//      whose inputs changed, stop at the first entry that comes out as it
+//      was and is not a continue marker (a continue entry may still have
+//      changed meaning: where its line ends);
+//   2. diagonal entries: seeds are the cells within one of a changed
+//      rectangle and the cells one diagonal step behind every cell a
+//      straight walk visited (their straight line may end elsewhere now);
+//      walk back along each seed's diagonal, front seeds first, until an
+//      entry comes out as it was.
+// Each walk recomputes entries against the current table, so walks may run
+// in any order; the property tests compare the result with a table built
+// from scratch after every step of random update sequences.
+
+#include <algorithm>
+#include <vector>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
+#include "cow_buffer.h"
+#include "gridstar/grid_map.h"
+#include "jps.h"
+
+namespace gridstar {
+namespace {
+
+using internal::kJumpContinue;
+using internal::kJumpDx;
+using internal::kJumpDy;
+using internal::kJumpTableStep;
+
+int8_t Extend(int8_t next) {
+  if (next == kJumpContinue || next == kJumpTableStep ||
+      next == -kJumpTableStep) {
+    return kJumpContinue;
+  }
+  return static_cast<int8_t>(next > 0 ? next + 1 : next - 1);
+}
+
+int StraightDirection(int32_t dx, int32_t dy) {
+  return dx > 0 ? 0 : dx < 0 ? 1 : dy > 0 ? 2 : 3;
+}
+
+class TableRepair {
+ public:
+  TableRepair(const GridMap& map, internal::CowBuffer* table)
+      : costs_(map.padded_costs()),
+        pw_(map.padded_width()),
+        ph_(map.height() + 2),
+        table_(table) {}
+
+  absl::Status Run(absl::Span<const CellRect> rects) {
+    std::vector<uint32_t> walked[4];
+    for (const CellRect& r : rects) {
+      // Padded coordinates of the rectangle.
+      const int32_t x0 = r.min.x + 1, x1 = r.max.x + 1;
+      const int32_t y0 = r.min.y + 1, y1 = r.max.y + 1;
+      for (int d = 0; d < 4; ++d) {
+        const int32_t dx = kJumpDx[d], dy = kJumpDy[d];
+        // Lines within one of the rectangle, across the direction.
+        const bool row = dx != 0;
+        const int32_t lo = std::max(1, (row ? y0 : x0) - 1);
+        const int32_t hi = std::min((row ? ph_ : pw_) - 2, row ? y1 : x1);
+        // Along the line, the cells whose own inputs changed: those in the
+        // rectangle and the one behind it.
+        const int32_t a0 = row ? x0 : y0, a1 = row ? x1 : y1;
+        const int32_t step = row ? dx : dy;
+        const int32_t front = step > 0 ? a1 - 1 : a0;
+        const int32_t zone = a1 - a0 + 1;
+        for (int32_t across = lo; across <= hi; ++across) {
+          const int32_t sx = row ? front : across, sy = row ? across : front;
+          WalkStraight(sx, sy, d, zone, &walked[d]);
+          if (!status_.ok()) return status_;
+        }
+      }
+    }
+    for (int d = 4; d < 8; ++d) {
+      const int32_t dx = kJumpDx[d], dy = kJumpDy[d];
+      std::vector<uint32_t> seeds;
+      for (const CellRect& r : rects) {
+        for (int32_t y = std::max(1, r.min.y); y <= std::min(ph_ - 2, r.max.y + 1);
+             ++y) {
+          for (int32_t x = std::max(1, r.min.x);
+               x <= std::min(pw_ - 2, r.max.x + 1); ++x) {
+            seeds.push_back(Index(x, y));
+          }
+        }
+      }
+      const int32_t delta = dy * pw_ + dx;
+      for (int s : {StraightDirection(dx, 0), StraightDirection(0, dy)}) {
+        for (uint32_t n : walked[s]) {
+          seeds.push_back(static_cast<uint32_t>(static_cast<int64_t>(n) -
+                                                delta));
+        }
+      }
+      // Front seeds first: an entry is recomputed after the one ahead.
+      auto ahead = [&](uint32_t i) {
+        return dx * static_cast<int64_t>(i % pw_) +
+               dy * static_cast<int64_t>(i / pw_);
+      };
+      std::sort(seeds.begin(), seeds.end(), [&](uint32_t a, uint32_t b) {
+        return ahead(a) > ahead(b);
+      });
+      seeds.erase(std::unique(seeds.begin(), seeds.end()), seeds.end());
+      absl::flat_hash_set<uint32_t> done;
+      for (uint32_t seed : seeds) {
+        WalkDiagonal(seed, d, &done);
+        if (!status_.ok()) return status_;
+      }
+    }
+    return status_;
+  }
+
+ private:
+  uint32_t Index(int32_t x, int32_t y) const {
+    return static_cast<uint32_t>(y) * static_cast<uint32_t>(pw_) +
+           static_cast<uint32_t>(x);
+  }
+  bool Inside(int32_t x, int32_t y) const {
+    return x >= 1 && y >= 1 && x <= pw_ - 2 && y <= ph_ - 2;
+  }
+  bool Free(int32_t x, int32_t y) const { return costs_[Index(x, y)] != 0; }
+  int8_t Get(uint32_t i, int d) const {
+    return static_cast<int8_t>(table_->data()[size_t{i} * 8 + d]);
+  }
+  void Set(uint32_t i, int d, int8_t v) {
+    if (Get(i, d) == v) return;
+    const size_t offset = size_t{i} * 8;
+    if (!table_->IsWritable(offset)) {
+      status_.Update(table_->MakeWritable(offset, 8));
+      if (!status_.ok()) return;
+    }
+    table_->mutable_data()[offset + d] = static_cast<uint8_t>(v);
+  }
+
+  // Whether the straight line from free cell (x, y) in direction d ends at a
+  // jump point, by the current table (following continue markers).
+  bool EndsAtJump(int32_t x, int32_t y, int d) const {
+    if (!Inside(x, y) || !Free(x, y)) return false;
+    for (int64_t i = Index(x, y);;) {
+      const int8_t v = Get(static_cast<uint32_t>(i), d);
+      if (v != kJumpContinue) return v > 0;
+      i += int64_t{kJumpTableStep} * (kJumpDy[d] * pw_ + kJumpDx[d]);
+    }
+  }
+
+  // Straight entry of (x, y) in direction d given the next cell's entry and
+  // whether its line ends at a jump point; *ends says the same of (x, y).
+  int8_t StraightEntry(int32_t x, int32_t y, int d, bool next_ends,
+                       bool* ends) const {
+    *ends = false;
+    if (!Free(x, y)) return 0;
+    const int32_t dx = kJumpDx[d], dy = kJumpDy[d];
+    const int32_t nx = x + dx, ny = y + dy;
+    if (!Free(nx, ny)) return 0;
+    for (int32_t s : {-1, 1}) {
+      const int32_t sx = dx != 0 ? 0 : s, sy = dx != 0 ? s : 0;
+      if (Free(nx + sx, ny + sy) && !Free(x + sx, y + sy)) {
+        *ends = true;
+        return 1;
+      }
+    }
+    *ends = next_ends;
+    return Extend(Get(Index(nx, ny), d));
+  }
+
+  void WalkStraight(int32_t x, int32_t y, int d, int32_t zone,
+                    std::vector<uint32_t>* walked) {
+    const int32_t dx = kJumpDx[d], dy = kJumpDy[d];
+    bool next_ends = EndsAtJump(x + dx, y + dy, d);
+    for (int32_t k = 0; Inside(x, y); ++k, x -= dx, y -= dy) {
+      const uint32_t i = Index(x, y);
+      bool ends = false;
+      const int8_t v = StraightEntry(x, y, d, next_ends, &ends);
+      const int8_t old = Get(i, d);
+      walked->push_back(i);
+      Set(i, d, v);
+      if (!status_.ok()) return;
+      if (k >= zone && v == old && v != kJumpContinue) return;
+      next_ends = ends;
+    }
+  }
+
+  int8_t DiagonalEntry(int32_t x, int32_t y, int d) const {
+    const int32_t dx = kJumpDx[d], dy = kJumpDy[d];
+    const int32_t nx = x + dx, ny = y + dy;
+    if (!Free(x, y) || !Free(nx, y) || !Free(x, ny) || !Free(nx, ny)) return 0;
+    if (EndsAtJump(nx, ny, StraightDirection(dx, 0)) ||
+        EndsAtJump(nx, ny, StraightDirection(0, dy))) {
+      return 1;
+    }
+    return Extend(Get(Index(nx, ny), d));
+  }
+
+  void WalkDiagonal(uint32_t seed, int d, absl::flat_hash_set<uint32_t>* done) {
+    int32_t x = static_cast<int32_t>(seed % pw_);
+    int32_t y = static_cast<int32_t>(seed / pw_);
+    for (; Inside(x, y); x -= kJumpDx[d], y -= kJumpDy[d]) {
+      const uint32_t i = Index(x, y);
+      if (!done->insert(i).second) return;  // Walked from a seed ahead.
+      const int8_t v = DiagonalEntry(x, y, d);
+      const int8_t old = Get(i, d);
+      Set(i, d, v);
+      if (!status_.ok() || v == old) return;
+    }
+  }
+
+  const uint8_t* costs_;
+  const int32_t pw_, ph_;
+  internal::CowBuffer* table_;
+  absl::Status status_;
+};
+
+}  // namespace
+
+absl::Status GridMap::RepairJumpTable(const GridMap& previous,
+                                      absl::Span<const CellRect> rects) {
+  if (!previous.has_jump_table() || previous.width_ != width_ ||
+      previous.height_ != height_ || !uniform_cost() ||
+      !previous.uniform_cost()) {
+    return absl::FailedPreconditionError(
+        "jump_table: repair needs two uniform-cost versions of one map, the "
+        "first with a table");
+  }
+  absl::StatusOr<internal::CowBuffer> table =
+      previous.jump_table_buffer_->Fork();
+  if (!table.ok()) return table.status();
+  if (absl::Status s = TableRepair(*this, &*table).Run(rects); !s.ok()) {
+    return s;
+  }
+  table->Seal();
+  SetJumpTable(std::make_shared<const internal::CowBuffer>(*std::move(table)));
+  return absl::OkStatus();
+}
+
+}  // namespace gridstar
