@@ -34,6 +34,13 @@ ABSL_FLAG(int, metrics_port, 9464,
 ABSL_FLAG(std::string, port_file, "",
           "If set, the chosen gRPC port is written here once serving");
 ABSL_FLAG(int, workers, 0, "Search worker threads; 0 = hardware threads");
+ABSL_FLAG(int, search_nice, 10,
+          "Nice levels the search workers run below the rest of the server "
+          "(0..19), so that map updates and the RPC threads never wait "
+          "behind searches for a core: a one-cell update of an 8192 x 8192 "
+          "world under search load on 2 cores took 34 ms at 0 and 3.8 ms at "
+          "10 (README, Big worlds). Searches lose nothing when nothing else "
+          "runs.");
 ABSL_FLAG(std::string, data_dir, "",
           "Directory where maps persist (fsync'd before a change is "
           "acknowledged) and are reloaded at start; empty = memory only, "
@@ -148,8 +155,14 @@ int Run() {
       static_cast<uint64_t>(std::max<int64_t>(0, absl::GetFlag(FLAGS_max_search_nodes)));
   context_options.release_bytes = static_cast<size_t>(
       std::max<int64_t>(0, absl::GetFlag(FLAGS_context_release_bytes)));
+  const int search_nice = absl::GetFlag(FLAGS_search_nice);
+  if (search_nice < 0 || search_nice > 19) {
+    std::fprintf(stderr, "gridstar-server: --search_nice: %d is out of range [0, 19]\n",
+                 search_nice);
+    return 2;
+  }
   Scheduler search(workers, static_cast<size_t>(absl::GetFlag(FLAGS_queue_capacity)),
-                   context_options);
+                   context_options, search_nice);
   SearchContextOptions admin_options;
   admin_options.max_cells = 1;
   Scheduler admin(1, 256, admin_options);

@@ -1,13 +1,20 @@
 #include "scheduler.h"
 
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <utility>
 
 namespace gridstar::server {
 
 Scheduler::Scheduler(int workers, size_t capacity,
-                     SearchContextOptions context_options)
+                     SearchContextOptions context_options, int nice_increment)
     : capacity_(capacity),
+      nice_increment_(nice_increment),
       context_bytes_(static_cast<size_t>(workers)),
       context_options_(context_options) {
   for (int i = 0; i < workers; ++i) {
@@ -51,6 +58,16 @@ size_t Scheduler::context_memory_bytes() const {
 }
 
 void Scheduler::WorkerLoop(size_t index) {
+  if (nice_increment_ > 0) {
+    // Per thread on Linux: PRIO_PROCESS with a thread id names the thread.
+    // Best effort: a refusal leaves the worker at the process's priority.
+    const id_t tid = static_cast<id_t>(::syscall(SYS_gettid));
+    errno = 0;
+    const int base = ::getpriority(PRIO_PROCESS, tid);
+    if (errno == 0) {
+      (void)::setpriority(PRIO_PROCESS, tid, std::min(19, base + nice_increment_));
+    }
+  }
   SearchContext context(context_options_);
   // Measuring a context costs a system call over its arrays: at most every
   // 100 ms, so that small searches do not pay for it.

@@ -29,9 +29,13 @@ class Scheduler {
   // Runs on a worker with that worker's context.
   using Task = std::function<void(SearchContext&)>;
 
-  // Each worker owns one context made with `context_options`.
-  // REQUIRES: workers >= 1, capacity >= 1.
-  Scheduler(int workers, size_t capacity, SearchContextOptions context_options);
+  // Each worker owns one context made with `context_options`. Workers run
+  // `nice_increment` nice levels below the process (0 = as it; a positive
+  // increment lets other threads, such as the map writers, go first; a
+  // thread may always lower its own priority). REQUIRES: workers >= 1,
+  // capacity >= 1, nice_increment >= 0.
+  Scheduler(int workers, size_t capacity, SearchContextOptions context_options,
+            int nice_increment = 0);
   // Runs every queued task, then joins the workers.
   ~Scheduler();
 
@@ -56,6 +60,7 @@ class Scheduler {
   void WorkerLoop(size_t index);
 
   const size_t capacity_;
+  const int nice_increment_;
   mutable std::mutex mu_;
   std::condition_variable ready_;
   std::deque<Task> queue_;

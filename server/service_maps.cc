@@ -71,6 +71,9 @@ grpc::ServerUnaryReactor* PathfindingService::UpdateCells(
                          changes = std::move(changes)](SearchContext&) {
         // The request dies with the call: keep what is needed after Done.
         const std::string id = request->id();
+        // Held until after the answer, so that unmapping the version this
+        // update replaces (when no search holds it) is not the caller's wait.
+        std::shared_ptr<const MapSnapshot> replaced = registry_->Find(id);
         absl::StatusOr<std::shared_ptr<const MapSnapshot>> s =
             registry_->Update(id, changes, request->expected_version(),
                               [&](size_t i) {
@@ -97,6 +100,7 @@ grpc::ServerUnaryReactor* PathfindingService::UpdateCells(
             registry_->DropLandmarkClaim(id);
           }
         }
+        replaced.reset();
       });
   if (!queued) call->Done(Overloaded(*admin_));
   return call;

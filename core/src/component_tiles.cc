@@ -130,6 +130,7 @@ ComponentTiles ComponentTiles::Build(const uint8_t* padded, int32_t width,
   }
   for (size_t t = 0; t < n; ++t) c.BorderPairs(t, tiles[t].get());
   c.Relabel();
+  c.memory_bytes_ = c.CountBytes();
   return c;
 }
 
@@ -151,9 +152,15 @@ ComponentTiles ComponentTiles::Repaired(
   // New labels for the touched tiles; then border pairs for them and for
   // the tiles west and north of them, whose east / south pairs name them.
   std::vector<size_t> bordering;
+  // Bytes follow the tiles replaced (labels shared between a tile's
+  // versions are counted once per version, as the map reports them).
+  size_t bytes = memory_bytes_ - (first_.capacity() + global_.capacity()) *
+                                     sizeof(uint32_t);
   for (size_t t : touched) {
     auto tile = std::make_shared<Tile>();
     tile->labels = c.LabelTile(padded, t, &tile->count);
+    bytes -= TileBytes(*c.tiles_[t]);
+    bytes += TileBytes(*tile);
     c.tiles_[t] = std::move(tile);
     bordering.push_back(t);
     if (t % tiles_x_ > 0) bordering.push_back(t - 1);
@@ -165,9 +172,13 @@ ComponentTiles ComponentTiles::Repaired(
   for (size_t t : bordering) {
     auto tile = std::make_shared<Tile>(*c.tiles_[t]);
     c.BorderPairs(t, tile.get());
+    bytes -= TileBytes(*c.tiles_[t]);
+    bytes += TileBytes(*tile);
     c.tiles_[t] = std::move(tile);
   }
   c.Relabel();
+  c.memory_bytes_ =
+      bytes + (c.first_.capacity() + c.global_.capacity()) * sizeof(uint32_t);
   return c;
 }
 
@@ -181,14 +192,16 @@ std::vector<int64_t> ComponentTiles::Sizes() const {
   return sizes;
 }
 
-size_t ComponentTiles::MemoryBytes() const {
+size_t ComponentTiles::TileBytes(const Tile& t) {
+  return sizeof(Tile) + t.labels->capacity() * sizeof(uint16_t) +
+         (t.east.capacity() + t.south.capacity()) *
+             sizeof(std::pair<uint16_t, uint16_t>);
+}
+
+size_t ComponentTiles::CountBytes() const {
   size_t bytes = sizeof(*this) + (first_.capacity() + global_.capacity()) *
                                      sizeof(uint32_t);
-  for (const auto& t : tiles_) {
-    bytes += sizeof(Tile) + t->labels->capacity() * sizeof(uint16_t) +
-             (t->east.capacity() + t->south.capacity()) *
-                 sizeof(std::pair<uint16_t, uint16_t>);
-  }
+  for (const auto& t : tiles_) bytes += TileBytes(*t);
   return bytes;
 }
 

@@ -60,7 +60,8 @@ class ComponentTiles {
   uint32_t count() const { return count_; }
   // Cells of each label, index 0 unused (for landmark placement).
   std::vector<int64_t> Sizes() const;
-  size_t MemoryBytes() const;
+  // Computed when the labelling is made (MapInfo asks for it per call).
+  size_t MemoryBytes() const { return memory_bytes_; }
 
  private:
   struct Tile {
@@ -77,6 +78,8 @@ class ComponentTiles {
   // The east and south pairs of tile t from the labels in tiles_.
   void BorderPairs(size_t t, Tile* tile) const;
   void Relabel();
+  static size_t TileBytes(const Tile& t);
+  size_t CountBytes() const;
 
   int32_t width_ = 0, height_ = 0;
   size_t tiles_x_ = 0, tiles_y_ = 0;
@@ -84,6 +87,7 @@ class ComponentTiles {
   std::vector<uint32_t> first_;   // Per tile: its first entry in global_.
   std::vector<uint32_t> global_;  // Per tile component: its global label.
   uint32_t count_ = 0;
+  size_t memory_bytes_ = 0;
 };
 
 }  // namespace gridstar::internal

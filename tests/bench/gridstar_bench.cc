@@ -14,18 +14,20 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <random>
 #include <cstring>
+#include <random>
 #include <string>
 #include <vector>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
+#include "gridstar/derived_data.h"
 #include "gridstar/find_path.h"
 #include "gridstar/flow_field.h"
 #include "gridstar/group_paths.h"
 #include "gridstar/map_io.h"
+#include "gridstar/map_update.h"
 #include "gridstar/scenario.h"
 
 namespace gridstar {
@@ -50,6 +52,10 @@ constexpr char kUsage[] =
     "              search, over the N longest queries\n"
     "  --group U   instead: U units scattered over the goal's component\n"
     "              (FindGroupPaths) against 20 --algo searches, 5 longest goals\n"
+    "  --updates N [--update_side K]  instead: N updates of random K x K\n"
+    "              squares (blocked, then cleared, in turn) through\n"
+    "              ApplyChanges + RepairDerived, with the table when --algo\n"
+    "              is jps+ or auto: p50/p99 ms and the tiles copied\n"
     "  --make_terrain SIZE --out PREFIX [--seed S] [--queries N]\n"
     "              write a SIZE x SIZE terrain PREFIX.pgm (costs 1..9, some\n"
     "              blocked) and PREFIX.pgm.scen with N optimal queries\n";
@@ -66,6 +72,8 @@ struct Options {
   int flow = 0;        // --flow N: flow field vs one search, N longest queries.
   int group = 0;       // --group U: a group of U units vs 20 searches.
   int make_terrain = 0;  // --make_terrain SIZE: write a terrain map + scen.
+  int updates = 0;       // --updates N: time N updates of the map instead.
+  int update_side = 1;   // --update_side K: each a K x K square.
   uint32_t seed = 1;
   int queries = 500;
   std::string out;
@@ -97,11 +105,13 @@ int ParseArgs(int argc, char** argv, Options* o) {
       o->query.movement.diagonal = *p;
     } else if (flag == "--landmarks" || flag == "--flow" || flag == "--group" ||
                flag == "--make_terrain" || flag == "--seed" ||
-               flag == "--queries") {
+               flag == "--queries" || flag == "--updates" ||
+               flag == "--update_side") {
       int v = 0;
       if (!absl::SimpleAtoi(value, &v) || v < 0 ||
           (flag == "--landmarks" && v > GridMap::kMaxLandmarks) ||
-          (flag == "--make_terrain" && (v < 2 || v > 8192))) {
+          (flag == "--make_terrain" && (v < 2 || v > 8192)) ||
+          (flag == "--update_side" && (v < 1 || v > 1024))) {
         return Usage(absl::StrFormat("%s: '%s' is out of range", flag, value));
       }
       if (flag == "--landmarks") o->landmarks = v;
@@ -110,6 +120,8 @@ int ParseArgs(int argc, char** argv, Options* o) {
       if (flag == "--make_terrain") o->make_terrain = v;
       if (flag == "--seed") o->seed = static_cast<uint32_t>(v);
       if (flag == "--queries") o->queries = v;
+      if (flag == "--updates") o->updates = v;
+      if (flag == "--update_side") o->update_side = v;
     } else if (flag == "--out") {
       o->out = value;
     } else if (flag == "--weight") {
@@ -128,7 +140,7 @@ int ParseArgs(int argc, char** argv, Options* o) {
     return 0;
   }
   if (o->map.empty()) return Usage("--map is required");
-  if (o->scen.empty()) return Usage("--scen is required");
+  if (o->scen.empty() && o->updates == 0) return Usage("--scen is required");
   return 0;
 }
 
@@ -236,6 +248,50 @@ double MicrosSince(absl::Time t0) {
 
 // --flow N: for the N longest queries, the time to build the goal's flow
 // field against one search from the start with --algo (both in this run).
+// Updates of random squares, each version made from the one before as the
+// server makes it (the version before stays alive until the next exists).
+int RunUpdates(const Options& o, GridMap map) {
+  DerivedOptions derived;
+  derived.jump_table = map.has_jump_table();
+  std::mt19937 rng(o.seed);
+  std::vector<double> apply_ms, repair_ms, total_ms;
+  double copied = 0;
+  const int32_t k = std::min({o.update_side, map.width(), map.height()});
+  for (int i = 0; i < o.updates; ++i) {
+    const Cell c{static_cast<int32_t>(rng() % (map.width() - k + 1)),
+                 static_cast<int32_t>(rng() % (map.height() - k + 1))};
+    const CellChange change{c, {c.x + k, c.y + k}, uint8_t(i % 2 ? 1 : 0)};
+    const absl::Time t0 = absl::Now();
+    ChangeSummary summary;
+    absl::StatusOr<GridMap> next = ApplyChanges(map, {change}, &summary);
+    const absl::Time t1 = absl::Now();
+    std::vector<DerivedReport> reports;
+    absl::Status s = next.ok() ? RepairDerived(derived, map, summary, &*next,
+                                               &reports)
+                               : next.status();
+    const absl::Time t2 = absl::Now();
+    if (!s.ok()) {
+      std::fprintf(stderr, "gridstar-bench: update %d: %s\n", i,
+                   std::string(s.message()).c_str());
+      return 1;
+    }
+    apply_ms.push_back(absl::ToDoubleMilliseconds(t1 - t0));
+    repair_ms.push_back(absl::ToDoubleMilliseconds(t2 - t1));
+    total_ms.push_back(absl::ToDoubleMilliseconds(t2 - t0));
+    copied += static_cast<double>(next->UnsharedTileBytes());
+    map = *std::move(next);
+  }
+  std::printf(
+      "updates=%d side=%d table=%d apply_p50_ms=%.3f apply_p99_ms=%.3f "
+      "repair_p50_ms=%.3f repair_p99_ms=%.3f total_p50_ms=%.3f "
+      "total_p99_ms=%.3f copied_kib_mean=%.1f\n",
+      o.updates, k, derived.jump_table ? 1 : 0, Percentile(apply_ms, 0.5),
+      Percentile(apply_ms, 0.99), Percentile(repair_ms, 0.5),
+      Percentile(repair_ms, 0.99), Percentile(total_ms, 0.5),
+      Percentile(total_ms, 0.99), copied / o.updates / 1024);
+  return 0;
+}
+
 int RunFlow(const Options& o, const GridMap& map,
             const std::vector<ScenarioQuery>& scen) {
   SearchContext context;
@@ -344,13 +400,15 @@ int Run(int argc, char** argv) {
                  std::string(map.status().message()).c_str());
     return 2;
   }
-  absl::StatusOr<std::string> scen_text = ReadFile(o.scen);
+  absl::StatusOr<std::string> scen_text =
+      o.scen.empty() ? std::string() : ReadFile(o.scen);
   if (!scen_text.ok()) {
     std::fprintf(stderr, "gridstar-bench: %s\n",
                  std::string(scen_text.status().message()).c_str());
     return 2;
   }
-  absl::StatusOr<std::vector<ScenarioQuery>> scen = ParseScenario(*scen_text);
+  absl::StatusOr<std::vector<ScenarioQuery>> scen =
+      o.scen.empty() ? std::vector<ScenarioQuery>() : ParseScenario(*scen_text);
   if (!scen.ok()) {
     std::fprintf(stderr, "gridstar-bench: %s: %s\n", o.scen.c_str(),
                  std::string(scen.status().message()).c_str());
@@ -381,6 +439,7 @@ int Run(int argc, char** argv) {
                 o.landmarks, absl::ToDoubleMilliseconds(absl::Now() - t0),
                 map->LandmarkBytes());
   }
+  if (o.updates > 0) return RunUpdates(o, *std::move(map));
   if (o.flow > 0) return RunFlow(o, *map, *scen);
   if (o.group > 0) return RunGroup(o, *map, *scen);
   FILE* csv = nullptr;

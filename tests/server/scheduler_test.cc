@@ -1,7 +1,13 @@
 // Scheduler: bounded queue refuses at once when full, drains on shutdown.
 #include "scheduler.h"
 
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <future>
 
 #include "gtest/gtest.h"
@@ -32,6 +38,24 @@ TEST(SchedulerTest, FullQueueRefusesAtOnceAndShutdownDrains) {
   EXPECT_EQ(ran.load(), 3);
   // Stopped: nothing more is taken.
   EXPECT_FALSE(scheduler.TrySubmit([&](SearchContext&) { ran.fetch_add(1); }));
+}
+
+// Workers run the asked number of nice levels below the thread that made
+// them (capped at 19), so that map writers go first for a core.
+TEST(SchedulerTest, WorkersRunBelowTheProcessByTheirNiceIncrement) {
+  errno = 0;
+  const int base = ::getpriority(PRIO_PROCESS, 0);
+  ASSERT_EQ(errno, 0);
+  for (int increment : {0, 3}) {
+    SCOPED_TRACE(increment);
+    Scheduler scheduler(1, 4, {1024}, increment);
+    std::promise<int> nice;
+    ASSERT_TRUE(scheduler.TrySubmit([&](SearchContext&) {
+      nice.set_value(::getpriority(
+          PRIO_PROCESS, static_cast<id_t>(::syscall(SYS_gettid))));
+    }));
+    EXPECT_EQ(nice.get_future().get(), std::min(19, base + increment));
+  }
 }
 
 TEST(SchedulerTest, EachWorkerKeepsItsContext) {
