@@ -22,7 +22,9 @@ class JumpTableStructure final : public DerivedStructure {
     return map.uniform_cost();
   }
   size_t BytesFor(const GridMap& map) const override {
-    return AppliesTo(map) ? GridMap::TiledBytes(map.padded_size() * 8) : 0;
+    return AppliesTo(map)
+               ? GridMap::JumpTableBytesFor(map.width(), map.height())
+               : 0;
   }
   absl::StatusOr<DerivedOutcome> Build(GridMap* map) const override {
     if (!AppliesTo(*map)) return DerivedOutcome::kAbsent;

@@ -54,6 +54,7 @@ absl::StatusOr<GridMap> GridMap::FromCosts(int64_t width, int64_t height,
   GridMap map;
   map.width_ = static_cast<int32_t>(width);
   map.height_ = static_cast<int32_t>(height);
+  map.jump_blocks_x_ = JumpBlocksX(map.width_);
   const size_t pw = static_cast<size_t>(width) + 2;
   const size_t padded = pw * (static_cast<size_t>(height) + 2);
   absl::StatusOr<internal::CowBuffer> buffer =
@@ -255,7 +256,8 @@ absl::Status GridMap::BuildJumpTable() {
         min_cost_, "..", max_cost_, ")"));
   }
   absl::StatusOr<internal::CowBuffer> table =
-      internal::CowBuffer::Create(padded_size_ * 8, kTileBytes);
+      internal::CowBuffer::Create(JumpTableBytesFor(width_, height_),
+                                  kTileBytes);
   if (!table.ok()) return table.status();
   internal::ComputeJumpTable(
       *this, reinterpret_cast<int8_t*>(table->mutable_data()));

@@ -154,16 +154,18 @@ class TableJumper {
  public:
   TableJumper(const GridMap& map, const SearchParams& p)
       : table_(map.jump_table()),
+        blocks_x_(map.jump_blocks_x()),
         pw_(map.padded_width()),
         goal_(p.goal),
         goal_x_(p.goal_x),
         goal_y_(p.goal_y) {}
 
   uint32_t Jump(uint32_t cur, int32_t x, int32_t y, int d) const {
-    int32_t v = table_[size_t{cur} * 8 + static_cast<size_t>(d)];
+    int32_t v = table_[GridMap::JumpEntryOf(blocks_x_, x, y) +
+                       static_cast<size_t>(d)];
     // Steps taken through continue markers: almost always none.
     const int32_t base = __builtin_expect(v == kJumpContinue, 0)
-                             ? FollowContinues(cur, d, &v)
+                             ? FollowContinues(x, y, d, &v)
                              : 0;
     const int32_t reach = base + std::abs(v);
     const int32_t dx = kJumpDx[d], dy = kJumpDy[d];
@@ -187,23 +189,22 @@ class TableJumper {
   }
 
  private:
-  // Follows the continue markers of the line from `cur` in direction d:
+  // Follows the continue markers of the line from (x, y) in direction d:
   // returns the steps they cover and sets *v to the entry that ends them.
-  __attribute__((noinline)) int32_t FollowContinues(uint32_t cur, int d,
+  __attribute__((noinline)) int32_t FollowContinues(int32_t x, int32_t y, int d,
                                                     int32_t* v) const {
-    const int64_t delta = static_cast<int64_t>(kJumpDy[d]) * pw_ + kJumpDx[d];
     int32_t base = 0;
     while (*v == kJumpContinue) {
       base += kJumpTableStep;
-      *v =
-          table_[static_cast<size_t>(static_cast<int64_t>(cur) + base * delta) *
-                     8 +
-                 static_cast<size_t>(d)];
+      *v = table_[GridMap::JumpEntryOf(blocks_x_, x + base * kJumpDx[d],
+                                       y + base * kJumpDy[d]) +
+                  static_cast<size_t>(d)];
     }
     return base;
   }
 
   const int8_t* table_;
+  const int32_t blocks_x_;
   const int32_t pw_;
   const uint32_t goal_;
   const int32_t goal_x_, goal_y_;
@@ -357,7 +358,7 @@ void ComputeJumpTable(const GridMap& map, int8_t* table) {
   };
   auto free = [&](int32_t x, int32_t y) { return costs[index(x, y)] != 0; };
   auto at = [&](int32_t x, int32_t y, int d) -> int8_t& {
-    return table[index(x, y) * 8 + static_cast<size_t>(d)];
+    return table[map.JumpEntry(x, y) + static_cast<size_t>(d)];
   };
   // Extends the entry of the next cell by one step; a distance beyond
   // kJumpTableStep becomes "continue".

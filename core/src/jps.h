@@ -29,7 +29,7 @@ inline constexpr const int32_t* kJumpDx = kMoveDx;
 inline constexpr const int32_t* kJumpDy = kMoveDy;
 
 // The jps+ table of `map`, one signed byte per padded cell and direction:
-// entry padded_index * 8 + direction is d in [1, kJumpTableStep] when the
+// entry map.JumpEntry(x, y) + direction is d in [1, kJumpTableStep] when the
 // next jump point in that direction lies d steps away, -d in
 // [-kJumpTableStep, 0] when the direction runs into a wall after d free
 // steps, and kJumpContinue when neither lies within kJumpTableStep steps: the

@@ -51,7 +51,8 @@ int StraightDirection(int32_t dx, int32_t dy) {
 class TableRepair {
  public:
   TableRepair(const GridMap& map, internal::CowBuffer* table)
-      : costs_(map.padded_costs()),
+      : map_(map),
+        costs_(map.padded_costs()),
         pw_(map.padded_width()),
         ph_(map.height() + 2),
         table_(table) {}
@@ -127,12 +128,12 @@ class TableRepair {
     return x >= 1 && y >= 1 && x <= pw_ - 2 && y <= ph_ - 2;
   }
   bool Free(int32_t x, int32_t y) const { return costs_[Index(x, y)] != 0; }
-  int8_t Get(uint32_t i, int d) const {
-    return static_cast<int8_t>(table_->data()[size_t{i} * 8 + d]);
+  int8_t Get(int32_t x, int32_t y, int d) const {
+    return static_cast<int8_t>(table_->data()[map_.JumpEntry(x, y) + d]);
   }
-  void Set(uint32_t i, int d, int8_t v) {
-    if (Get(i, d) == v) return;
-    const size_t offset = size_t{i} * 8;
+  void Set(int32_t x, int32_t y, int d, int8_t v) {
+    if (Get(x, y, d) == v) return;
+    const size_t offset = map_.JumpEntry(x, y);
     if (!table_->IsWritable(offset)) {
       status_.Update(table_->MakeWritable(offset, 8));
       if (!status_.ok()) return;
@@ -144,10 +145,11 @@ class TableRepair {
   // jump point, by the current table (following continue markers).
   bool EndsAtJump(int32_t x, int32_t y, int d) const {
     if (!Inside(x, y) || !Free(x, y)) return false;
-    for (int64_t i = Index(x, y);;) {
-      const int8_t v = Get(static_cast<uint32_t>(i), d);
+    for (;;) {
+      const int8_t v = Get(x, y, d);
       if (v != kJumpContinue) return v > 0;
-      i += int64_t{kJumpTableStep} * (kJumpDy[d] * pw_ + kJumpDx[d]);
+      x += kJumpTableStep * kJumpDx[d];
+      y += kJumpTableStep * kJumpDy[d];
     }
   }
 
@@ -168,7 +170,7 @@ class TableRepair {
       }
     }
     *ends = next_ends;
-    return Extend(Get(Index(nx, ny), d));
+    return Extend(Get(nx, ny, d));
   }
 
   void WalkStraight(int32_t x, int32_t y, int d, int32_t zone,
@@ -179,9 +181,9 @@ class TableRepair {
       const uint32_t i = Index(x, y);
       bool ends = false;
       const int8_t v = StraightEntry(x, y, d, next_ends, &ends);
-      const int8_t old = Get(i, d);
+      const int8_t old = Get(x, y, d);
       walked->push_back(i);
-      Set(i, d, v);
+      Set(x, y, d, v);
       if (!status_.ok()) return;
       if (k >= zone && v == old && v != kJumpContinue) return;
       next_ends = ends;
@@ -196,7 +198,7 @@ class TableRepair {
         EndsAtJump(nx, ny, StraightDirection(0, dy))) {
       return 1;
     }
-    return Extend(Get(Index(nx, ny), d));
+    return Extend(Get(nx, ny, d));
   }
 
   void WalkDiagonal(uint32_t seed, int d, absl::flat_hash_set<uint32_t>* done) {
@@ -206,12 +208,13 @@ class TableRepair {
       const uint32_t i = Index(x, y);
       if (!done->insert(i).second) return;  // Walked from a seed ahead.
       const int8_t v = DiagonalEntry(x, y, d);
-      const int8_t old = Get(i, d);
-      Set(i, d, v);
+      const int8_t old = Get(x, y, d);
+      Set(x, y, d, v);
       if (!status_.ok() || v == old) return;
     }
   }
 
+  const GridMap& map_;
   const uint8_t* costs_;
   const int32_t pw_, ph_;
   internal::CowBuffer* table_;

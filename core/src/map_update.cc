@@ -55,6 +55,7 @@ absl::StatusOr<GridMap> ApplyChanges(const GridMap& previous,
   next.width_ = previous.width_;
   next.height_ = previous.height_;
   next.padded_size_ = previous.padded_size_;
+  next.jump_blocks_x_ = previous.jump_blocks_x_;
   next.cost_counts_ = previous.cost_counts_;
   absl::StatusOr<internal::CowBuffer> costs = previous.costs_buffer_->Fork();
   if (!costs.ok()) return costs.status();

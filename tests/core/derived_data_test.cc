@@ -150,7 +150,7 @@ TEST(DerivedDataTest, RepairEqualsAFreshBuildAfterEveryStep) {
       ASSERT_EQ(next.has_jump_table(), fresh.has_jump_table());
       if (fresh.has_jump_table()) {
         ASSERT_TRUE(std::equal(next.jump_table(),
-                               next.jump_table() + next.padded_size() * 8,
+                               next.jump_table() + next.JumpTableBytes(),
                                fresh.jump_table()));
       }
       // Landmarks.

@@ -144,9 +144,15 @@ void ExpectSameStructures(const GridMap& got, const GridMap& want) {
   }
   ASSERT_EQ(got.has_jump_table(), want.has_jump_table());
   if (want.has_jump_table()) {
-    for (size_t i = 0; i < want.padded_size() * 8; ++i) {
-      ASSERT_EQ(got.jump_table()[i], want.jump_table()[i])
-          << "cell " << (i / 8) << " direction " << (i % 8);
+    ASSERT_EQ(got.JumpTableBytes(), want.JumpTableBytes());
+    for (int32_t y = 0; y < want.height() + 2; ++y) {
+      for (int32_t x = 0; x < want.padded_width(); ++x) {
+        for (int d = 0; d < 8; ++d) {
+          ASSERT_EQ(got.jump_table()[got.JumpEntry(x, y) + d],
+                    want.jump_table()[want.JumpEntry(x, y) + d])
+              << "padded (" << x << ", " << y << ") direction " << d;
+        }
+      }
     }
   }
 }

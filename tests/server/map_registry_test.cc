@@ -270,7 +270,7 @@ TEST(MapRegistryTest, JumpTableFollowsUniformCostsAndMatchesAFreshBuild) {
     if (!fresh.uniform_cost()) continue;
     ASSERT_OK(fresh.BuildJumpTable());
     EXPECT_TRUE(std::equal(got.jump_table(),
-                           got.jump_table() + got.padded_size() * 8,
+                           got.jump_table() + got.JumpTableBytes(),
                            fresh.jump_table()));
   }
 }

@@ -327,15 +327,15 @@ TEST(ServerLimitsTest, FlowFieldOverTheMessageLimitIsResourceExhausted) {
 // Derived data is opt-in and bounded per map: a registration asking for more
 // jump table and landmark memory than --max_derived_bytes is refused.
 TEST(ServerLimitsTest, DerivedDataOverTheLimitIsResourceExhausted) {
-  // The sample dungeon pads to 130 x 130 = 16,900 cells: a jump table is
-  // 135,200 bytes (one byte per direction) in 34 tiles of 4 KiB = 139,264,
-  // a landmark 135,200.
+  // The sample dungeon pads to 130 x 130 = 16,900 cells: a jump table (one
+  // byte per direction) takes 9 x 5 blocks of 16 x 32 cells, 4 KiB each =
+  // 184,320 bytes; a landmark 135,200.
   ServerProcess server({"--max_derived_bytes=200000"});
   ASSERT_TRUE(server.started());
   const std::string dungeon = ReadSample("dungeon.map");
   v1::MapInfo info;
   ASSERT_TRUE(Register(server.stub(), "table", dungeon, &info, false, true).ok());
-  EXPECT_EQ(info.jump_table_bytes(), 139264u);
+  EXPECT_EQ(info.jump_table_bytes(), 184320u);
   v1::RegisterMapRequest r;
   r.set_id("both");
   r.set_movingai(dungeon);

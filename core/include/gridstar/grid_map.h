@@ -141,11 +141,44 @@ class GridMap {
   // Precomputes jump distances for jps+: for every padded cell and each of
   // the eight directions, how far the next jump point or wall lies, one
   // signed byte each with a continue marker for lines longer than 127 cells
-  // (8 bytes a cell; see core/src/jps.h). FailedPrecondition unless
-  // uniform_cost(). Not thread-safe: call it before sharing the map.
+  // (8 bytes a cell; see core/src/jps.h). The cells are laid out in blocks
+  // of kJumpBlockWidth x kJumpBlockHeight, one storage tile each, so that an
+  // update's repair along a column or diagonal copies a tile per 32 (16)
+  // cells, not per cell. FailedPrecondition unless uniform_cost(). Not
+  // thread-safe: call it before sharing the map.
+  static constexpr int kJumpBlockShiftX = 4;
+  static constexpr int kJumpBlockShiftY = 5;
+  static constexpr int32_t kJumpBlockWidth = 1 << kJumpBlockShiftX;
+  static constexpr int32_t kJumpBlockHeight = 1 << kJumpBlockShiftY;
+  static_assert(kJumpBlockWidth * kJumpBlockHeight * 8 == kTileBytes,
+                "a jump block is one tile");
   absl::Status BuildJumpTable();
   bool has_jump_table() const { return jump_table_ != nullptr; }
   size_t JumpTableBytes() const;
+  // Bytes a jump table of a width x height map takes (whole blocks).
+  static size_t JumpTableBytesFor(int32_t width, int32_t height) {
+    return static_cast<size_t>(JumpBlocksX(width)) *
+           static_cast<size_t>((height + 2 + kJumpBlockHeight - 1) >>
+                               kJumpBlockShiftY) *
+           kTileBytes;
+  }
+  // The first of the eight entries of padded cell (x, y) in jump_table().
+  size_t JumpEntry(int32_t x, int32_t y) const {
+    return JumpEntryOf(jump_blocks_x_, x, y);
+  }
+  // The same for a table jump_blocks_x() blocks wide (for search loops that
+  // keep the width in a register).
+  static size_t JumpEntryOf(int32_t blocks_x, int32_t x, int32_t y) {
+    return ((static_cast<size_t>(y >> kJumpBlockShiftY) *
+                 static_cast<size_t>(blocks_x) +
+             static_cast<size_t>(x >> kJumpBlockShiftX))
+                << (kJumpBlockShiftX + kJumpBlockShiftY) |
+            static_cast<size_t>(y & (kJumpBlockHeight - 1))
+                << kJumpBlockShiftX |
+            static_cast<size_t>(x & (kJumpBlockWidth - 1)))
+           << 3;
+  }
+  int32_t jump_blocks_x() const { return jump_blocks_x_; }
   // The table of `previous` (same size, with a table) repaired for the cells
   // of `rects` changed since: only the rows, columns and diagonals whose
   // entries the changes can reach are recomputed, and only the tiles they
@@ -160,8 +193,8 @@ class GridMap {
   // Not thread-safe: set it before sharing the map.
   void SetAutoPrefersJps(bool prefer) { auto_prefers_jps_ = prefer; }
   bool auto_prefers_jps() const { return auto_prefers_jps_; }
-  // Eight entries per padded cell, indexed padded_index * 8 + direction (see
-  // core/src/jps.h). Empty without BuildJumpTable.
+  // Eight entries per padded cell, indexed JumpEntry(x, y) + direction (see
+  // core/src/jps.h). Null without BuildJumpTable.
   const int8_t* jump_table() const { return jump_table_; }
 
   // Landmarks for the differential heuristic (ALT) of kAlt and kAuto:
@@ -242,6 +275,9 @@ class GridMap {
   void SetBitLines(std::shared_ptr<const internal::CowBuffer> rows,
                    std::shared_ptr<const internal::CowBuffer> columns);
   void SetJumpTable(std::shared_ptr<const internal::CowBuffer> table);
+  static int32_t JumpBlocksX(int32_t width) {
+    return (width + 2 + kJumpBlockWidth - 1) >> kJumpBlockShiftX;
+  }
   void CountCosts();
   void StatsFromCounts();
 
@@ -266,6 +302,7 @@ class GridMap {
   const uint64_t* row_bits_ = nullptr;
   const uint64_t* column_bits_ = nullptr;
   const int8_t* jump_table_ = nullptr;
+  int32_t jump_blocks_x_ = 0;
   bool auto_prefers_jps_ = false;
   int landmark_count_ = 0;
   DiagonalPolicy landmark_policy_ = DiagonalPolicy::kNoCornerCutting;
