@@ -1,5 +1,6 @@
 // gridstar-server: the gridstar.v1.Pathfinding gRPC service.
 #include <signal.h>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -87,6 +88,13 @@ namespace gridstar::server {
 namespace {
 
 int Run() {
+  // Each map keeps one memory file per tiled array (cow_buffer.h), up to four
+  // descriptors a map: take the hard limit of open files, as servers do.
+  rlimit files{};
+  if (getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max) {
+    files.rlim_cur = files.rlim_max;
+    (void)setrlimit(RLIMIT_NOFILE, &files);
+  }
   // Signals are taken by one thread with sigwait, so block them everywhere.
   sigset_t signals;
   sigemptyset(&signals);

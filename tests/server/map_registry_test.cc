@@ -171,7 +171,7 @@ TEST(MapRegistryTest, DerivedBytesLimitIsCheckedBeforeBuilding) {
       absl::StatusCode::kInvalidArgument, "landmarks: 33"));
 }
 
-TEST(MapRegistryTest, LandmarksKeptWhenCostsOnlyRiseRebuiltOtherwise) {
+TEST(MapRegistryTest, LandmarksKeptWhenCostsOnlyRiseRebuiltInTheBackgroundOtherwise) {
   MapRegistry registry(nullptr, {});
   MapOptions options;
   options.landmarks = 3;
