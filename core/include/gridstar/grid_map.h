@@ -183,7 +183,8 @@ class GridMap {
   // of `rects` changed since: only the rows, columns and diagonals whose
   // entries the changes can reach are recomputed, and only the tiles they
   // write are copied. FailedPrecondition unless both maps are uniform-cost
-  // with the same cost; ResourceExhausted when tiles cannot be had. Not
+  // (their costs may differ: the table depends only on which cells are
+  // passable); ResourceExhausted when tiles cannot be had. Not
   // thread-safe: call it before sharing the map.
   absl::Status RepairJumpTable(const GridMap& previous,
                                absl::Span<const CellRect> rects);
