@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <tuple>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -47,6 +48,46 @@ ChangeSummary ApplyChangesToCosts(int32_t width,
   return summary;
 }
 
+namespace {
+
+// Merges rectangles that together make a larger one without covering any
+// other cell: runs of equal-height rectangles side by side in a row, then
+// equal-width runs stacked in a column. Clients often send a square as its
+// single cells; the repairs then walk the square's lines once, not per cell.
+void MergeRects(std::vector<CellRect>* rects) {
+  if (rects->size() < 2) return;
+  auto merge = [](std::vector<CellRect>* r, bool along_x) {
+    std::sort(r->begin(), r->end(), [&](const CellRect& a, const CellRect& b) {
+      return along_x ? std::tie(a.min.y, a.max.y, a.min.x) <
+                           std::tie(b.min.y, b.max.y, b.min.x)
+                     : std::tie(a.min.x, a.max.x, a.min.y) <
+                           std::tie(b.min.x, b.max.x, b.min.y);
+    });
+    std::vector<CellRect> out;
+    for (const CellRect& c : *r) {
+      if (!out.empty()) {
+        CellRect& last = out.back();
+        const bool joins =
+            along_x ? last.min.y == c.min.y && last.max.y == c.max.y &&
+                          c.min.x <= last.max.x
+                    : last.min.x == c.min.x && last.max.x == c.max.x &&
+                          c.min.y <= last.max.y;
+        if (joins) {
+          if (along_x) last.max.x = std::max(last.max.x, c.max.x);
+          if (!along_x) last.max.y = std::max(last.max.y, c.max.y);
+          continue;
+        }
+      }
+      out.push_back(c);
+    }
+    *r = std::move(out);
+  };
+  merge(rects, true);
+  merge(rects, false);
+}
+
+}  // namespace
+
 absl::StatusOr<GridMap> ApplyChanges(const GridMap& previous,
                                      absl::Span<const CellChange> changes,
                                      ChangeSummary* summary) {
@@ -91,6 +132,7 @@ absl::StatusOr<GridMap> ApplyChanges(const GridMap& previous,
     }
     if (changed) summary->rects.push_back(CellRect{c.min, c.max});
   }
+  MergeRects(&summary->rects);
   costs->Seal();
   next.SetCosts(std::make_shared<const internal::CowBuffer>(*std::move(costs)));
   next.StatsFromCounts();

@@ -220,6 +220,38 @@ TEST(MapRepairTest, AnUpdateCopiesOnlyTheTilesItTouches) {
   EXPECT_NE(next.cost(c), map.cost(c));
 }
 
+// A square sent as its single cells is repaired as one rectangle (the
+// repairs walk its lines once), and still equals a fresh build.
+TEST(MapRepairTest, ASquareSentAsSingleCellsIsRepairedAsOneRectangle) {
+  GridMap map = MakeRandomMap({150, 150, 0.2, 1}, 21);
+  ASSERT_OK(map.BuildJumpTable());
+  std::vector<CellChange> cells;
+  for (int32_t y = 40; y < 72; ++y) {
+    for (int32_t x = 50; x < 82; ++x) {
+      // Every cell flips, so every cell changes.
+      cells.push_back({{x, y}, {x + 1, y + 1}, uint8_t(map.Passable({x, y}) ? 0 : 1)});
+    }
+  }
+  ChangeSummary summary;
+  GridMap next = ApplyChanges(map, cells, &summary).value();
+  ASSERT_EQ(summary.rects.size(), 1u);
+  EXPECT_TRUE(summary.rects[0] == (CellRect{{50, 40}, {82, 72}}));
+  ASSERT_OK(next.RepairJumpTable(map, summary.rects));
+  GridMap fresh = GridMap::FromCosts(150, 150, next.CopyCosts()).value();
+  ASSERT_OK(fresh.BuildJumpTable());
+  ExpectSameStructures(next, fresh);
+  // Cells that do not make a rectangle stay apart.
+  const std::vector<CellChange> apart = {{{0, 0}, {1, 1}, 0},
+                                         {{2, 0}, {3, 1}, 0},
+                                         {{1, 1}, {2, 2}, 0}};
+  GridMap other = ApplyChanges(map, apart, &summary).value();
+  size_t cells_covered = 0;
+  for (const CellRect& r : summary.rects) {
+    cells_covered += static_cast<size_t>((r.max.x - r.min.x) * (r.max.y - r.min.y));
+  }
+  EXPECT_EQ(cells_covered, static_cast<size_t>(summary.cells_changed));
+}
+
 TEST(MapRepairTest, ChangesThatChangeNothingShareEveryTile) {
   GridMap map = MakeRandomMap({300, 300, 0.2, 1}, 5);
   ASSERT_OK(map.BuildJumpTable());

@@ -47,7 +47,9 @@ struct ChangeSummary {
   bool only_raised = true;
   // Cells whose cost differs from the version before.
   int64_t cells_changed = 0;
-  // The changes' rectangles that changed at least one cell, in order.
+  // Rectangles whose union is exactly the cells of the changes that changed
+  // at least one cell (adjacent ones merged: a square sent as single cells
+  // comes out as one rectangle); in no particular order.
   std::vector<CellRect> rects;
 };
 
