@@ -45,43 +45,43 @@ std::shared_ptr<const std::vector<uint16_t>> ComponentTiles::LabelTile(
   return labels;
 }
 
-void ComponentTiles::BorderPairs(size_t t, Tile* tile) const {
+void ComponentTiles::BorderPairs(size_t t, Tile* out) const {
   const size_t tx = t % tiles_x_, ty = t / tiles_x_;
-  const std::vector<uint16_t>& mine = *tile->labels;
+  const std::vector<uint16_t>& mine = *out->labels;
   auto collect = [](std::vector<std::pair<uint16_t, uint16_t>>* pairs) {
     std::sort(pairs->begin(), pairs->end());
     pairs->erase(std::unique(pairs->begin(), pairs->end()), pairs->end());
     pairs->shrink_to_fit();
   };
-  tile->east.clear();
-  tile->south.clear();
+  out->east.clear();
+  out->south.clear();
   if (tx + 1 < tiles_x_) {
-    const std::vector<uint16_t>& east = *tiles_[t + 1]->labels;
+    const std::vector<uint16_t>& east = *tile(t + 1).labels;
     for (int32_t y = 0; y < kTile; ++y) {
       const uint16_t a = mine[static_cast<size_t>(y) * kTile + kTile - 1];
       const uint16_t b = east[static_cast<size_t>(y) * kTile];
-      if (a != 0 && b != 0) tile->east.emplace_back(a, b);
+      if (a != 0 && b != 0) out->east.emplace_back(a, b);
     }
-    collect(&tile->east);
+    collect(&out->east);
   }
   if (ty + 1 < tiles_y_) {
-    const std::vector<uint16_t>& south = *tiles_[t + tiles_x_]->labels;
+    const std::vector<uint16_t>& south = *tile(t + tiles_x_).labels;
     for (int32_t x = 0; x < kTile; ++x) {
       const uint16_t a = mine[static_cast<size_t>(kTile - 1) * kTile + x];
       const uint16_t b = south[static_cast<size_t>(x)];
-      if (a != 0 && b != 0) tile->south.emplace_back(a, b);
+      if (a != 0 && b != 0) out->south.emplace_back(a, b);
     }
-    collect(&tile->south);
+    collect(&out->south);
   }
 }
 
 void ComponentTiles::Relabel() {
-  const size_t n = tiles_.size();
+  const size_t n = tile_count_;
   first_.resize(n);
   uint32_t nodes = 0;
   for (size_t t = 0; t < n; ++t) {
     first_[t] = nodes;
-    nodes += tiles_[t]->count;
+    nodes += tile(t).count;
   }
   // Union-find over the tile components, joined by their border pairs.
   std::vector<uint32_t> parent(nodes);
@@ -96,10 +96,10 @@ void ComponentTiles::Relabel() {
     if (a != b) parent[std::max(a, b)] = std::min(a, b);
   };
   for (size_t t = 0; t < n; ++t) {
-    for (const auto& [a, b] : tiles_[t]->east) {
+    for (const auto& [a, b] : tile(t).east) {
       join(first_[t] + a - 1, first_[t + 1] + b - 1);
     }
-    for (const auto& [a, b] : tiles_[t]->south) {
+    for (const auto& [a, b] : tile(t).south) {
       join(first_[t] + a - 1, first_[t + tiles_x_] + b - 1);
     }
   }
@@ -122,11 +122,13 @@ ComponentTiles ComponentTiles::Build(const uint8_t* padded, int32_t width,
   c.tiles_y_ = static_cast<size_t>((height + kTile - 1) / kTile);
   const size_t n = c.tiles_x_ * c.tiles_y_;
   std::vector<std::shared_ptr<Tile>> tiles(n);
-  c.tiles_.resize(n);
+  c.tile_count_ = n;
+  c.pages_.resize((n + kPageTiles - 1) >> kPageShift);
+  for (auto& page : c.pages_) page = std::make_shared<Page>(kPageTiles);
   for (size_t t = 0; t < n; ++t) {
     tiles[t] = std::make_shared<Tile>();
     tiles[t]->labels = c.LabelTile(padded, t, &tiles[t]->count);
-    c.tiles_[t] = tiles[t];
+    c.SetTile(t, tiles[t]);
   }
   for (size_t t = 0; t < n; ++t) c.BorderPairs(t, tiles[t].get());
   c.Relabel();
@@ -136,7 +138,13 @@ ComponentTiles ComponentTiles::Build(const uint8_t* padded, int32_t width,
 
 ComponentTiles ComponentTiles::Repaired(
     const uint8_t* padded, const std::vector<CellRect>& rects) const {
-  ComponentTiles c = *this;
+  ComponentTiles c;
+  c.width_ = width_;
+  c.height_ = height_;
+  c.tiles_x_ = tiles_x_;
+  c.tiles_y_ = tiles_y_;
+  c.tile_count_ = tile_count_;
+  c.pages_ = pages_;  // Relabel makes first_ and global_ anew.
   std::vector<size_t> touched;
   for (const CellRect& r : rects) {
     if (r.min.x >= r.max.x || r.min.y >= r.max.y) continue;
@@ -159,9 +167,9 @@ ComponentTiles ComponentTiles::Repaired(
   for (size_t t : touched) {
     auto tile = std::make_shared<Tile>();
     tile->labels = c.LabelTile(padded, t, &tile->count);
-    bytes -= TileBytes(*c.tiles_[t]);
+    bytes -= TileBytes(c.tile(t));
     bytes += TileBytes(*tile);
-    c.tiles_[t] = std::move(tile);
+    c.SetTile(t, std::move(tile));
     bordering.push_back(t);
     if (t % tiles_x_ > 0) bordering.push_back(t - 1);
     if (t >= tiles_x_) bordering.push_back(t - tiles_x_);
@@ -170,11 +178,11 @@ ComponentTiles ComponentTiles::Repaired(
   bordering.erase(std::unique(bordering.begin(), bordering.end()),
                   bordering.end());
   for (size_t t : bordering) {
-    auto tile = std::make_shared<Tile>(*c.tiles_[t]);
+    auto tile = std::make_shared<Tile>(c.tile(t));
     c.BorderPairs(t, tile.get());
-    bytes -= TileBytes(*c.tiles_[t]);
+    bytes -= TileBytes(c.tile(t));
     bytes += TileBytes(*tile);
-    c.tiles_[t] = std::move(tile);
+    c.SetTile(t, std::move(tile));
   }
   c.Relabel();
   c.memory_bytes_ =
@@ -182,10 +190,17 @@ ComponentTiles ComponentTiles::Repaired(
   return c;
 }
 
+void ComponentTiles::SetTile(size_t t, std::shared_ptr<const Tile> tile) {
+  std::shared_ptr<Page>& page = pages_[t >> kPageShift];
+  // Another labelling holds the page: copy it first (copy-on-write).
+  if (page.use_count() > 1) page = std::make_shared<Page>(*page);
+  (*page)[t & (kPageTiles - 1)] = std::move(tile);
+}
+
 std::vector<int64_t> ComponentTiles::Sizes() const {
   std::vector<int64_t> sizes(count_ + 1, 0);
-  for (size_t t = 0; t < tiles_.size(); ++t) {
-    for (uint16_t local : *tiles_[t]->labels) {
+  for (size_t t = 0; t < tile_count_; ++t) {
+    for (uint16_t local : *tile(t).labels) {
       if (local != 0) ++sizes[global_[first_[t] + local - 1]];
     }
   }
@@ -201,7 +216,7 @@ size_t ComponentTiles::TileBytes(const Tile& t) {
 size_t ComponentTiles::CountBytes() const {
   size_t bytes = sizeof(*this) + (first_.capacity() + global_.capacity()) *
                                      sizeof(uint32_t);
-  for (const auto& t : tiles_) bytes += TileBytes(*t);
+  for (size_t t = 0; t < tile_count_; ++t) bytes += TileBytes(tile(t));
   return bytes;
 }
 

@@ -53,7 +53,7 @@ class ComponentTiles {
     const size_t t = static_cast<size_t>(c.y >> kTileShift) * tiles_x_ +
                      static_cast<size_t>(c.x >> kTileShift);
     const uint16_t local =
-        (*tiles_[t]->labels)[static_cast<size_t>(c.y & (kTile - 1)) * kTile +
+        (*tile(t).labels)[static_cast<size_t>(c.y & (kTile - 1)) * kTile +
                           static_cast<size_t>(c.x & (kTile - 1))];
     return local == 0 ? 0 : global_[first_[t] + local - 1];
   }
@@ -75,15 +75,27 @@ class ComponentTiles {
 
   std::shared_ptr<const std::vector<uint16_t>> LabelTile(
       const uint8_t* padded, size_t t, uint16_t* count) const;
-  // The east and south pairs of tile t from the labels in tiles_.
-  void BorderPairs(size_t t, Tile* tile) const;
+  // The east and south pairs of tile t from the labels of the current tiles.
+  void BorderPairs(size_t t, Tile* out) const;
   void Relabel();
   static size_t TileBytes(const Tile& t);
   size_t CountBytes() const;
 
   int32_t width_ = 0, height_ = 0;
   size_t tiles_x_ = 0, tiles_y_ = 0;
-  std::vector<std::shared_ptr<const Tile>> tiles_;
+  // Tiles in pages of kPageTiles: a version copies the pages of the tiles it
+  // replaces, and copying a labelling touches one count per page, not per
+  // tile (16 K tiles on an 8192 x 8192 map).
+  static constexpr size_t kPageShift = 7;
+  static constexpr size_t kPageTiles = size_t{1} << kPageShift;
+  using Page = std::vector<std::shared_ptr<const Tile>>;
+  const Tile& tile(size_t t) const {
+    return *(*pages_[t >> kPageShift])[t & (kPageTiles - 1)];
+  }
+  // REQUIRES: this labelling is not shared yet.
+  void SetTile(size_t t, std::shared_ptr<const Tile> tile);
+  size_t tile_count_ = 0;
+  std::vector<std::shared_ptr<Page>> pages_;  // Read-only once shared.
   std::vector<uint32_t> first_;   // Per tile: its first entry in global_.
   std::vector<uint32_t> global_;  // Per tile component: its global label.
   uint32_t count_ = 0;
