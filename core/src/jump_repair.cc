@@ -106,8 +106,10 @@ class TableRepair {
         return dx * static_cast<int64_t>(i % pw_) +
                dy * static_cast<int64_t>(i / pw_);
       };
+      // (Ties broken by index, so that duplicates sit side by side.)
       std::sort(seeds.begin(), seeds.end(), [&](uint32_t a, uint32_t b) {
-        return ahead(a) > ahead(b);
+        const int64_t ha = ahead(a), hb = ahead(b);
+        return ha != hb ? ha > hb : a < b;
       });
       seeds.erase(std::unique(seeds.begin(), seeds.end()), seeds.end());
       absl::flat_hash_set<uint32_t> done;
