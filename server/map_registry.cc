@@ -42,11 +42,6 @@ absl::Status ValidateMapId(absl::string_view id, absl::string_view field) {
   return absl::OkStatus();
 }
 
-void MapRegistry::ChooseAuto(GridMap* map) {
-  map->SetAutoPrefersJps(map->has_jump_table() &&
-                         map->padded_size() > kJpsOverTableCells);
-}
-
 // Holds one map id's write lock for its lifetime.
 class MapRegistry::WriteLock {
  public:
@@ -109,8 +104,7 @@ absl::Status MapRegistry::LoadAll(std::vector<std::string>* errors) {
       fail(s);
       continue;
     }
-    ChooseAuto(&next->map);
-    Swap(m.id, std::move(next));
+      Swap(m.id, std::move(next));
   }
   return absl::OkStatus();
 }
@@ -193,7 +187,6 @@ absl::StatusOr<std::shared_ptr<const MapSnapshot>> MapRegistry::Register(
       !s.ok()) {
     return s;
   }
-  ChooseAuto(&next->map);
   if (store_ != nullptr) {
     if (absl::Status s = store_->Put(next->ToStored()); !s.ok()) return s;
   }
@@ -235,7 +228,6 @@ absl::StatusOr<std::shared_ptr<const MapSnapshot>> MapRegistry::Update(
       !s.ok()) {
     return s;
   }
-  ChooseAuto(&next->map);
   if (store_ != nullptr) {
     StoredUpdate update;
     update.id = id;

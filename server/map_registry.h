@@ -76,14 +76,6 @@ absl::Status ValidateMapId(absl::string_view id, absl::string_view field);
 
 class MapRegistry {
  public:
-  // On maps of more padded cells than this (a jump table of more than
-  // 64 MiB, far beyond any cache) auto runs online jps even where a table
-  // exists: each jump then reads the table from memory, and on the 8192 x
-  // 8192 world (tests/bench/big_world.sh) cross-world searches through the
-  // server ran at 48/s with jps against 19/s with jps+ (README, "Big
-  // worlds"). Below it the table always won on the shared maps.
-  static constexpr size_t kJpsOverTableCells = size_t{1} << 23;
-
   struct Limits {
     size_t max_maps = 1024;
     int64_t max_total_cells = int64_t{1} << 30;
@@ -161,8 +153,6 @@ class MapRegistry {
   void Swap(const std::string& id, std::shared_ptr<const MapSnapshot> next);
   // Ids whose landmark rebuild is claimed and not yet started.
   absl::flat_hash_set<std::string> rebuild_claims_ ABSL_GUARDED_BY(mu_);
-  // Sets auto's choice between jps and jps+ (see kJpsOverTableCells).
-  static void ChooseAuto(GridMap* map);
 
   const std::unique_ptr<MapStore> store_;
   const Limits limits_;

@@ -189,8 +189,8 @@ class GridMap {
   absl::Status RepairJumpTable(const GridMap& previous,
                                absl::Span<const CellRect> rects);
   // Whether kAuto runs online jps even though the map has a jump table (the
-  // owner judged the table slower on this map: the server does on huge
-  // maps, see MapRegistry::kJpsOverTableCells).
+  // owner judged the table slower on this map; the server never does since
+  // the table is laid out in blocks, README "Big worlds").
   // Not thread-safe: set it before sharing the map.
   void SetAutoPrefersJps(bool prefer) { auto_prefers_jps_ = prefer; }
   bool auto_prefers_jps() const { return auto_prefers_jps_; }
