@@ -104,7 +104,7 @@ absl::Status MapRegistry::LoadAll(std::vector<std::string>* errors) {
       fail(s);
       continue;
     }
-      Swap(m.id, std::move(next));
+    Swap(m.id, std::move(next));
   }
   return absl::OkStatus();
 }

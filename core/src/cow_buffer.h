@@ -61,13 +61,10 @@ class CowBuffer {
   absl::StatusOr<CowBuffer> Fork() const;
 
   // Makes every chunk overlapping [offset, offset + length) private to this
-  // version (copying it once) and writable. REQUIRES: this version is not
-  // yet read by other threads; offset + length <= size().
+  // version (copying it once) and writable; chunks already private cost a
+  // flag test. REQUIRES: this version is not yet read by other threads;
+  // offset + length <= size().
   absl::Status MakeWritable(size_t offset, size_t length);
-  // True when the chunk holding `offset` is private and writable.
-  bool IsWritable(size_t offset) const {
-    return owned_[offset / chunk_bytes_] != 0;
-  }
 
   // Maps the whole buffer read-only: writing after this is a crash, not a
   // silent change to a version others read. Idempotent.

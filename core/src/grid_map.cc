@@ -60,14 +60,16 @@ absl::StatusOr<GridMap> GridMap::FromCosts(int64_t width, int64_t height,
   absl::StatusOr<internal::CowBuffer> buffer =
       internal::CowBuffer::Create(padded, kTileBytes);
   if (!buffer.ok()) return buffer.status();
+  map.cost_counts_.assign(256, 0);
   for (int64_t y = 0; y < height; ++y) {
     const uint8_t* src = costs.data() + y * width;
     std::copy(src, src + width, buffer->mutable_data() + (y + 1) * pw + 1);
+    for (int64_t x = 0; x < width; ++x) ++map.cost_counts_[src[x]];
   }
   buffer->Seal();
   map.padded_size_ = padded;
   map.SetCosts(std::make_shared<const internal::CowBuffer>(*std::move(buffer)));
-  map.CountCosts();
+  map.StatsFromCounts();
   map.components_ = std::make_shared<const internal::ComponentTiles>(
       internal::ComponentTiles::Build(map.padded_costs_, map.width_,
                                       map.height_));
@@ -75,16 +77,6 @@ absl::StatusOr<GridMap> GridMap::FromCosts(int64_t width, int64_t height,
     if (absl::Status s = map.BuildBitLines(); !s.ok()) return s;
   }
   return map;
-}
-
-void GridMap::CountCosts() {
-  cost_counts_.assign(256, 0);
-  const size_t pw = static_cast<size_t>(width_) + 2;
-  for (int32_t y = 0; y < height_; ++y) {
-    const uint8_t* row = padded_costs_ + (y + 1) * pw + 1;
-    for (int32_t x = 0; x < width_; ++x) ++cost_counts_[row[x]];
-  }
-  StatsFromCounts();
 }
 
 void GridMap::StatsFromCounts() {
@@ -165,18 +157,14 @@ absl::Status GridMap::RepairBitLines(const GridMap& previous,
   row_bit_words_ = previous.row_bit_words_;
   column_bit_words_ = previous.column_bit_words_;
   const size_t pw = static_cast<size_t>(width_) + 2;
-  // Sets bit `bit` of the line starting at word `line` to `on`.
-  auto set = [](internal::CowBuffer* b, size_t word,
-                bool on) -> absl::Status {
-    const size_t offset = (word / 64) * sizeof(uint64_t);
-    if (!b->IsWritable(offset)) {
-      if (absl::Status s = b->MakeWritable(offset, sizeof(uint64_t));
-          !s.ok()) {
-        return s;
-      }
+  // Sets bit number `bit` of buffer b (counted over its words) to `on`.
+  auto set = [](internal::CowBuffer* b, size_t bit, bool on) -> absl::Status {
+    const size_t offset = (bit / 64) * sizeof(uint64_t);
+    if (absl::Status s = b->MakeWritable(offset, sizeof(uint64_t)); !s.ok()) {
+      return s;
     }
-    uint64_t& w = reinterpret_cast<uint64_t*>(b->mutable_data())[word / 64];
-    const uint64_t mask = uint64_t{1} << (word % 64);
+    uint64_t& w = reinterpret_cast<uint64_t*>(b->mutable_data())[bit / 64];
+    const uint64_t mask = uint64_t{1} << (bit % 64);
     w = on ? (w | mask) : (w & ~mask);
     return absl::OkStatus();
   };

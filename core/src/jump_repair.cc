@@ -136,10 +136,8 @@ class TableRepair {
   void Set(int32_t x, int32_t y, int d, int8_t v) {
     if (Get(x, y, d) == v) return;
     const size_t offset = map_.JumpEntry(x, y);
-    if (!table_->IsWritable(offset)) {
-      status_.Update(table_->MakeWritable(offset, 8));
-      if (!status_.ok()) return;
-    }
+    status_.Update(table_->MakeWritable(offset, 8));
+    if (!status_.ok()) return;
     table_->mutable_data()[offset + d] = static_cast<uint8_t>(v);
   }
 

@@ -27,28 +27,15 @@ absl::Status ValidateChanges(int32_t width, int32_t height,
   return absl::OkStatus();
 }
 
-ChangeSummary ApplyChangesToCosts(int32_t width,
-                                  absl::Span<const CellChange> changes,
-                                  absl::Span<uint8_t> costs) {
-  ChangeSummary summary;
-  for (const CellChange& c : changes) {
-    for (int32_t y = c.min.y; y < c.max.y; ++y) {
-      uint8_t* row = costs.data() + static_cast<size_t>(y) * width;
-      for (int32_t x = c.min.x; x < c.max.x; ++x) {
-        uint8_t& cost = row[x];
-        if (cost == c.cost) continue;
-        // Raised or blocked: distances can only grow.
-        summary.only_raised = summary.only_raised &&
-                              (c.cost == 0 || (cost != 0 && c.cost > cost));
-        ++summary.cells_changed;
-        cost = c.cost;
-      }
-    }
-  }
-  return summary;
-}
-
 namespace {
+
+// Records in *summary that a cell went from cost `old` to `cost` (!= old).
+void NoteChange(uint8_t old, uint8_t cost, ChangeSummary* summary) {
+  // Raised or blocked: distances can only grow.
+  summary->only_raised =
+      summary->only_raised && (cost == 0 || (old != 0 && cost > old));
+  ++summary->cells_changed;
+}
 
 // Merges rectangles that together make a larger one without covering any
 // other cell: runs of equal-height rectangles side by side in a row, then
@@ -88,6 +75,24 @@ void MergeRects(std::vector<CellRect>* rects) {
 
 }  // namespace
 
+ChangeSummary ApplyChangesToCosts(int32_t width,
+                                  absl::Span<const CellChange> changes,
+                                  absl::Span<uint8_t> costs) {
+  ChangeSummary summary;
+  for (const CellChange& c : changes) {
+    for (int32_t y = c.min.y; y < c.max.y; ++y) {
+      uint8_t* row = costs.data() + static_cast<size_t>(y) * width;
+      for (int32_t x = c.min.x; x < c.max.x; ++x) {
+        uint8_t& cost = row[x];
+        if (cost == c.cost) continue;
+        NoteChange(cost, c.cost, &summary);
+        cost = c.cost;
+      }
+    }
+  }
+  return summary;
+}
+
 absl::StatusOr<GridMap> ApplyChanges(const GridMap& previous,
                                      absl::Span<const CellChange> changes,
                                      ChangeSummary* summary) {
@@ -120,10 +125,7 @@ absl::StatusOr<GridMap> ApplyChanges(const GridMap& previous,
       for (size_t i = 0; i < length; ++i) {
         const uint8_t old = out[i];
         if (old == c.cost) continue;
-        // Raised or blocked: distances can only grow.
-        summary->only_raised = summary->only_raised &&
-                               (c.cost == 0 || (old != 0 && c.cost > old));
-        ++summary->cells_changed;
+        NoteChange(old, c.cost, summary);
         --next.cost_counts_[old];
         ++next.cost_counts_[c.cost];
         out[i] = c.cost;

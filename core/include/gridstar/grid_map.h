@@ -80,10 +80,6 @@ class GridMap {
 
   // Bytes of one storage tile of the per-cell arrays (see the top).
   static constexpr size_t kTileBytes = 4096;
-  // What an array of `bytes` takes in whole tiles.
-  static constexpr size_t TiledBytes(size_t bytes) {
-    return (bytes + kTileBytes - 1) / kTileBytes * kTileBytes;
-  }
 
   GridMap(const GridMap&) = default;
   GridMap& operator=(const GridMap&) = default;
@@ -279,7 +275,7 @@ class GridMap {
   static int32_t JumpBlocksX(int32_t width) {
     return (width + 2 + kJumpBlockWidth - 1) >> kJumpBlockShiftX;
   }
-  void CountCosts();
+  // min_cost_, max_cost_ and passable_count_ from cost_counts_.
   void StatsFromCounts();
 
   int32_t width_ = 0;

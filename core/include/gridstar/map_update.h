@@ -49,7 +49,8 @@ struct ChangeSummary {
   int64_t cells_changed = 0;
   // Rectangles whose union is exactly the cells of the changes that changed
   // at least one cell (adjacent ones merged: a square sent as single cells
-  // comes out as one rectangle); in no particular order.
+  // comes out as one rectangle); in no particular order. Filled by
+  // ApplyChanges (ApplyChangesToCosts leaves it empty).
   std::vector<CellRect> rects;
 };
 
