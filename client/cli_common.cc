@@ -9,6 +9,19 @@
 #include "gridstar/types.h"
 
 ABSL_FLAG(std::string, server, "localhost:50051", "Server address host:port");
+ABSL_FLAG(std::string, tls_ca, "",
+          "PEM roots that verify the server's certificate; any --tls_* flag "
+          "turns TLS on (without --tls_ca: the system's roots). Default: "
+          "$GRIDSTAR_TLS_CA");
+ABSL_FLAG(std::string, tls_cert, "",
+          "PEM client certificate, for mutual TLS. Default: $GRIDSTAR_TLS_CERT");
+ABSL_FLAG(std::string, tls_key, "", "PEM key of --tls_cert. Default: $GRIDSTAR_TLS_KEY");
+ABSL_FLAG(std::string, tls_server_name, "",
+          "Name to check in the server's certificate instead of --server's "
+          "host. Default: $GRIDSTAR_TLS_SERVER_NAME");
+ABSL_FLAG(std::string, token_file, "",
+          "File whose first line is the key sent as 'authorization: Bearer'; "
+          "without it the environment variable GRIDSTAR_TOKEN, if set");
 ABSL_FLAG(absl::Duration, deadline, absl::Seconds(10), "Deadline of each call");
 ABSL_FLAG(std::string, id, "", "register: the map id");
 ABSL_FLAG(bool, replace, false, "register: replace other content under the id");

@@ -17,6 +17,11 @@
 
 ABSL_DECLARE_FLAG(std::string, server);
 ABSL_DECLARE_FLAG(absl::Duration, deadline);
+ABSL_DECLARE_FLAG(std::string, tls_ca);
+ABSL_DECLARE_FLAG(std::string, tls_cert);
+ABSL_DECLARE_FLAG(std::string, tls_key);
+ABSL_DECLARE_FLAG(std::string, tls_server_name);
+ABSL_DECLARE_FLAG(std::string, token_file);
 ABSL_DECLARE_FLAG(std::string, id);
 ABSL_DECLARE_FLAG(bool, replace);
 ABSL_DECLARE_FLAG(std::string, map);

@@ -121,6 +121,7 @@ void StreamLoad(Client& client, const std::vector<ScenarioQuery>& scen,
   // Long enough for the run and for the last answers to drain.
   ctx.set_deadline(absl::ToChronoTime(end + client.options().deadline));
   ctx.AddMetadata(kMapHeader, absl::GetFlag(FLAGS_map));
+  client.AddToken(&ctx);
   std::unique_ptr<
       grpc::ClientReaderWriter<v1::StreamPathRequest, v1::StreamPathResponse>>
       stream = client.stub().FindPathsStream(&ctx);

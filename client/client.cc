@@ -2,8 +2,16 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <cstdlib>
+#include <fstream>
 #include <mutex>
+#include <sstream>
+#include <utility>
 #include <vector>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 
 #include "absl/time/clock.h"
 #include "convert/convert.h"
@@ -16,6 +24,27 @@ absl::Status FromGrpc(const grpc::Status& s) {
   return convert::FromGrpcStatus(s);
 }
 
+absl::StatusOr<std::string> ReadWholeFile(const std::string& path,
+                                          absl::string_view flag) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("--", flag, ": cannot read '", path, "'"));
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::shared_ptr<grpc::ChannelCredentials> CredentialsOf(const ClientOptions& o) {
+  if (!o.tls) return grpc::InsecureChannelCredentials();
+  grpc::SslCredentialsOptions ssl;
+  ssl.pem_root_certs = o.tls_ca_pem;
+  ssl.pem_private_key = o.tls_key_pem;
+  ssl.pem_cert_chain = o.tls_cert_pem;
+  return grpc::SslCredentials(ssl);
+}
+
 }  // namespace
 
 Client::Client(const std::string& target, ClientOptions options)
@@ -23,9 +52,56 @@ Client::Client(const std::string& target, ClientOptions options)
   grpc::ChannelArguments args;
   args.SetMaxReceiveMessageSize(128 << 20);
   args.SetMaxSendMessageSize(128 << 20);
-  channel_ = grpc::CreateCustomChannel(target, grpc::InsecureChannelCredentials(),
-                                       args);
+  if (!options_.tls_server_name.empty()) {
+    args.SetSslTargetNameOverride(options_.tls_server_name);
+  }
+  channel_ = grpc::CreateCustomChannel(target, CredentialsOf(options_), args);
   stub_ = v1::Pathfinding::NewStub(channel_);
+}
+
+void Client::AddToken(grpc::ClientContext* ctx) const {
+  if (!options_.token.empty()) {
+    ctx->AddMetadata("authorization", absl::StrCat("Bearer ", options_.token));
+  }
+}
+
+absl::Status LoadClientSecurity(const std::string& tls_ca_file,
+                                const std::string& tls_cert_file,
+                                const std::string& tls_key_file,
+                                const std::string& token_file,
+                                ClientOptions* options) {
+  const std::pair<const std::string*, std::string*> pems[] = {
+      {&tls_ca_file, &options->tls_ca_pem},
+      {&tls_cert_file, &options->tls_cert_pem},
+      {&tls_key_file, &options->tls_key_pem}};
+  const char* flags[] = {"tls_ca", "tls_cert", "tls_key"};
+  for (int i = 0; i < 3; ++i) {
+    if (pems[i].first->empty()) continue;
+    absl::StatusOr<std::string> pem = ReadWholeFile(*pems[i].first, flags[i]);
+    if (!pem.ok()) return pem.status();
+    *pems[i].second = *std::move(pem);
+    options->tls = true;
+  }
+  if (tls_cert_file.empty() != tls_key_file.empty()) {
+    return absl::InvalidArgumentError(
+        "--tls_cert and --tls_key: a client certificate needs its key");
+  }
+  if (token_file.empty()) {
+    if (const char* env = std::getenv("GRIDSTAR_TOKEN"); env != nullptr) {
+      options->token = std::string(absl::StripAsciiWhitespace(env));
+    }
+    return absl::OkStatus();
+  }
+  absl::StatusOr<std::string> text = ReadWholeFile(token_file, "token_file");
+  if (!text.ok()) return text.status();
+  for (absl::string_view line : absl::StrSplit(*text, '\n')) {
+    line = absl::StripAsciiWhitespace(line);
+    if (line.empty() || line[0] == '#') continue;
+    options->token = std::string(line);
+    return absl::OkStatus();
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat("--token_file: '", token_file, "' holds no token"));
 }
 
 absl::Status Client::Call(bool idempotent, const std::string& map_id,
@@ -35,6 +111,7 @@ absl::Status Client::Call(bool idempotent, const std::string& map_id,
     grpc::ClientContext ctx;
     ctx.set_deadline(absl::ToChronoTime(absl::Now() + options_.deadline));
     if (!map_id.empty()) ctx.AddMetadata(kMapHeader, map_id);
+    AddToken(&ctx);
     const grpc::Status s = rpc(&ctx);
     if (s.error_code() != grpc::StatusCode::UNAVAILABLE || !idempotent ||
         attempt >= options_.max_attempts) {

@@ -12,6 +12,8 @@
 // restarted empty, or the hash moved the map to another replica) the client
 // registers the map again, replays the updates, and retries the call once.
 //
+// Security: TLS or mutual TLS and a bearer token, from ClientOptions.
+//
 // Thread-safety: one Client may be used by any number of threads at once.
 #ifndef GRIDSTAR_CLIENT_CLIENT_H_
 #define GRIDSTAR_CLIENT_CLIENT_H_
@@ -40,7 +42,30 @@ struct ClientOptions {
   // Keep registered maps (their request and later updates: memory of the
   // size of what was sent) to heal NOT_FOUND as described above.
   bool remember_maps = true;
+
+  // Transport security. tls false = plaintext (the server's default).
+  bool tls = false;
+  std::string tls_ca_pem;  // Roots that verify the server; empty = system roots.
+  // A client certificate and its key, for servers that require one (mTLS).
+  std::string tls_cert_pem;
+  std::string tls_key_pem;
+  // The name checked against the server's certificate when it differs from
+  // the target's host (e.g. "gridstar" while dialling 127.0.0.1).
+  std::string tls_server_name;
+  // Sent on every call as `authorization: Bearer <token>`; empty = none.
+  std::string token;
 };
+
+// Fills the TLS and token fields of `options` from files, as the CLI's
+// --tls_ca, --tls_cert, --tls_key and --token_file give them (empty paths are
+// skipped; any TLS file turns TLS on). Without a token file the token comes
+// from the environment variable GRIDSTAR_TOKEN when it is set. A token file
+// holds the token on its first line that is neither blank nor a '#' comment.
+absl::Status LoadClientSecurity(const std::string& tls_ca_file,
+                                const std::string& tls_cert_file,
+                                const std::string& tls_key_file,
+                                const std::string& token_file,
+                                ClientOptions* options);
 
 // The header that names a call's map, for routing proxies.
 inline constexpr char kMapHeader[] = "x-gridstar-map";
@@ -65,6 +90,8 @@ class Client {
   absl::Status Health();
 
   v1::Pathfinding::Stub& stub() { return *stub_; }
+  // Adds the token (if any) to a context the caller made for stub().
+  void AddToken(grpc::ClientContext* ctx) const;
   const ClientOptions& options() const { return options_; }
   // Times a remembered map was registered again after a NOT_FOUND.
   uint64_t reregistrations() const { return reregistrations_.load(); }

@@ -14,6 +14,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -43,6 +44,22 @@ int Run(const std::vector<std::string>& argv) {
   }
   ClientOptions options;
   options.deadline = absl::GetFlag(FLAGS_deadline);
+  // Each TLS flag falls back to its environment variable (GRIDSTAR_TLS_CA,
+  // ...), so that a container's health check speaks TLS without flags.
+  auto flag_or_env = [](const std::string& flag, const char* env) {
+    const char* value = std::getenv(env);
+    return !flag.empty() || value == nullptr ? flag : std::string(value);
+  };
+  if (absl::Status s = LoadClientSecurity(
+          flag_or_env(absl::GetFlag(FLAGS_tls_ca), "GRIDSTAR_TLS_CA"),
+          flag_or_env(absl::GetFlag(FLAGS_tls_cert), "GRIDSTAR_TLS_CERT"),
+          flag_or_env(absl::GetFlag(FLAGS_tls_key), "GRIDSTAR_TLS_KEY"),
+          absl::GetFlag(FLAGS_token_file), &options);
+      !s.ok()) {
+    return Fail(s);
+  }
+  options.tls_server_name =
+      flag_or_env(absl::GetFlag(FLAGS_tls_server_name), "GRIDSTAR_TLS_SERVER_NAME");
   Client client(absl::GetFlag(FLAGS_server), options);
   const std::string& cmd = argv[0];
   const std::vector<std::string> args(argv.begin() + 1, argv.end());

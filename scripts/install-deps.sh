@@ -5,7 +5,8 @@
 #   --build    (default) what building gridstar and running it needs;
 #   --test     that, plus the tools the deploy tests drive: nginx (the gRPC
 #              load balancer of the scale-out test), promtool (package
-#              prometheus) and PyYAML for the manifest checks;
+#              prometheus), PyYAML for the manifest checks and Debian's
+#              grpcio and protobuf for the Python client's test;
 #   --runtime  only the shared libraries gridstar-server and the gridstar CLI
 #              load (the container's runtime stage; tests/deploy checks the
 #              list against the binaries' ldd).
@@ -20,7 +21,7 @@ build_packages=(
   prometheus-cpp-dev
   clang-14 libclang-rt-14-dev
 )
-test_packages=(nginx prometheus python3 python3-yaml)
+test_packages=(nginx prometheus python3 python3-yaml python3-grpcio python3-protobuf)
 runtime_packages=(
   libabsl20220623 libgrpc++1.51 libgrpc29 libprotobuf32
   libprometheus-cpp-core1.0 libprometheus-cpp-pull1.0 libcivetweb1

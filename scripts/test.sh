@@ -37,7 +37,7 @@ run_stage() {
         ctest -j "$jobs" --output-on-failure -LE 'conformance|deploy')
       ;;
     tsan)
-      GRIDSTAR_TARGETS="concurrency_test server_test server_unit_tests scaleout_test gridstar-server gridstar" \
+      GRIDSTAR_TARGETS="concurrency_test server_test server_unit_tests scaleout_test gridstar-server gridstar gridstar_python_client" \
         scripts/build.sh build/tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
         -DGRIDSTAR_SANITIZE=thread
       (cd build/tsan && TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/../../tests/tsan.supp" \

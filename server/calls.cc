@@ -18,7 +18,7 @@ UnaryCall::UnaryCall(Metrics* metrics, absl::string_view method)
 }
 
 void UnaryCall::Done(const grpc::Status& s) {
-  metrics_->Request(method_, convert::CodeName(s.error_code()),
+  metrics_->Request(method_, static_cast<int>(s.error_code()),
                     absl::ToDoubleSeconds(absl::Now() - start_));
   Finish(s);
 }
@@ -45,6 +45,14 @@ std::shared_ptr<const MapSnapshot> SnapshotOrFinish(const MapRegistry& registry,
   std::shared_ptr<const MapSnapshot> snapshot = registry.Find(id);
   if (snapshot == nullptr) call->Done(UnknownMap(field, id));
   return snapshot;
+}
+
+absl::optional<absl::string_view> AuthorizationOf(
+    const grpc::CallbackServerContext* ctx) {
+  const auto& metadata = ctx->client_metadata();
+  const auto it = metadata.find("authorization");
+  if (it == metadata.end()) return absl::nullopt;
+  return absl::string_view(it->second.data(), it->second.size());
 }
 
 absl::Status Overloaded(const Scheduler& s) {

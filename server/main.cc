@@ -16,17 +16,20 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
+#include "auth/access_control.h"
+#include "auth/tls.h"
 #include "gridstar/map_io.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/grpcpp.h"
 #include "grpcpp/health_check_service_interface.h"
 #include "map_registry.h"
-#include "store/directory_store.h"
 #include "metrics.h"
 #include "prometheus/exposer.h"
 #include "scheduler.h"
 #include "service.h"
+#include "store/directory_store.h"
 
 ABSL_FLAG(std::string, host, "0.0.0.0", "Address to listen on for gRPC");
 ABSL_FLAG(int, port, 50051, "gRPC port; 0 picks a free one (see --port_file)");
@@ -35,6 +38,15 @@ ABSL_FLAG(int, metrics_port, 9464,
 ABSL_FLAG(std::string, port_file, "",
           "If set, the chosen gRPC port is written here once serving");
 ABSL_FLAG(int, workers, 0, "Search worker threads; 0 = hardware threads");
+ABSL_FLAG(
+    int64_t, inline_expansions, 128,
+    "FindPath's fast path: a search whose ends are at most 256 cells apart "
+    "is first tried on the gRPC thread with at most this many expansions, "
+    "and goes to a worker only when that is not enough; 0 = every search "
+    "goes to a worker");
+ABSL_FLAG(int, inline_contexts, 0,
+          "Search contexts of the fast path (inline searches at once); 0 = as "
+          "many as --workers");
 ABSL_FLAG(int, search_nice, 10,
           "Nice levels the search workers run below the rest of the server "
           "(0..19), so that map updates and the RPC threads never wait "
@@ -81,13 +93,36 @@ ABSL_FLAG(std::vector<std::string>, preload, {},
           "Maps to register at start, as id=path pairs (Moving AI .map or PGM), "
           "each with a jump table (kept on uniform-cost maps) and, on terrain, "
           "--preload_landmarks landmarks");
+ABSL_FLAG(std::string, tls_cert, "",
+          "PEM certificate (chain) of the gRPC port; with --tls_key turns TLS "
+          "on. Empty = plaintext. The metrics port stays plain HTTP");
+ABSL_FLAG(std::string, tls_key, "", "PEM private key of --tls_cert");
+ABSL_FLAG(std::string, tls_client_ca, "",
+          "PEM CA certificates; if set, clients must present a certificate "
+          "signed by one of them (mutual TLS)");
+ABSL_FLAG(std::string, admin_token_file, "",
+          "Tokens (one a line) that may call every RPC; re-read on SIGHUP. "
+          "With no token file every call is admitted");
+ABSL_FLAG(std::string, query_token_file, "",
+          "Tokens (one a line) that may search and read maps but not "
+          "register, update or delete them; re-read on SIGHUP");
 ABSL_FLAG(int, preload_landmarks, 8,
           "Landmarks built for each --preload terrain map (0 to 32; 0 = none)");
 
 namespace gridstar::server {
 namespace {
 
+bool IsLoopback(const std::string& host) {
+  return host == "localhost" || host == "::1" || host == "[::1]" ||
+         host.rfind("127.", 0) == 0;
+}
+
 int Run() {
+  // Debian builds Abseil without NDEBUG, which leaves absl::Mutex's deadlock
+  // detector on: every lock, gRPC's own included, then walks a lock graph
+  // (3-4% of a cheap call's CPU, the profile in tests/bench/floor_bench.sh
+  // showed). Our lock order is fixed by design and TSan checks it in CI.
+  absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
   // Each map keeps one memory file per tiled array (cow_buffer.h), up to four
   // descriptors a map: take the hard limit of open files, as servers do.
   rlimit files{};
@@ -100,7 +135,34 @@ int Run() {
   sigemptyset(&signals);
   sigaddset(&signals, SIGTERM);
   sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGHUP);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
+  absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> credentials =
+      ServerCredentialsOf({absl::GetFlag(FLAGS_tls_cert), absl::GetFlag(FLAGS_tls_key),
+                           absl::GetFlag(FLAGS_tls_client_ca)});
+  if (!credentials.ok()) {
+    std::fprintf(stderr, "gridstar-server: %s\n",
+                 std::string(credentials.status().message()).c_str());
+    return 2;
+  }
+  absl::StatusOr<std::unique_ptr<AccessControl>> access = AccessControl::Create(
+      absl::GetFlag(FLAGS_admin_token_file), absl::GetFlag(FLAGS_query_token_file));
+  if (!access.ok()) {
+    std::fprintf(stderr, "gridstar-server: %s\n",
+                 std::string(access.status().message()).c_str());
+    return 2;
+  }
+  if ((*access)->enabled()) {
+    std::fprintf(stderr, "gridstar-server: keys: %zu admin, %zu query tokens\n",
+                 (*access)->admin_tokens(), (*access)->query_tokens());
+  } else if (!IsLoopback(absl::GetFlag(FLAGS_host))) {
+    std::fprintf(stderr,
+                 "gridstar-server: warning: no --admin_token_file or "
+                 "--query_token_file: anyone who reaches %s may register, "
+                 "change and delete every map\n",
+                 absl::GetFlag(FLAGS_host).c_str());
+  }
 
   MapLimits limits;
   limits.max_width = limits.max_height = absl::GetFlag(FLAGS_max_map_side);
@@ -192,6 +254,27 @@ int Run() {
   options.max_search_time = absl::GetFlag(FLAGS_max_search_time);
   options.max_message_bytes =
       static_cast<size_t>(absl::GetFlag(FLAGS_max_message_bytes));
+  options.access = access->get();
+  if (absl::GetFlag(FLAGS_inline_expansions) < 0 ||
+      absl::GetFlag(FLAGS_inline_contexts) < 0) {
+    std::fprintf(
+        stderr,
+        "gridstar-server: --inline_expansions and --inline_contexts must "
+        "not be negative\n");
+    return 2;
+  }
+  InlineOptions inline_options;
+  inline_options.max_expansions =
+      static_cast<uint64_t>(absl::GetFlag(FLAGS_inline_expansions));
+  inline_options.contexts = inline_options.max_expansions == 0 ? 0
+                            : absl::GetFlag(FLAGS_inline_contexts) > 0
+                                ? absl::GetFlag(FLAGS_inline_contexts)
+                                : workers;
+  inline_options.context_options = context_options;
+  InlineSearches inline_searches(inline_options);
+  if (inline_options.contexts > 0) options.inline_searches = &inline_searches;
+  Finisher finisher;
+  options.finisher = &finisher;
   FlowFieldCache flow_fields(static_cast<size_t>(
       std::max<int64_t>(0, absl::GetFlag(FLAGS_flow_field_cache_bytes))));
   PathfindingService service(&registry, &search, &admin, &metrics, &flow_fields,
@@ -203,7 +286,7 @@ int Run() {
   int port = 0;
   builder.AddListeningPort(
       absl::StrCat(absl::GetFlag(FLAGS_host), ":", absl::GetFlag(FLAGS_port)),
-      grpc::InsecureServerCredentials(), &port);
+      *credentials, &port);
   // gRPC sets SO_REUSEPORT by default: a second server on a port in use
   // would then start and share it. Refuse a port another process holds.
   builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
@@ -214,7 +297,7 @@ int Run() {
   if (server == nullptr || port == 0) {
     std::fprintf(stderr,
                  "gridstar-server: cannot listen on %s:%d (is another process "
-                 "using the port?)\n",
+                 "using the port? are the TLS files a valid pair?)\n",
                  absl::GetFlag(FLAGS_host).c_str(), absl::GetFlag(FLAGS_port));
     return 1;
   }
@@ -225,9 +308,13 @@ int Run() {
     std::rename(tmp.c_str(), absl::GetFlag(FLAGS_port_file).c_str());
   }
   std::fprintf(stderr,
-               "gridstar-server: serving on %s:%d with %d workers, %zu maps, "
+               "gridstar-server: serving on %s:%d (%s) with %d workers, %zu maps, "
                "metrics %s\n",
-               absl::GetFlag(FLAGS_host).c_str(), port, workers,
+               absl::GetFlag(FLAGS_host).c_str(), port,
+               absl::GetFlag(FLAGS_tls_cert).empty()          ? "plaintext"
+               : absl::GetFlag(FLAGS_tls_client_ca).empty() ? "TLS"
+                                                              : "mutual TLS",
+               workers,
                registry.map_count(),
                exposer ? absl::StrCat("on :", absl::GetFlag(FLAGS_metrics_port),
                                       "/metrics").c_str()
@@ -240,15 +327,28 @@ int Run() {
       metrics.SetState(static_cast<double>(registry.map_count()),
                        static_cast<double>(registry.total_cells()),
                        static_cast<double>(registry.memory_bytes()),
-                       static_cast<double>(search.depth()), search.busy_workers(),
-                       static_cast<double>(search.context_memory_bytes()),
+                       static_cast<double>(search.depth()),
+                       search.busy_workers(),
+                       static_cast<double>(search.context_memory_bytes() +
+                                           inline_searches.memory_bytes()),
                        static_cast<double>(flow_fields.bytes()));
       absl::SleepFor(absl::Milliseconds(500));
     }
   });
 
+  // SIGHUP re-reads the token files (a bad file keeps the old keys).
   int signal = 0;
-  sigwait(&signals, &signal);
+  while (sigwait(&signals, &signal) == 0 && signal == SIGHUP) {
+    const absl::Status s = (*access)->Reload();
+    metrics.KeyReload(s.ok());
+    if (!s.ok()) {
+      std::fprintf(stderr, "gridstar-server: SIGHUP: keys kept: %s\n",
+                   std::string(s.message()).c_str());
+    } else if ((*access)->enabled()) {
+      std::fprintf(stderr, "gridstar-server: SIGHUP: keys: %zu admin, %zu query tokens\n",
+                   (*access)->admin_tokens(), (*access)->query_tokens());
+    }
+  }
   std::fprintf(stderr, "gridstar-server: %s, draining (grace %s)\n",
                signal == SIGTERM ? "SIGTERM" : "SIGINT",
                absl::FormatDuration(absl::GetFlag(FLAGS_shutdown_grace)).c_str());
@@ -258,6 +358,7 @@ int Run() {
   server->Shutdown(absl::ToChronoTime(absl::Now() + absl::GetFlag(FLAGS_shutdown_grace)));
   search.Shutdown();
   admin.Shutdown();
+  finisher.Shutdown();  // After the workers: their last batches end here.
   stopping.store(true);
   sampler.join();
   std::fprintf(stderr, "gridstar-server: stopped\n");

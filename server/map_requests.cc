@@ -31,9 +31,13 @@ absl::StatusOr<GridMap> MapOfRequest(const v1::RegisterMapRequest& r,
   }
   if (!map.ok()) {
     const absl::Status& s = map.status();
+    const char* field = r.cells_case() == v1::RegisterMapRequest::kRaw ? "raw"
+                        : r.cells_case() == v1::RegisterMapRequest::kMovingai
+                            ? "movingai"
+                            : "pgm";
     // Core says which sizes are limits (ResourceExhausted); name the flags.
     return absl::Status(s.code(),
-                        absl::StrCat("cells: ", s.message(),
+                        absl::StrCat(field, ": ", s.message(),
                                      absl::IsResourceExhausted(s)
                                          ? " (--max_map_side, --max_map_cells)"
                                          : ""));

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <string>
 
+#include "convert/convert.h"
 #include "gridstar/types.h"
 
 namespace gridstar::server {
@@ -98,6 +99,23 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()) {
                        .Register(*registry_);
   // Present from the start, so that dashboards read 0, not "no data".
   store_errors_->Add({{"operation", "compact"}});
+  auto& reloads = prometheus::BuildCounter()
+                      .Name("gridstar_key_reloads_total")
+                      .Help("Re-reads of the token files on SIGHUP by result "
+                            "(ok; error: the old keys were kept)")
+                      .Register(*registry_);
+  key_reloads_ok_ = &reloads.Add({{"result", "ok"}});
+  key_reloads_error_ = &reloads.Add({{"result", "error"}});
+  auto& inline_searches =
+      prometheus::BuildCounter()
+          .Name("gridstar_inline_searches_total")
+          .Help(
+              "FindPath searches tried on the gRPC thread by result (answered; "
+              "handed_on: too expensive or no inline context free, queued "
+              "for a worker)")
+          .Register(*registry_);
+  inline_answered_ = &inline_searches.Add({{"result", "answered"}});
+  inline_handed_on_ = &inline_searches.Add({{"result", "handed_on"}});
 }
 
 void Metrics::StoreError(absl::string_view operation) {
@@ -110,12 +128,39 @@ void Metrics::FlowFieldLookup(bool hit) {
   (hit ? flow_field_hits_ : flow_field_misses_)->Increment();
 }
 
-void Metrics::Request(absl::string_view method, absl::string_view code,
-                      double seconds) {
+Metrics::RequestHandles Metrics::RequestSeries(absl::string_view method,
+                                               int code) {
+  if (code < 0 || code >= kCodes)
+    code = static_cast<int>(grpc::StatusCode::UNKNOWN);
+  size_t m = 0;
+  while (m < std::size(kMethods) && kMethods[m] != method) ++m;
+  std::atomic<RequestHandles*>* slot =
+      m < std::size(kMethods) ? &request_series_[m][code] : nullptr;
+  if (slot != nullptr) {
+    if (RequestHandles* h = slot->load(std::memory_order_acquire)) return *h;
+  }
   const std::map<std::string, std::string> labels = {
-      {"method", std::string(method)}, {"code", std::string(code)}};
-  request_seconds_->Add(labels, SharedTimeBuckets()).Observe(seconds);
-  requests_->Add(labels).Increment();
+      {"method", std::string(method)},
+      {"code", convert::CodeName(static_cast<grpc::StatusCode>(code))}};
+  // The families make each series once and return it after.
+  const RequestHandles found{
+      &request_seconds_->Add(labels, SharedTimeBuckets()),
+      &requests_->Add(labels)};
+  if (slot != nullptr) {
+    std::lock_guard<std::mutex> lock(request_series_mu_);
+    if (slot->load(std::memory_order_acquire) == nullptr) {
+      request_series_owned_.push_back(std::make_unique<RequestHandles>(found));
+      slot->store(request_series_owned_.back().get(),
+                  std::memory_order_release);
+    }
+  }
+  return found;
+}
+
+void Metrics::Request(absl::string_view method, int code, double seconds) {
+  const RequestHandles h = RequestSeries(method, code);
+  h.seconds->Observe(seconds);
+  h.count->Increment();
   in_flight_->Decrement();
 }
 

@@ -5,9 +5,11 @@
 #ifndef GRIDSTAR_SERVER_METRICS_H_
 #define GRIDSTAR_SERVER_METRICS_H_
 
+#include <atomic>
 #include <cstdint>
-#include <memory>
 #include <iterator>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -29,8 +31,9 @@ class Metrics {
   // An RPC began (counted in gridstar_requests_in_flight until Request
   // records its end).
   void RequestStarted() { in_flight_->Increment(); }
-  // One finished RPC: its method, gRPC code name and wall time.
-  void Request(absl::string_view method, absl::string_view code, double seconds);
+  // One finished RPC: its method, gRPC status code (0..16) and wall time.
+  // The series of each (method, code) are looked up once, then kept.
+  void Request(absl::string_view method, int code, double seconds);
   void QueueWait(double seconds);
   // One search: outcome is ok, partial, no_path, deadline, cancelled,
   // memory (over --max_search_nodes), error.
@@ -42,6 +45,13 @@ class Metrics {
   void FlowFieldLookup(bool hit);
   // A store write that failed outside a call (a background compaction).
   void StoreError(absl::string_view operation);
+  // A re-read of the token files (SIGHUP): ok, or error (old keys kept).
+  void KeyReload(bool ok) { (ok ? key_reloads_ok_ : key_reloads_error_)->Increment(); }
+  // A FindPath tried on the gRPC thread (inline_searches.h): answered there,
+  // or handed on to a worker (too expensive, or no inline context free).
+  void InlineSearch(bool answered) {
+    (answered ? inline_answered_ : inline_handed_on_)->Increment();
+  }
   void SetState(double maps, double cells, double map_bytes, double queue_depth,
                 double busy_workers, double context_bytes,
                 double flow_field_cache_bytes);
@@ -66,6 +76,10 @@ class Metrics {
   prometheus::Gauge* queue_capacity_;
   prometheus::Gauge* in_flight_;
   prometheus::Family<prometheus::Counter>* store_errors_;
+  prometheus::Counter* key_reloads_ok_;
+  prometheus::Counter* key_reloads_error_;
+  prometheus::Counter* inline_answered_;
+  prometheus::Counter* inline_handed_on_;
 
   // Handles made once for every algorithm and outcome of single searches:
   // the hot path finds them by a short scan, without the families' locks.
@@ -77,6 +91,24 @@ class Metrics {
     prometheus::Counter* outcomes[std::size(kOutcomes)];
   };
   std::vector<SearchHandles> search_handles_;
+
+  // The request series of each known method and code, made on first use
+  // (so /metrics shows only what happened, as before) and then read without
+  // the families' locks.
+  static constexpr absl::string_view kMethods[] = {
+      "RegisterMap",     "UpdateCells",     "GetMap",    "ListMaps",
+      "DeleteMap",       "FindPath",        "FindPaths", "FindGroupPaths",
+      "FindPathsStream", "ComputeFlowField"};
+  static constexpr int kCodes = 17;
+  struct RequestHandles {
+    prometheus::Histogram* seconds;
+    prometheus::Counter* count;
+  };
+  RequestHandles RequestSeries(absl::string_view method, int code);
+  std::mutex request_series_mu_;  // Serialises making a (method, code) pair.
+  std::atomic<RequestHandles*> request_series_[std::size(kMethods)][kCodes] =
+      {};
+  std::vector<std::unique_ptr<RequestHandles>> request_series_owned_;
 };
 
 }  // namespace gridstar::server

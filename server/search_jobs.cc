@@ -81,20 +81,36 @@ absl::Status MakeJob(const v1::PathRequest& r,
   return absl::OkStatus();
 }
 
-absl::Status RunJob(const PathJob& job, Metrics* metrics,
-                    SearchContext& context, v1::PathResponse* out) {
+namespace {
+
+// RunJob and TryRunJobWithin: with `inline_cap` > 0 the search may expand at
+// most that many cells, and one that needed more is abandoned (nullopt).
+absl::optional<absl::Status> Run(const PathJob& job, Metrics* metrics,
+                                 SearchContext& context, uint64_t inline_cap,
+                                 v1::PathResponse* out) {
   const absl::Time begin = absl::Now();
   const double queue_seconds = absl::ToDoubleSeconds(begin - job.enqueued);
-  metrics->QueueWait(queue_seconds);
-  out->set_queue_micros(queue_seconds * 1e6);
   if (job.cancelled->load()) {
+    metrics->QueueWait(queue_seconds);
     return StopStatus(PartialReason::kCancelled, job.query.budget, 0);
   }
-  // Reused by each worker thread: FindPath then allocates nothing once the
-  // vectors have grown (only the response's own storage is new).
+  // Reused by each thread: FindPath then allocates nothing once the vectors
+  // have grown (only the response's own storage is new).
   thread_local PathResult r;
-  const absl::Status s =
-      gridstar::FindPath(job.snapshot->map, job.query, context, &r);
+  absl::Status s;
+  if (inline_cap > 0) {
+    thread_local PathQuery capped;
+    capped = job.query;
+    capped.budget.max_expansions = inline_cap;
+    s = gridstar::FindPath(job.snapshot->map, capped, context, &r);
+    if (s.ok() && r.partial_reason == PartialReason::kMaxExpansions) {
+      return absl::nullopt;
+    }
+  } else {
+    s = gridstar::FindPath(job.snapshot->map, job.query, context, &r);
+  }
+  metrics->QueueWait(queue_seconds);
+  out->set_queue_micros(queue_seconds * 1e6);
   const double search_seconds = absl::ToDoubleSeconds(absl::Now() - begin);
   // Labelled by the algorithm that ran, so auto's choices show.
   metrics->Search(AlgorithmName(r.algorithm), Outcome(s, r.partial_reason),
@@ -118,6 +134,25 @@ absl::Status RunJob(const PathJob& job, Metrics* metrics,
   convert::CellToProto(r.start, out->mutable_start());
   convert::CellToProto(r.goal, out->mutable_goal());
   return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status RunJob(const PathJob& job, Metrics* metrics,
+                    SearchContext& context, v1::PathResponse* out) {
+  return *Run(job, metrics, context, 0, out);
+}
+
+absl::optional<absl::Status> TryRunJobWithin(const PathJob& job,
+                                             uint64_t max_expansions,
+                                             Metrics* metrics,
+                                             SearchContext& context,
+                                             v1::PathResponse* out) {
+  const uint64_t own = job.query.budget.max_expansions;
+  // The job's own limit is no larger: its outcome is final either way.
+  if (own != 0 && own <= max_expansions)
+    return RunJob(job, metrics, context, out);
+  return Run(job, metrics, context, max_expansions, out);
 }
 
 void SetItem(const absl::Status& s, v1::PathItemResult* item) {

@@ -13,6 +13,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
+#include "absl/types/optional.h"
 #include "calls.h"
 #include "gridstar/find_path.h"
 #include "gridstar/query.h"
@@ -59,6 +60,16 @@ absl::Status MakeJob(const v1::PathRequest& request,
 // Runs one validated job on a worker and fills `out`.
 absl::Status RunJob(const PathJob& job, Metrics* metrics,
                     SearchContext& context, v1::PathResponse* out);
+
+// Runs `job` as RunJob does, but lets the search expand at most
+// `max_expansions` cells (REQUIRES: > 0): nullopt when that was not enough to
+// finish, with nothing recorded and `out` untouched, so that the job can go
+// to a worker as it is. The fast path of inline_searches.h.
+absl::optional<absl::Status> TryRunJobWithin(const PathJob& job,
+                                             uint64_t max_expansions,
+                                             Metrics* metrics,
+                                             SearchContext& context,
+                                             v1::PathResponse* out);
 
 // An item's code and message; a failed item carries no path.
 void SetItem(const absl::Status& s, v1::PathItemResult* item);

@@ -5,6 +5,11 @@
 // become the RPC's through search_jobs.h's one translation. The handlers live
 // by concern in service_maps.cc, service_search.cc and service_stream.cc.
 //
+// Keys: every handler first asks ServiceOptions::access whether the call's
+// token admits it (admin RPCs: RegisterMap, UpdateCells, DeleteMap; all
+// others need a query or an admin token); a refusal is answered at once and
+// counted in gridstar_requests_total with its code.
+//
 // Thread-safety: gRPC calls the handlers from any thread; all shared state
 // lives in the MapRegistry, the Schedulers, the FlowFieldCache and Metrics,
 // which are safe.
@@ -14,9 +19,14 @@
 #include <cstddef>
 
 #include "absl/time/time.h"
+#include "arena_allocator.h"
+#include "auth/access_control.h"
+#include "calls.h"
+#include "finisher.h"
+#include "flow_field_cache.h"
 #include "gridstar/grid_map.h"
 #include "gridstar/v1/gridstar.grpc.pb.h"
-#include "flow_field_cache.h"
+#include "inline_searches.h"
 #include "map_registry.h"
 #include "metrics.h"
 #include "scheduler.h"
@@ -34,6 +44,15 @@ struct ServiceOptions {
   absl::Duration max_search_time = absl::Seconds(30);
   // Largest message the server sends; flow fields beyond it are refused.
   size_t max_message_bytes = 80 << 20;
+  // Who may call what (not owned; must outlive the service). Null admits
+  // every call, as does an AccessControl without token files.
+  const AccessControl* access = nullptr;
+  // The fast path of FindPath (not owned; null = every search goes to a
+  // worker).
+  InlineSearches* inline_searches = nullptr;
+  // Ends batches off the workers (not owned; null = the worker that ran a
+  // batch's last item ends the call).
+  Finisher* finisher = nullptr;
 };
 
 class PathfindingService final : public v1::Pathfinding::CallbackService {
@@ -79,7 +98,15 @@ class PathfindingService final : public v1::Pathfinding::CallbackService {
   Metrics* metrics() const { return metrics_; }
   const ServiceOptions& options() const { return options_; }
 
+  // OK when the call's token admits a call that needs `need`.
+  absl::Status Authorize(const grpc::CallbackServerContext* ctx,
+                         AccessLevel need, absl::string_view method) const;
+
  private:
+  // Authorize, finishing `call` with the refusal; false when refused.
+  bool Admit(const grpc::CallbackServerContext* ctx, AccessLevel need,
+             UnaryCall* call) const;
+
   MapRegistry* const registry_;
   Scheduler* const search_;
   Scheduler* const admin_;
@@ -89,6 +116,12 @@ class PathfindingService final : public v1::Pathfinding::CallbackService {
   // behind: landmark rebuilds (MapRegistry::RebuildPendingLandmarks).
   Scheduler background_;
   const ServiceOptions options_;
+  // The searches' requests and responses live on one arena per call.
+  ArenaAllocator<v1::PathRequest, v1::PathResponse> find_path_messages_;
+  ArenaAllocator<v1::FindPathsRequest, v1::FindPathsResponse>
+      find_paths_messages_;
+  ArenaAllocator<v1::GroupPathsRequest, v1::GroupPathsResponse>
+      group_paths_messages_;
 };
 
 }  // namespace gridstar::server

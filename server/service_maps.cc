@@ -15,9 +15,10 @@
 namespace gridstar::server {
 
 grpc::ServerUnaryReactor* PathfindingService::RegisterMap(
-    grpc::CallbackServerContext*, const v1::RegisterMapRequest* request,
+    grpc::CallbackServerContext* ctx, const v1::RegisterMapRequest* request,
     v1::MapInfo* response) {
   auto* call = new UnaryCall(metrics_, "RegisterMap");
+  if (!Admit(ctx, AccessLevel::kAdmin, call)) return call;
   if (absl::Status s = ValidateMapId(request->id(), "id"); !s.ok()) {
     call->Done(s);
     return call;
@@ -50,9 +51,10 @@ grpc::ServerUnaryReactor* PathfindingService::RegisterMap(
 }
 
 grpc::ServerUnaryReactor* PathfindingService::UpdateCells(
-    grpc::CallbackServerContext*, const v1::UpdateCellsRequest* request,
+    grpc::CallbackServerContext* ctx, const v1::UpdateCellsRequest* request,
     v1::MapInfo* response) {
   auto* call = new UnaryCall(metrics_, "UpdateCells");
+  if (!Admit(ctx, AccessLevel::kAdmin, call)) return call;
   const size_t n =
       static_cast<size_t>(request->cells_size() + request->rects_size());
   if (n > options_.max_updates) {
@@ -107,9 +109,10 @@ grpc::ServerUnaryReactor* PathfindingService::UpdateCells(
 }
 
 grpc::ServerUnaryReactor* PathfindingService::GetMap(
-    grpc::CallbackServerContext*, const v1::GetMapRequest* request,
+    grpc::CallbackServerContext* ctx, const v1::GetMapRequest* request,
     v1::GetMapResponse* response) {
   auto* call = new UnaryCall(metrics_, "GetMap");
+  if (!Admit(ctx, AccessLevel::kQuery, call)) return call;
   std::shared_ptr<const MapSnapshot> s =
       SnapshotOrFinish(*registry_, "id", request->id(), call);
   if (s == nullptr) return call;
@@ -128,9 +131,10 @@ grpc::ServerUnaryReactor* PathfindingService::GetMap(
 }
 
 grpc::ServerUnaryReactor* PathfindingService::ListMaps(
-    grpc::CallbackServerContext*, const v1::ListMapsRequest*,
+    grpc::CallbackServerContext* ctx, const v1::ListMapsRequest*,
     v1::ListMapsResponse* response) {
   auto* call = new UnaryCall(metrics_, "ListMaps");
+  if (!Admit(ctx, AccessLevel::kQuery, call)) return call;
   for (const auto& s : registry_->List()) {
     MapInfoToProto(*s, response->add_maps());
   }
@@ -139,9 +143,10 @@ grpc::ServerUnaryReactor* PathfindingService::ListMaps(
 }
 
 grpc::ServerUnaryReactor* PathfindingService::DeleteMap(
-    grpc::CallbackServerContext*, const v1::DeleteMapRequest* request,
+    grpc::CallbackServerContext* ctx, const v1::DeleteMapRequest* request,
     v1::DeleteMapResponse*) {
   auto* call = new UnaryCall(metrics_, "DeleteMap");
+  if (!Admit(ctx, AccessLevel::kAdmin, call)) return call;
   if (absl::Status s = ValidateMapId(request->id(), "id"); !s.ok()) {
     call->Done(s);
     return call;

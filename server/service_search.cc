@@ -23,17 +23,28 @@ grpc::ServerUnaryReactor* PathfindingService::FindPath(
     grpc::CallbackServerContext* ctx, const v1::PathRequest* request,
     v1::PathResponse* response) {
   auto* call = new UnaryCall(metrics_, "FindPath");
+  if (!Admit(ctx, AccessLevel::kQuery, call)) return call;
   std::shared_ptr<const MapSnapshot> snapshot =
       SnapshotOrFinish(*registry_, "map_id", request->map_id(), call);
   if (snapshot == nullptr) return call;
-  auto job = std::make_shared<PathJob>();
+  PathJob inline_job;
   absl::Status s = MakeJob(*request, std::move(snapshot),
                            CallDeadline(ctx, options_.max_search_time),
-                           call->cancelled(), "", job.get());
+                           call->cancelled(), "", &inline_job);
   if (!s.ok()) {
     call->Done(s);
     return call;
   }
+  // A cheap search is answered here, without the hop to a worker.
+  if (options_.inline_searches != nullptr &&
+      options_.inline_searches->Eligible(inline_job)) {
+    if (absl::optional<absl::Status> done =
+            options_.inline_searches->TryRun(inline_job, metrics_, response)) {
+      call->Done(*done);
+      return call;
+    }
+  }
+  auto job = std::make_shared<PathJob>(std::move(inline_job));
   const bool queued =
       search_->TrySubmit([this, call, job, response](SearchContext& context) {
         call->Done(RunJob(*job, metrics_, context, response));
@@ -46,6 +57,7 @@ grpc::ServerUnaryReactor* PathfindingService::FindPaths(
     grpc::CallbackServerContext* ctx, const v1::FindPathsRequest* request,
     v1::FindPathsResponse* response) {
   auto* call = new UnaryCall(metrics_, "FindPaths");
+  if (!Admit(ctx, AccessLevel::kQuery, call)) return call;
   const size_t n = static_cast<size_t>(request->items_size());
   if (n > options_.max_batch) {
     call->Done(absl::ResourceExhaustedError(
@@ -60,8 +72,16 @@ grpc::ServerUnaryReactor* PathfindingService::FindPaths(
   // One count per item plus one for this handler, so the call finishes once,
   // after the last item and after the loop below.
   auto remaining = std::make_shared<std::atomic<size_t>>(n + 1);
-  auto finish_one = [call, remaining] {
-    if (remaining->fetch_sub(1) == 1) call->Done(grpc::Status::OK);
+  // A batch's response is big: a worker that ran its last item leaves the
+  // serialising and sending to the finisher (finisher.h).
+  Finisher* finisher = n > 1 ? options_.finisher : nullptr;
+  auto finish_one = [call, remaining, finisher] {
+    if (remaining->fetch_sub(1) != 1) return;
+    if (finisher != nullptr) {
+      finisher->Run([call] { call->Done(grpc::Status::OK); });
+    } else {
+      call->Done(grpc::Status::OK);
+    }
   };
   const absl::Time deadline = CallDeadline(ctx, options_.max_search_time);
   // Items go out in chunks, two per worker, so that every worker gets a
@@ -134,6 +154,7 @@ grpc::ServerUnaryReactor* PathfindingService::FindGroupPaths(
     grpc::CallbackServerContext* ctx, const v1::GroupPathsRequest* request,
     v1::GroupPathsResponse* response) {
   auto* call = new UnaryCall(metrics_, "FindGroupPaths");
+  if (!Admit(ctx, AccessLevel::kQuery, call)) return call;
   std::shared_ptr<const MapSnapshot> snapshot =
       SnapshotOrFinish(*registry_, "map_id", request->map_id(), call);
   if (snapshot == nullptr) return call;
@@ -203,6 +224,7 @@ grpc::ServerUnaryReactor* PathfindingService::ComputeFlowField(
     grpc::CallbackServerContext* ctx, const v1::FlowFieldRequest* request,
     v1::FlowFieldResponse* response) {
   auto* call = new UnaryCall(metrics_, "ComputeFlowField");
+  if (!Admit(ctx, AccessLevel::kQuery, call)) return call;
   std::shared_ptr<const MapSnapshot> snapshot =
       SnapshotOrFinish(*registry_, "map_id", request->map_id(), call);
   if (snapshot == nullptr) return call;

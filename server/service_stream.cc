@@ -5,11 +5,13 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <utility>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/time/clock.h"
 #include "calls.h"
+#include "convert/convert.h"
 #include "search_jobs.h"
 #include "service.h"
 
@@ -29,6 +31,14 @@ class StreamCall : public grpc::ServerBidiReactor<v1::StreamPathRequest,
         start_(absl::Now()),
         cancelled_(std::make_shared<std::atomic<bool>>(false)) {
     service_->metrics()->RequestStarted();
+    if (absl::Status s = service_->Authorize(ctx, AccessLevel::kQuery,
+                                             "FindPathsStream");
+        !s.ok()) {
+      const grpc::Status refusal = convert::ToGrpcStatus(s);
+      code_ = static_cast<int>(refusal.error_code());
+      Finish(refusal);  // No read was started: nothing else can finish.
+      return;
+    }
     StartRead(&request_);
   }
 
@@ -110,7 +120,7 @@ class StreamCall : public grpc::ServerBidiReactor<v1::StreamPathRequest,
   void OnCancel() override { cancelled_->store(true); }
 
   void OnDone() override {
-    service_->metrics()->Request("FindPathsStream", "OK",
+    service_->metrics()->Request("FindPathsStream", code_,
                                  absl::ToDoubleSeconds(absl::Now() - start_));
     delete this;
   }
@@ -155,6 +165,8 @@ class StreamCall : public grpc::ServerBidiReactor<v1::StreamPathRequest,
   grpc::CallbackServerContext* const ctx_;
   const absl::Time start_;
   const CancelFlag cancelled_;
+  // The code OnDone counts: OK, or the refusal of the call's key.
+  int code_ = 0;                   // grpc::StatusCode of the end.
   v1::StreamPathRequest request_;  // The one read in flight.
   std::mutex mu_;                  // Guards the fields below it.
   // Front is being written.

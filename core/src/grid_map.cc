@@ -48,7 +48,7 @@ absl::StatusOr<GridMap> GridMap::FromCosts(int64_t width, int64_t height,
   }
   if (static_cast<int64_t>(costs.size()) != width * height) {
     return absl::InvalidArgumentError(
-        absl::StrCat("cells: got ", costs.size(),
+        absl::StrCat("got ", costs.size(),
                      " bytes, expected width x height = ", width * height));
   }
   GridMap map;

@@ -1,6 +1,8 @@
 #include "convert/convert.h"
 
 #include <cmath>
+#include <cstddef>
+#include <cstring>
 
 #include "absl/strings/str_cat.h"
 
@@ -75,10 +77,15 @@ v1::GroupMethod GroupMethodToProto(GroupMethod method) {
 
 void PackCells(const std::vector<Cell>& cells,
                google::protobuf::RepeatedField<int32_t>* out) {
-  out->Reserve(static_cast<int>(cells.size() * 2));
-  for (const Cell& c : cells) {
-    out->AddAlreadyReserved(c.x);
-    out->AddAlreadyReserved(c.y);
+  // A Cell is its x then its y, so the packed field is the vector's bytes.
+  static_assert(sizeof(Cell) == 2 * sizeof(int32_t) && offsetof(Cell, x) == 0 &&
+                    offsetof(Cell, y) == sizeof(int32_t),
+                "Cell must be laid out as x, y");
+  const int start = out->size();
+  out->Resize(start + static_cast<int>(cells.size() * 2), 0);
+  if (!cells.empty()) {
+    std::memcpy(out->mutable_data() + start, cells.data(),
+                cells.size() * sizeof(Cell));
   }
 }
 

@@ -272,7 +272,7 @@ TEST(RawMapTest, ReadsRowMajorBytes) {
 
 TEST(RawMapTest, WrongByteCount) {
   EXPECT_TRUE(StatusIs(ParseRawMap(2, 2, "abc"), kInvalid,
-                       "cells: got 3 bytes, expected width x height = 4"));
+                       "got 3 bytes, expected width x height = 4"));
 }
 
 TEST(RawMapTest, ZeroOrNegativeSize) {

@@ -207,11 +207,90 @@ class KubernetesTest(unittest.TestCase):
                          {"Deployment", "Service", "PodDisruptionBudget",
                           "HorizontalPodAutoscaler"})
 
-    def test_probes_are_native_grpc_on_the_service_port(self):
-        for probe in ("readinessProbe", "livenessProbe"):
-            self.assertEqual(self.container[probe]["grpc"]["port"], 50051, probe)
+    def test_probes_ask_the_health_service_through_tls(self):
+        probe = self.container["readinessProbe"]["exec"]["command"]
+        self.assertEqual(self.container["livenessProbe"]["exec"]["command"], probe)
+        self.assertEqual(probe[0], "gridstar")
+        self.assertEqual(probe[-1], "health")
+        self.assertIn("--server=127.0.0.1:50051", probe)
         ports = {p["name"]: p["containerPort"] for p in self.container["ports"]}
         self.assertEqual(ports, {"grpc": 50051, "metrics": 9464})
+
+    def test_tls_pair_and_keys_come_from_secrets(self):
+        mounts = {m["name"]: m for m in self.container["volumeMounts"]}
+        secrets = {v["name"]: v["secret"]["secretName"]
+                   for v in self.pod["spec"]["volumes"] if "secret" in v}
+        self.assertEqual(secrets, {"tls": "gridstar-tls", "keys": "gridstar-keys"})
+        for name in secrets:
+            self.assertTrue(mounts[name]["readOnly"], name)
+        paths = [self.env[f] for f in ("FLAGS_tls_cert", "FLAGS_tls_key",
+                                       "FLAGS_admin_token_file",
+                                       "FLAGS_query_token_file")]
+        for path in paths:
+            self.assertTrue(any(path.startswith(mounts[n]["mountPath"] + "/")
+                                for n in secrets), path)
+
+    def test_the_pod_serves_tls_with_keys_and_its_probe_passes(self):
+        # The container's env and probe, run here on loopback: the Secrets'
+        # files are made by openssl in a temporary directory standing in for
+        # /etc/gridstar, the probe's command must answer SERVING through TLS
+        # and a call without a key must be refused.
+        with tempfile.TemporaryDirectory() as tmp:
+            etc = os.path.join(tmp, "etc")
+            os.makedirs(os.path.join(etc, "tls"))
+            os.makedirs(os.path.join(etc, "keys"))
+            tls = os.path.join(etc, "tls")
+            ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+            run = lambda *a: subprocess.run(list(a), cwd=tls, check=True,
+                                            capture_output=True)
+            run("openssl", "req", "-x509", *ec, "-keyout", "ca.key", "-out", "ca.crt",
+                "-days", "2", "-subj", "/CN=gridstar-ca")
+            run("openssl", "req", *ec, "-keyout", "tls.key", "-out", "tls.csr",
+                "-subj", "/CN=gridstar")
+            with open(os.path.join(tls, "san.ext"), "w", encoding="utf-8") as f:
+                f.write("subjectAltName=DNS:gridstar\n")
+            run("openssl", "x509", "-req", "-in", "tls.csr", "-CA", "ca.crt",
+                "-CAkey", "ca.key", "-CAcreateserial", "-out", "tls.crt", "-days", "2",
+                "-extfile", "san.ext")
+            for name, token in (("admin.tokens", "admin-key-0123456789abcdef"),
+                                ("query.tokens", "query-key-0123456789abcdef")):
+                with open(os.path.join(etc, "keys", name), "w", encoding="utf-8") as f:
+                    f.write(token + "\n")
+            remap = lambda v: v.replace("/etc/gridstar", etc)
+            env = dict(os.environ)
+            env.update({k: remap(v) for k, v in self.env.items()})
+            env.update(FLAGS_data_dir=os.path.join(tmp, "maps"), FLAGS_port="0",
+                       FLAGS_metrics_port="0", FLAGS_host="127.0.0.1")
+            os.makedirs(env["FLAGS_data_dir"])
+            port_file = os.path.join(tmp, "port")
+            names = [k[len("FLAGS_"):] for k in env if k.startswith("FLAGS_")]
+            server = subprocess.Popen(
+                [os.path.join(BUILD, "server", "gridstar-server"),
+                 "--tryfromenv=" + ",".join(names), "--port_file=" + port_file],
+                env=env, stdout=subprocess.DEVNULL,
+                stderr=open(os.path.join(tmp, "stderr"), "w", encoding="utf-8"))
+            try:
+                for _ in range(3000):
+                    if os.path.exists(port_file) or server.poll() is not None:
+                        break
+                    subprocess.run(["sleep", "0.02"], check=True)
+                if server.poll() is not None:
+                    self.fail(read(os.path.join(tmp, "stderr")))
+                with open(port_file, encoding="utf-8") as f:
+                    port = f.read().strip()
+                probe = [remap(a).replace("127.0.0.1:50051", "127.0.0.1:" + port)
+                         for a in self.container["readinessProbe"]["exec"]["command"]]
+                probe[0] = os.path.join(BUILD, "client", "gridstar")
+                health = subprocess.run(probe, capture_output=True, text=True,
+                                        check=False, env=dict(os.environ, GRIDSTAR_TOKEN=""))
+                self.assertEqual(health.returncode, 0, health.stderr)
+                self.assertEqual(health.stdout.strip(), "SERVING")
+                maps = subprocess.run(probe[:-1] + ["maps"], capture_output=True,
+                                      text=True, check=False)
+                self.assertIn("UNAUTHENTICATED", maps.stderr)
+            finally:
+                server.terminate()
+                server.wait(timeout=60)
 
     def test_termination_grace_outlasts_the_server_drain(self):
         grace = self.env["FLAGS_shutdown_grace"]
@@ -320,7 +399,8 @@ class ObservabilityTest(unittest.TestCase):
         rules = [r for g in groups for r in g["rules"]]
         alerts = {r["alert"] for r in rules if "alert" in r}
         self.assertEqual(alerts, {"GridstarP99OverBudget", "GridstarErrorRatioHigh",
-                                  "GridstarQueueSaturated", "GridstarReplicaDown"})
+                                  "GridstarQueueSaturated", "GridstarReplicaDown",
+                                  "GridstarUnauthenticatedBurst"})
         known = metric_names()
         for r in rules:
             for name in names_in_promql(r["expr"]):

@@ -46,7 +46,9 @@ inline int FreePort() {
 // The server binary as a child process.
 class ServerProcess {
  public:
-  explicit ServerProcess(std::vector<std::string> extra = {}) {
+  // stderr_path: where the server's standard error goes (empty: the test's).
+  explicit ServerProcess(std::vector<std::string> extra = {},
+                         const std::string& stderr_path = "") {
     static int counter = 0;
     port_file_ =
         absl::StrCat(::testing::TempDir(), "/port.", getpid(), ".", counter++);
@@ -62,6 +64,10 @@ class ServerProcess {
     args.insert(args.end(), extra.begin(), extra.end());
     pid_ = fork();
     if (pid_ == 0) {
+      if (!stderr_path.empty() &&
+          std::freopen(stderr_path.c_str(), "w", stderr) == nullptr) {
+        _exit(126);
+      }
       std::vector<char*> argv;
       for (std::string& a : args) argv.push_back(a.data());
       argv.push_back(nullptr);
@@ -90,6 +96,7 @@ class ServerProcess {
   v1::Pathfinding::Stub& stub() { return *stub_; }
   int metrics_port() const { return metrics_port_; }
   int port() const { return port_; }
+  pid_t pid() const { return pid_; }
 
   // Sends a signal and returns the exit status (-1 if it did not exit).
   int SignalAndWait(int sig) {

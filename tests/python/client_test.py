@@ -1,0 +1,475 @@
+"""The Python client (client/python) against the real gridstar-server: maps,
+paths (unary, batched, streamed), groups, flow fields, updates, errors, TLS,
+mutual TLS and keys, healing a restarted server; and its retries and headers
+against a scripted in-process gRPC server, where every attempt is counted.
+
+Run by CTest as: /usr/bin/python3 tests/python/client_test.py BUILD_DIR
+(the stubs and the package are in BUILD_DIR/python). Exits 77 (skipped)
+without Debian's python3-grpcio outside CI, fails without it in CI.
+"""
+
+import concurrent.futures
+import math
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import unittest
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+SAMPLE = os.path.join(ROOT, "data", "sample")
+DUNGEON = os.path.join(SAMPLE, "dungeon.map")
+ADMIN = "admin-token-0123456789abcdef"
+QUERY = "query-token-0123456789abcdef"
+# Waits the test does not mean to hit: a slow machine only takes longer.
+GENEROUS_S = 300
+BUILD = None
+grpc = Client = Error = cells_of = pb = pb_grpc = None
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def scenarios(limit):
+    """(start, goal, optimal cost) of the sample dungeon's scenario file."""
+    out = []
+    with open(DUNGEON + ".scen", encoding="ascii") as f:
+        next(f)
+        for line in f:
+            cols = line.split()
+            out.append(((int(cols[4]), int(cols[5])), (int(cols[6]), int(cols[7])),
+                        float(cols[8])))
+            if len(out) == limit:
+                break
+    return out
+
+
+def make_certs(d):
+    """A CA, a server certificate for 'gridstar' and 127.0.0.1 and a client
+    certificate, by openssl."""
+    ec = "-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes"
+    script = f"""set -e; cd {d}
+openssl req -x509 {ec} -keyout ca.key -out ca.crt -days 2 -subj /CN=test-ca
+printf 'subjectAltName=DNS:gridstar,IP:127.0.0.1\\n' > san.ext
+openssl req {ec} -keyout server.key -out server.csr -subj /CN=gridstar
+openssl x509 -req -in server.csr -CA ca.crt -CAkey ca.key -CAcreateserial \
+  -out server.crt -days 2 -extfile san.ext
+openssl req {ec} -keyout client.key -out client.csr -subj /CN=client
+openssl x509 -req -in client.csr -CA ca.crt -CAkey ca.key -CAcreateserial \
+  -out client.crt -days 2"""
+    subprocess.run(["sh", "-c", script], check=True, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
+
+
+class Server:
+    """A gridstar-server on loopback; port 0 picks a free one."""
+
+    def __init__(self, tmp, *flags, port=0):
+        self.port_file = os.path.join(tmp, f"port.{time.monotonic_ns()}")
+        self.proc = subprocess.Popen(
+            [os.path.join(BUILD, "server", "gridstar-server"), "--host=127.0.0.1",
+             f"--port={port}", "--port_file=" + self.port_file, "--metrics_port=0",
+             "--workers=2", *flags], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + GENEROUS_S
+        while not os.path.exists(self.port_file):
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("gridstar-server did not start")
+            time.sleep(0.05)
+        with open(self.port_file, encoding="ascii") as f:
+            self.port = int(f.read().strip())
+        self.target = f"127.0.0.1:{self.port}"
+
+    def kill(self):
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait()
+
+
+def read(path):
+    with open(path, encoding="ascii") as f:
+        return f.read()
+
+
+def assert_valid_path(test, path, start, goal):
+    cells = cells_of(path)
+    test.assertEqual(cells[0], tuple(start))
+    test.assertEqual(cells[-1], tuple(goal))
+    for (ax, ay), (bx, by) in zip(cells, cells[1:]):
+        test.assertLessEqual(max(abs(ax - bx), abs(ay - by)), 1, (ax, ay, bx, by))
+
+
+class PlainServerTest(unittest.TestCase):
+    """A plaintext server without keys, as for local use."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp()
+        cls.server = Server(cls.tmp)
+        cls.client = Client(cls.server.target, deadline=GENEROUS_S)
+        cls.info = cls.client.register_map("dungeon", movingai=read(DUNGEON),
+                                           jump_table=True)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.client.close()
+        cls.server.kill()
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def test_register_is_idempotent_and_lists_maps(self):
+        again = self.client.register_map("dungeon", movingai=read(DUNGEON), jump_table=True)
+        self.assertEqual(again.version, self.info.version)
+        self.assertEqual((self.info.width, self.info.height), (128, 128))
+        self.assertIn("dungeon", [m.id for m in self.client.list_maps()])
+        self.assertTrue(self.client.health())
+
+    def test_every_algorithm_finds_the_optimal_path(self):
+        for algorithm in ("astar", "dijkstra", "jps", "jps_plus", "auto", "ALGORITHM_ALT",
+                          pb.ALGORITHM_BASELINE):
+            for start, goal, optimal in scenarios(10):
+                with self.subTest(algorithm=algorithm, start=start, goal=goal):
+                    path = self.client.find_path("dungeon", start, goal, algorithm=algorithm)
+                    self.assertAlmostEqual(path.cost, optimal, places=4)
+                    assert_valid_path(self, path, start, goal)
+        smoothed = self.client.find_path("dungeon", (57, 73), (77, 77), smooth=True)
+        self.assertLessEqual(smoothed.smoothed_cost, smoothed.cost + 1e-9)
+        self.assertGreaterEqual(len(cells_of(smoothed.waypoints)), 2)
+
+    def test_a_batch_answers_every_item_and_a_bad_item_fails_alone(self):
+        pairs = [(s, g) for s, g, _ in scenarios(20)]
+        pairs.insert(5, ((500, 1), (2, 2)))  # Off the map.
+        results = self.client.find_paths("dungeon", pairs, algorithm="jps")
+        self.assertEqual(len(results), 21)
+        self.assertEqual(results[5].code, grpc.StatusCode.INVALID_ARGUMENT.value[0])
+        self.assertIn("start", results[5].message)
+        good = [r for i, r in enumerate(results) if i != 5]
+        for r, (_, _, optimal) in zip(good, scenarios(20)):
+            self.assertEqual(r.code, 0, r.message)
+            self.assertAlmostEqual(r.path.cost, optimal, places=4)
+
+    def test_a_stream_answers_every_request_once(self):
+        scen = scenarios(60)
+        answers = list(self.client.find_paths_stream(
+            "dungeon", [(s, g) for s, g, _ in scen], algorithm="jps_plus"))
+        self.assertEqual(sorted(a.request_id for a in answers), list(range(60)))
+        for a in answers:
+            self.assertEqual(a.result.code, 0, a.result.message)
+            self.assertAlmostEqual(a.result.path.cost, scen[a.request_id][2], places=4)
+
+    def test_group_paths_by_flow_field_and_by_splicing(self):
+        starts = [(8, 58), (9, 58), (10, 58), (57, 73), (113, 57)]
+        field = self.client.find_group_paths("dungeon", starts, [(97, 52)],
+                                             method="flow_field")
+        self.assertTrue(field.flow_field)
+        for start, unit in zip(starts, field.units):
+            self.assertEqual(unit.code, 0, unit.message)
+            optimal = self.client.find_path("dungeon", start, (97, 52)).cost
+            self.assertAlmostEqual(unit.path.cost, optimal, places=4)
+        spliced = self.client.find_group_paths("dungeon", starts, [(97, 52)],
+                                               method="splice", report_overhead=True)
+        self.assertFalse(spliced.flow_field)
+        self.assertEqual(len(spliced.units), len(starts))
+        for start, unit in zip(starts, spliced.units):
+            self.assertEqual(unit.code, 0, unit.message)
+            assert_valid_path(self, unit.path, start, (97, 52))
+        self.assertGreaterEqual(spliced.mean_cost_overhead, -1e-9)  # Rounding.
+
+    def test_a_flow_field_gives_every_cells_optimal_cost(self):
+        field = self.client.compute_flow_field("dungeon", (97, 52))
+        self.assertTrue(field.complete)
+        self.assertEqual(len(field.costs), 128 * 128)
+        self.assertEqual(len(field.directions), 128 * 128)
+        self.assertEqual(field.directions[52 * 128 + 97], 8)
+        for start, _, _ in scenarios(10):
+            optimal = self.client.find_path("dungeon", start, (97, 52)).cost
+            self.assertTrue(math.isclose(field.costs[start[1] * 128 + start[0]], optimal,
+                                         rel_tol=1e-5))
+
+    def test_updates_change_paths_and_versions(self):
+        # A 9 x 3 room; a wall across its middle column cuts it in two.
+        c = self.client
+        info = c.register_map("room", raw=bytes([1] * 27), width=9, height=3)
+        self.assertEqual(c.find_path("room", (0, 1), (8, 1)).cost, 8)
+        info = c.update_cells("room", rects=[((4, 0), (5, 3), 0)])
+        self.assertEqual(info.version, 2)
+        self.assertEqual(info.components, 2)
+        with self.assertRaises(Error) as e:
+            c.find_path("room", (0, 1), (8, 1))
+        self.assertEqual(e.exception.code, grpc.StatusCode.FAILED_PRECONDITION)
+        with self.assertRaises(Error) as e:
+            c.update_cells("room", [((4, 1), 1)], expected_version=1)
+        self.assertEqual(e.exception.code, grpc.StatusCode.FAILED_PRECONDITION)
+        info = c.update_cells("room", [((4, 1), 1)], expected_version=2)
+        self.assertEqual(info.version, 3)
+        self.assertEqual(c.find_path("room", (0, 1), (8, 1)).map_version, 3)
+        raw = c.get_map("room", include_cells=True).raw
+        self.assertEqual(raw, bytes([1] * 4 + [0] + [1] * 8 + [1] + [1] * 8 + [0] + [1] * 4))
+        c.delete_map("room")
+        with self.assertRaises(Error) as e:
+            c.get_map("room")
+        self.assertEqual(e.exception.code, grpc.StatusCode.NOT_FOUND)
+
+    def test_bad_requests_get_precise_statuses(self):
+        cases = [
+            ("unknown map", lambda: self.client.find_path("nowhere", (1, 1), (2, 2)),
+             grpc.StatusCode.NOT_FOUND, "nowhere"),
+            ("start off the map", lambda: self.client.find_path("dungeon", (-1, 3), (2, 2)),
+             grpc.StatusCode.INVALID_ARGUMENT, "start"),
+            ("raw of the wrong size",
+             lambda: self.client.register_map("bad", raw=b"\x01" * 5, width=2, height=2),
+             grpc.StatusCode.INVALID_ARGUMENT, "raw"),
+            ("bad id", lambda: self.client.register_map("no spaces", raw=b"\x01", width=1,
+                                                        height=1),
+             grpc.StatusCode.INVALID_ARGUMENT, "id"),
+            ("update off the map",
+             lambda: self.client.update_cells("dungeon", [((128, 0), 0)]),
+             grpc.StatusCode.INVALID_ARGUMENT, "cells"),
+            ("weight out of range",
+             lambda: self.client.find_path("dungeon", (57, 73), (77, 77),
+                                           algorithm="weighted", weight=1000),
+             grpc.StatusCode.INVALID_ARGUMENT, "weight"),
+            ("expansions run out",
+             lambda: self.client.find_path("dungeon", (8, 58), (97, 52), algorithm="astar",
+                                           max_expansions=3),
+             grpc.StatusCode.RESOURCE_EXHAUSTED, "expansions"),
+        ]
+        for name, call, code, word in cases:
+            with self.subTest(name):
+                with self.assertRaises(Error) as e:
+                    call()
+                self.assertEqual(e.exception.code, code, e.exception.message)
+                self.assertIn(word, e.exception.message)
+        partial = self.client.find_path("dungeon", (8, 58), (97, 52), algorithm="astar",
+                                        max_expansions=3, allow_partial=True)
+        self.assertTrue(partial.partial)
+
+    def test_bad_arguments_are_refused_before_sending(self):
+        for name, call in [
+                ("algorithm", lambda: self.client.find_path("dungeon", (1, 1), (2, 2),
+                                                            algorithm="fastest")),
+                ("diagonal", lambda: self.client.find_path("dungeon", (1, 1), (2, 2),
+                                                           diagonal=42)),
+                ("start", lambda: self.client.find_path("dungeon", 7, (2, 2))),
+                ("raw, movingai, pgm", lambda: self.client.register_map("x")),
+        ]:
+            with self.subTest(name):
+                with self.assertRaises(ValueError) as e:
+                    call()
+                self.assertIn(name.split(",")[0], str(e.exception))
+
+    def test_the_example_script_draws_a_path(self):
+        env = dict(os.environ, PYTHONPATH=os.path.join(BUILD, "python"))
+        out = subprocess.run(
+            [sys.executable, os.path.join(ROOT, "client/python/examples/find_path.py"),
+             "--server", self.server.target, "--id=example", DUNGEON, "57", "73", "77",
+             "77"],
+            env=env, capture_output=True, text=True, timeout=GENEROUS_S)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        rows = out.stdout.split("\n")
+        self.assertEqual(rows[73][57], "S")
+        self.assertEqual(rows[77][77], "G")
+        self.assertIn("cost 24.142", out.stdout)
+
+
+class HealingTest(unittest.TestCase):
+    def test_a_restarted_empty_server_gets_the_map_and_its_updates_again(self):
+        tmp = tempfile.mkdtemp()
+        server = Server(tmp)
+        try:
+            with Client(server.target, deadline=GENEROUS_S) as c:
+                c.register_map("room", raw=bytes([1] * 27), width=9, height=3)
+                c.update_cells("room", rects=[((4, 0), (5, 2), 0)])  # Door at (4, 2).
+                before = c.find_path("room", (0, 0), (8, 0))
+                server.kill()
+                server = Server(tmp, port=server.port)  # Same address, no maps.
+                after = c.find_path("room", (0, 0), (8, 0))
+                self.assertEqual(c.reregistrations, 1)
+                self.assertEqual(cells_of(after), cells_of(before))
+                self.assertEqual(after.map_version, 2)
+                self.assertIn((4, 2), cells_of(after))
+        finally:
+            server.kill()
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+class SecureServerTest(unittest.TestCase):
+    """Mutual TLS and keys."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp()
+        make_certs(cls.tmp)
+        for name, token in (("admin", ADMIN), ("query", QUERY)):
+            with open(os.path.join(cls.tmp, name + ".tokens"), "w", encoding="ascii") as f:
+                f.write(f"# {name} keys\n{token}\n")
+        t = cls.tmp
+        cls.server = Server(t, f"--tls_cert={t}/server.crt", f"--tls_key={t}/server.key",
+                            f"--tls_client_ca={t}/ca.crt",
+                            f"--admin_token_file={t}/admin.tokens",
+                            f"--query_token_file={t}/query.tokens")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.kill()
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def client(self, **kw):
+        t = self.tmp
+        tls = dict(tls_ca_file=f"{t}/ca.crt", tls_cert_file=f"{t}/client.crt",
+                   tls_key_file=f"{t}/client.key", tls_server_name="gridstar")
+        tls.update(kw)
+        return Client(self.server.target, deadline=GENEROUS_S, max_attempts=1, **tls)
+
+    def test_keys_decide_what_a_caller_may_do(self):
+        with self.client(token_file=f"{self.tmp}/admin.tokens") as admin:
+            admin.register_map("dungeon", movingai=read(DUNGEON))
+        with self.client(token=QUERY) as query:
+            self.assertAlmostEqual(query.find_path("dungeon", (57, 73), (77, 77)).cost,
+                                   24.14213562, places=4)
+            with self.assertRaises(Error) as e:
+                query.update_cells("dungeon", [((1, 1), 0)])
+            self.assertEqual(e.exception.code, grpc.StatusCode.PERMISSION_DENIED)
+            self.assertNotIn(QUERY, e.exception.message)
+        for token in (None, "not-a-key-0123456789"):
+            with self.subTest(token=token), self.client(token=token) as nobody:
+                with self.assertRaises(Error) as e:
+                    nobody.list_maps()
+                self.assertEqual(e.exception.code, grpc.StatusCode.UNAUTHENTICATED)
+                self.assertTrue(nobody.health())  # Health needs no key.
+
+    def test_the_token_comes_from_the_environment_too(self):
+        os.environ["GRIDSTAR_TOKEN"] = QUERY
+        try:
+            with self.client() as c:
+                c.list_maps()
+        finally:
+            del os.environ["GRIDSTAR_TOKEN"]
+
+    def test_tls_without_a_client_certificate_or_without_tls_is_refused(self):
+        for name, kw in (("no client certificate",
+                          dict(tls_cert_file=None, tls_key_file=None)),):
+            with self.subTest(name), self.client(token=QUERY, **kw) as c:
+                with self.assertRaises(Error) as e:
+                    c.list_maps()
+                self.assertEqual(e.exception.code, grpc.StatusCode.UNAVAILABLE)
+        with Client(self.server.target, token=QUERY, max_attempts=1,
+                    deadline=GENEROUS_S) as plain:
+            with self.assertRaises(Error) as e:
+                plain.list_maps()
+            self.assertEqual(e.exception.code, grpc.StatusCode.UNAVAILABLE)
+        with self.assertRaises(ValueError):
+            self.client(tls_key_file=None)  # A certificate without its key.
+
+
+class ScriptedServer:
+    """An in-process Pathfinding server that fails each method's first
+    `failures` calls with UNAVAILABLE and records every call's metadata."""
+
+    def __init__(self, failures):
+        self.failures = failures
+        self.calls = {}     # method -> count
+        self.metadata = []  # (method, dict)
+        self.lock = threading.Lock()
+        outer = self
+
+        class Servicer(pb_grpc.PathfindingServicer):
+            def FindPath(self, request, context):
+                outer.answer("FindPath", context)
+                return pb.PathResponse(cells=[request.start.x, request.start.y],
+                                       map_version=7)
+
+            def UpdateCells(self, request, context):
+                outer.answer("UpdateCells", context)
+                return pb.MapInfo(id=request.id, version=2)
+
+            def ListMaps(self, request, context):
+                outer.answer("ListMaps", context)
+                return pb.ListMapsResponse()
+
+        def health(request, context):
+            outer.answer("Check", context)
+            return b"\x08\x02"  # HealthCheckResponse{status: NOT_SERVING}.
+
+        self.server = grpc.server(concurrent.futures.ThreadPoolExecutor(max_workers=4))
+        pb_grpc.add_PathfindingServicer_to_server(Servicer(), self.server)
+        self.server.add_generic_rpc_handlers([grpc.method_handlers_generic_handler(
+            "grpc.health.v1.Health", {"Check": grpc.unary_unary_rpc_method_handler(health)})])
+        self.port = self.server.add_insecure_port("127.0.0.1:0")
+        self.server.start()
+
+    def answer(self, method, context):
+        with self.lock:
+            n = self.calls.get(method, 0) + 1
+            self.calls[method] = n
+            self.metadata.append((method, dict(context.invocation_metadata())))
+        if n <= self.failures:
+            context.abort(grpc.StatusCode.UNAVAILABLE, "scripted failure")
+
+
+class RetryTest(unittest.TestCase):
+    def setUp(self):
+        self.scripted = ScriptedServer(failures=2)
+        self.client = Client(f"127.0.0.1:{self.scripted.port}", deadline=GENEROUS_S,
+                             initial_backoff=0.001, token="sekrit-token-0123456789")
+
+    def tearDown(self):
+        self.client.close()
+        self.scripted.server.stop(None)
+
+    def test_idempotent_calls_retry_unavailable_and_carry_header_and_token(self):
+        path = self.client.find_path("world", (3, 4), (5, 6))
+        self.assertEqual(path.map_version, 7)
+        self.assertEqual(self.scripted.calls["FindPath"], 3)
+        self.assertEqual(self.client.attempts, 3)
+        for method, md in self.scripted.metadata:
+            self.assertEqual(md.get("x-gridstar-map"), "world")
+            self.assertEqual(md.get("authorization"), "Bearer sekrit-token-0123456789")
+        self.client.list_maps()  # No map: no header.
+        self.assertNotIn("x-gridstar-map", self.scripted.metadata[-1][1])
+
+    def test_health_says_false_while_the_server_is_not_serving(self):
+        self.assertFalse(self.client.health())  # After two UNAVAILABLE answers.
+        self.assertEqual(self.scripted.calls["Check"], 3)
+
+    def test_updates_are_not_retried(self):
+        with self.assertRaises(Error) as e:
+            self.client.update_cells("world", [((1, 1), 0)])
+        self.assertEqual(e.exception.code, grpc.StatusCode.UNAVAILABLE)
+        self.assertEqual(self.scripted.calls["UpdateCells"], 1)
+
+    def test_attempts_stop_at_max_attempts(self):
+        with Client(f"127.0.0.1:{self.scripted.port}", max_attempts=2,
+                    initial_backoff=0.001, deadline=GENEROUS_S) as c:
+            with self.assertRaises(Error) as e:
+                c.find_path("world", (1, 1), (2, 2))
+            self.assertEqual(e.exception.code, grpc.StatusCode.UNAVAILABLE)
+            self.assertEqual(self.scripted.calls["FindPath"], 2)
+
+
+def main():
+    global BUILD, grpc, Client, Error, cells_of, pb, pb_grpc
+    BUILD = os.path.abspath(sys.argv.pop(1))
+    sys.path.insert(0, os.path.join(BUILD, "python"))
+    try:
+        import grpc as grpc_module
+        import gridstar_client
+        from gridstar.v1 import gridstar_pb2_grpc
+    except ImportError as e:
+        print(f"python client test needs python3-grpcio and python3-protobuf "
+              f"(scripts/install-deps.sh --test): {e}")
+        sys.exit(1 if os.environ.get("CI") else 77)
+    grpc, pb_grpc = grpc_module, gridstar_pb2_grpc
+    Client, Error = gridstar_client.Client, gridstar_client.Error
+    cells_of, pb = gridstar_client.cells_of, gridstar_client.pb
+    unittest.main(verbosity=2)
+
+
+if __name__ == "__main__":
+    main()
