@@ -74,8 +74,9 @@ class ServerProcess {
       execv(argv[0], argv.data());
       _exit(127);
     }
-    // Up to a minute: a sanitizer build on a loaded machine starts slowly.
-    for (int i = 0; i < 3000 && port_ == 0; ++i) {
+    // Up to five minutes: a sanitizer build on a loaded machine starts
+    // slowly (the bound only ends a wait for a server that died).
+    for (int i = 0; i < 15000 && port_ == 0; ++i) {
       std::ifstream in(port_file_);
       if (!(in >> port_)) port_ = 0;
       if (port_ == 0)
