@@ -7,14 +7,18 @@
 //   1. straight entries: for every row (column) within one of a changed
 //      rectangle, walk against the direction of travel from the changed
 //      cells, recomputing each entry from the one ahead; past the cells
-//      whose inputs changed, stop at the first entry that comes out as it
-//      was and is not a continue marker (a continue entry may still have
-//      changed meaning: where its line ends);
+//      whose inputs changed, stop at the first cell whose entry and whose
+//      line's answer to "ends at a jump point" both come out as they were
+//      (WalkStraight says why that is enough);
 //   2. diagonal entries: seeds are the cells within one of a changed
 //      rectangle and the cells one diagonal step behind every cell a
-//      straight walk visited (their straight line may end elsewhere now);
-//      walk back along each seed's diagonal, front seeds first, until an
-//      entry comes out as it was.
+//      straight walk visited whose straight line now ends at a jump point
+//      where it did not, or the other way round (a diagonal entry reads its
+//      next cell's straight lines only through that yes/no, and only walked
+//      cells' answers can change: a line that now merely ends further away,
+//      as most do after a wall is cleared, seeds nothing); walk back along
+//      each seed's diagonal, front seeds first, until an entry comes out as
+//      it was.
 // Each walk recomputes entries against the current table, so walks may run
 // in any order; the property tests compare the result with a table built
 // from scratch after every step of random update sequences.
@@ -50,9 +54,13 @@ int StraightDirection(int32_t dx, int32_t dy) {
 
 class TableRepair {
  public:
-  TableRepair(const GridMap& map, internal::CowBuffer* table)
+  // `previous` is the version before the changes, with its table.
+  TableRepair(const GridMap& map, const GridMap& previous,
+              internal::CowBuffer* table)
       : map_(map),
         costs_(map.padded_costs()),
+        old_costs_(previous.padded_costs()),
+        old_table_(previous.jump_table()),
         pw_(map.padded_width()),
         ph_(map.height() + 2),
         table_(table) {}
@@ -97,6 +105,9 @@ class TableRepair {
       const int32_t delta = dy * pw_ + dx;
       for (int s : {StraightDirection(dx, 0), StraightDirection(0, dy)}) {
         for (uint32_t n : walked[s]) {
+          const int32_t nx = static_cast<int32_t>(n % pw_);
+          const int32_t ny = static_cast<int32_t>(n / pw_);
+          if (EndsAtJump(nx, ny, s) == EndedAtJump(nx, ny, s)) continue;
           seeds.push_back(static_cast<uint32_t>(static_cast<int64_t>(n) -
                                                 delta));
         }
@@ -153,6 +164,17 @@ class TableRepair {
     }
   }
 
+  // EndsAtJump of the version before the changes, by its table.
+  bool EndedAtJump(int32_t x, int32_t y, int d) const {
+    if (!Inside(x, y) || old_costs_[Index(x, y)] == 0) return false;
+    for (;;) {
+      const int8_t v = old_table_[map_.JumpEntry(x, y) + d];
+      if (v != kJumpContinue) return v > 0;
+      x += kJumpTableStep * kJumpDx[d];
+      y += kJumpTableStep * kJumpDy[d];
+    }
+  }
+
   // Straight entry of (x, y) in direction d given the next cell's entry and
   // whether its line ends at a jump point; *ends says the same of (x, y).
   int8_t StraightEntry(int32_t x, int32_t y, int d, bool next_ends,
@@ -173,6 +195,16 @@ class TableRepair {
     return Extend(Get(nx, ny, d));
   }
 
+  // Walks back from (x, y) against direction d. Past the `zone` cells
+  // whose inputs changed, the first cell whose entry and whose line's
+  // answer to "ends at a jump point" both come out as they were ends the
+  // walk: a cell's entry and answer are made from its own neighbourhood
+  // (unchanged there) and the entry and answer of the cell ahead, so every
+  // cell behind comes out as it was too. (A continue marker that came out
+  // as it was may still mean another end of its line: then its answer
+  // changed, and the walk goes on. Without the answer a walk would have to
+  // go on through every continue marker: a one-cell change on an open road
+  // would walk the road's whole length.)
   void WalkStraight(int32_t x, int32_t y, int d, int32_t zone,
                     std::vector<uint32_t>* walked) {
     const int32_t dx = kJumpDx[d], dy = kJumpDy[d];
@@ -185,7 +217,7 @@ class TableRepair {
       walked->push_back(i);
       Set(x, y, d, v);
       if (!status_.ok()) return;
-      if (k >= zone && v == old && v != kJumpContinue) return;
+      if (k >= zone && v == old && ends == EndedAtJump(x, y, d)) return;
       next_ends = ends;
     }
   }
@@ -216,6 +248,8 @@ class TableRepair {
 
   const GridMap& map_;
   const uint8_t* costs_;
+  const uint8_t* old_costs_;
+  const int8_t* old_table_;  // Same layout as table_ (same map size).
   const int32_t pw_, ph_;
   internal::CowBuffer* table_;
   absl::Status status_;
@@ -235,7 +269,7 @@ absl::Status GridMap::RepairJumpTable(const GridMap& previous,
   absl::StatusOr<internal::CowBuffer> table =
       previous.jump_table_buffer_->Fork();
   if (!table.ok()) return table.status();
-  if (absl::Status s = TableRepair(*this, &*table).Run(rects); !s.ok()) {
+  if (absl::Status s = TableRepair(*this, previous, &*table).Run(rects); !s.ok()) {
     return s;
   }
   table->Seal();

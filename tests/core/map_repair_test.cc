@@ -170,6 +170,10 @@ TEST(MapRepairTest, EveryStructureEqualsAFreshBuildAfterEveryStep) {
       {"open rows past a jump entry's reach", 400, 12, 0.01, 1, 4, 40},
       {"open columns past a jump entry's reach", 9, 420, 0.01, 1, 4, 40},
       {"open field", 300, 300, 0.002, 1, 2, 25},
+      // Lines many times a jump entry's reach, nearly open: chains of
+      // continue markers whose meaning a change far ahead decides.
+      {"open rows of continue markers", 1100, 5, 0.0005, 1, 4, 40},
+      {"open columns of continue markers", 4, 1100, 0.0005, 1, 4, 40},
       {"weighted", 130, 90, 0.25, 5, 3, 25},
   };
   DerivedOptions options;
