@@ -60,7 +60,11 @@ class ServerProcess {
         "--port=0",
         absl::StrCat("--port_file=", port_file_),
         absl::StrCat("--metrics_port=", metrics_port_),
-        "--workers=2"};
+        "--workers=2",
+        // The server caps every search at --max_search_time from the call's
+        // arrival (30 s by default), queueing included: a sanitized build on
+        // a loaded machine must not hit it unless a test means to.
+        "--max_search_time=3600s"};
     args.insert(args.end(), extra.begin(), extra.end());
     pid_ = fork();
     if (pid_ == 0) {
