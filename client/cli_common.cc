@@ -28,7 +28,8 @@ ABSL_FLAG(bool, replace, false, "register: replace other content under the id");
 ABSL_FLAG(std::string, map, "", "scen, load: the registered map id to query");
 ABSL_FLAG(std::string, algo, "auto",
           "One of the algorithm names of gridstar::AlgorithmName (auto, astar, "
-          "weighted, dijkstra, baseline, jps, jps+, alt); --help lists them");
+          "weighted, dijkstra, baseline, jps, jps+, alt, bidirectional); --help "
+          "lists them");
 ABSL_FLAG(int, landmarks, 0,
           "register: landmarks for the differential heuristic (0 to 32), built "
           "for the map's default policy");

@@ -276,6 +276,9 @@ void RunBestFirst(const GridMap& map, DiagonalPolicy policy,
 void RunBaseline(const GridMap& map, DiagonalPolicy policy,
                  const SearchParams& params, SearchState& state,
                  PathResult* result);
+void RunBidirectional(const GridMap& map, DiagonalPolicy policy,
+                      const SearchParams& params, SearchState& state,
+                      PathResult* result);
 
 // Dijkstra from `source` over its component under `policy`, stopping once g
 // exceeds max_g, for the budget, or past max_nodes node records (0 = none).

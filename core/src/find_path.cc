@@ -26,6 +26,7 @@ absl::Status ValidateAlgorithm(Algorithm algorithm, double weight) {
     case Algorithm::kJpsPlus:
     case Algorithm::kAuto:
     case Algorithm::kAlt:
+    case Algorithm::kBidirectional:
       break;
     default:
       return absl::InvalidArgumentError(absl::StrCat(
@@ -199,6 +200,9 @@ absl::Status Search(const GridMap& map, const PathQuery& q,
     switch (algorithm) {
       case Algorithm::kBaseline:
         internal::RunBaseline(map, q.movement.diagonal, p, state, r);
+        break;
+      case Algorithm::kBidirectional:
+        internal::RunBidirectional(map, q.movement.diagonal, p, state, r);
         break;
       case Algorithm::kJps:
         internal::RunJps(map, p, state, r);

@@ -31,7 +31,8 @@ void SearchContext::AfterSearch(uint64_t nodes) {
   constexpr uint64_t kCheckEvery = uint64_t{1} << 16;
   if (s.nodes_since_check < kCheckEvery) return;
   s.nodes_since_check = 0;
-  if (s.nodes.ResidentBytes() + s.heap_pos.ResidentBytes() >
+  if (s.nodes.ResidentBytes() + s.back_nodes.ResidentBytes() +
+          s.heap_pos.ResidentBytes() >
       options_.release_bytes) {
     s.ReleasePages();
   }

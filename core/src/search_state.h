@@ -33,13 +33,25 @@ struct Node {
 static_assert(sizeof(Node) == 16, "Node should stay one quarter cache line");
 
 struct SearchState {
+  // An open-list entry of bidirectional search (bidirectional.cc).
+  struct BidirectionalEntry {
+    double f;
+    double g;
+    uint32_t cell;
+  };
+
   LazyArray<Node> nodes;
+  // The backward search's records (bidirectional search only).
+  LazyArray<Node> back_nodes;
   LazyArray<uint32_t> heap_pos;
   OpenList open;
   RadixQueue radix;
   // Cells whose f ties the last minimum taken from `open`: expanded next,
   // last in first out, without touching the heap.
   std::vector<uint32_t> ties;
+  // Bidirectional search's forward and backward heaps, kept to reuse their
+  // capacity.
+  std::vector<BidirectionalEntry> bidirectional_open[2];
   // The baseline's std::priority_queue storage, kept to reuse its capacity.
   std::vector<std::pair<double, uint32_t>> baseline_queue;
   // Scratch for smoothing: cost of the grid path up to each cell.
@@ -61,6 +73,7 @@ struct SearchState {
       // The stamps would wrap: hand the pages back, so that every record
       // reads as zero and no old stamp can match.
       nodes.Release();
+      back_nodes.Release();
       open_mark = 0;
     }
     open_mark += 2;
@@ -78,16 +91,29 @@ struct SearchState {
     open.Clear();
   }
 
+  // Sizes the backward records for `map`, which only bidirectional search
+  // uses, so that contexts serving other searches never hold them. Their
+  // stamps follow BeginSearch's marks like `nodes`.
+  void PrepareBackward(const GridMap& map) {
+    const size_t n = map.padded_size();
+    if (back_nodes.size() < n) back_nodes.Grow(n);
+  }
+
   // Hands the per-cell arrays' pages back to the system.
   void ReleasePages() {
     nodes.Release();
+    back_nodes.Release();
     heap_pos.Release();
     nodes_since_check = 0;
   }
 
   // Memory held: the per-cell arrays' touched pages, the rest's capacity.
   size_t MemoryBytes() const {
-    return nodes.ResidentBytes() + heap_pos.ResidentBytes() +
+    return nodes.ResidentBytes() + back_nodes.ResidentBytes() +
+           heap_pos.ResidentBytes() +
+           (bidirectional_open[0].capacity() +
+            bidirectional_open[1].capacity()) *
+               sizeof(BidirectionalEntry) +
            open.capacity() * sizeof(OpenList::Entry) +
            ties.capacity() * sizeof(uint32_t) + radix.MemoryBytes() +
            baseline_queue.capacity() * sizeof(baseline_queue[0]) +

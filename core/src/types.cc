@@ -25,6 +25,8 @@ absl::string_view AlgorithmName(Algorithm a) {
       return "auto";
     case Algorithm::kAlt:
       return "alt";
+    case Algorithm::kBidirectional:
+      return "bidirectional";
   }
   return "unknown";
 }

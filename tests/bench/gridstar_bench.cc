@@ -2,7 +2,7 @@
 // and prints timing and correctness figures.
 //
 //   gridstar-bench --map FILE --scen FILE
-//                  [--algo astar|weighted|dijkstra|baseline|jps|jps+|auto]
+//                  [--algo astar|weighted|dijkstra|baseline|jps|jps+|auto|alt|bidirectional]
 //                  [--weight W] [--diagonal
 //                  never|no-corner-cutting|allow-corner-cutting]
 //                  [--csv OUT]
@@ -35,7 +35,7 @@ namespace {
 
 constexpr char kUsage[] =
     "usage: gridstar-bench --map FILE --scen FILE "
-    "[--algo astar|weighted|dijkstra|baseline|jps|jps+|auto]\n"
+    "[--algo astar|weighted|dijkstra|baseline|jps|jps+|auto|alt|bidirectional]\n"
     "                      [--weight W]"
     "                      [--diagonal never|no-corner-cutting|"
     "allow-corner-cutting] [--csv OUT]\n"

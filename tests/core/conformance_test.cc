@@ -1,7 +1,8 @@
 // Conformance: every query of the Moving AI sample in ../shared/movingai,
-// through astar, must match the scenario's optimal length. Every other
-// optimal algorithm runs every 50th query, weighted checks its bound on the
-// same subset.
+// through astar, jps, jps+, auto and bidirectional, must match the
+// scenario's optimal length. Every other optimal algorithm runs every 50th
+// query, weighted checks its bound on the same subset. Two tests, so that
+// CTest runs bidirectional's pass (the slowest) beside the others.
 //
 // The data directory comes from GRIDSTAR_MOVINGAI_DIR (environment) or the
 // build-time default. When it is missing the test fails if CI is set, and is
@@ -42,7 +43,10 @@ std::vector<fs::path> ScenarioFiles(const std::string& dir) {
   return out;
 }
 
-TEST(ConformanceTest, EveryMovingAiQueryMatchesItsOptimalLength) {
+// Runs the sample's queries through `all` (every query) and `sampled`
+// (every 50th).
+void CheckConformance(const std::vector<Algorithm>& all,
+                      const std::vector<Algorithm>& sampled) {
   const std::string dir = DataDir();
   const std::vector<fs::path> scens = ScenarioFiles(dir);
   if (scens.empty()) {
@@ -75,10 +79,9 @@ TEST(ConformanceTest, EveryMovingAiQueryMatchesItsOptimalLength) {
       q.start = sq.start;
       q.goal = sq.goal;
       for (Algorithm a : kAllAlgorithms) {
-        // The fast exact algorithms run every query, the others every 50th.
-        const bool every = a == Algorithm::kAStar || a == Algorithm::kJps ||
-                           a == Algorithm::kJpsPlus || a == Algorithm::kAuto;
-        if (!every && i % 50 != 0) continue;
+        const bool every = std::count(all.begin(), all.end(), a) > 0;
+        const bool some = std::count(sampled.begin(), sampled.end(), a) > 0;
+        if (!every && !(some && i % 50 == 0)) continue;
         q.algorithm = a;
         ASSERT_OK(FindPath(*map, q, context, &result))
             << "line " << sq.line << " " << AlgorithmName(a);
@@ -104,9 +107,20 @@ TEST(ConformanceTest, EveryMovingAiQueryMatchesItsOptimalLength) {
                 static_cast<long long>(queries),
                 std::string(AlgorithmName(a)).c_str());
   }
-  EXPECT_EQ(queries_by.size(), 4u);
+  EXPECT_EQ(queries_by.size(), all.size());
   std::printf("conformance: %lld queries by the other algorithms\n",
               static_cast<long long>(checked_others));
+}
+
+TEST(ConformanceTest, EveryMovingAiQueryMatchesItsOptimalLength) {
+  CheckConformance({Algorithm::kAStar, Algorithm::kJps, Algorithm::kJpsPlus,
+                    Algorithm::kAuto},
+                   {Algorithm::kWeighted, Algorithm::kDijkstra,
+                    Algorithm::kBaseline, Algorithm::kAlt});
+}
+
+TEST(ConformanceTest, EveryMovingAiQueryMatchesThroughBidirectional) {
+  CheckConformance({Algorithm::kBidirectional}, {});
 }
 
 }  // namespace

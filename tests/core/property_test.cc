@@ -51,7 +51,7 @@ constexpr AlgorithmCase kAlgorithms[] = {
     {Algorithm::kWeighted, 4}, {Algorithm::kDijkstra, 1},
     {Algorithm::kBaseline, 1}, {Algorithm::kJps, 1},
     {Algorithm::kJpsPlus, 1},  {Algorithm::kAuto, 1},
-    {Algorithm::kAlt, 1},
+    {Algorithm::kAlt, 1},      {Algorithm::kBidirectional, 1},
 };
 
 // The engine FindPath must run, written from the documented rules: jump

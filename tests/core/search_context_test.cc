@@ -66,7 +66,7 @@ TEST(SearchContextTest, ReleaseMemoryHandsPagesBackAndSearchesStayExact) {
   const std::vector<double> dist =
       testing::ReferenceDistances(map, s, DiagonalPolicy::kNoCornerCutting);
   for (Algorithm a : {Algorithm::kAStar, Algorithm::kDijkstra, Algorithm::kAlt,
-                      Algorithm::kBaseline}) {
+                      Algorithm::kBaseline, Algorithm::kBidirectional}) {
     SCOPED_TRACE(AlgorithmName(a));
     absl::StatusOr<PathResult> r = FindPath(map, Query(s, g, a), context);
     ASSERT_OK(r);

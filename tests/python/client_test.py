@@ -132,6 +132,7 @@ class PlainServerTest(unittest.TestCase):
 
     def test_every_algorithm_finds_the_optimal_path(self):
         for algorithm in ("astar", "dijkstra", "jps", "jps_plus", "auto", "ALGORITHM_ALT",
+                          "bidirectional",
                           pb.ALGORITHM_BASELINE):
             for start, goal, optimal in scenarios(10):
                 with self.subTest(algorithm=algorithm, start=start, goal=goal):

@@ -314,7 +314,8 @@ class Client:
 
     def find_path(self, map_id, start, goal, *, timeout=None, **options):
         """One path (PathResponse). start, goal: (x, y). options: algorithm
-        ("astar", "jps", "jps_plus", "alt", "auto", ...), weight, diagonal
+        ("astar", "jps", "jps_plus", "alt", "bidirectional", "auto", ...),
+        weight, diagonal
         ("never", "no_corner_cutting", "allow_corner_cutting"),
         max_expansions, smooth, snap_radius, allow_partial."""
         return self._map_call(self._stub.FindPath,

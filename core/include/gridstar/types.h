@@ -79,19 +79,23 @@ enum class Algorithm : uint8_t {
   // (GridMap::BuildLandmarks) when they were built for the query's policy
   // and reach its goal; kAStar otherwise.
   kAlt = 7,
+  // Bidirectional A*: A* from the start and from the goal at once, each
+  // step on the side with fewer open cells, until no path left unseen can
+  // beat the best meeting found. Optimal, on every map and policy.
+  kBidirectional = 8,
 };
 
 inline constexpr Algorithm kAllAlgorithms[] = {
     Algorithm::kAStar,    Algorithm::kWeighted, Algorithm::kDijkstra,
     Algorithm::kBaseline, Algorithm::kJps,      Algorithm::kJpsPlus,
-    Algorithm::kAuto,     Algorithm::kAlt};
+    Algorithm::kAuto,     Algorithm::kAlt,      Algorithm::kBidirectional};
 
 // True for algorithms that promise optimal paths.
 constexpr bool IsOptimal(Algorithm a) { return a != Algorithm::kWeighted; }
 
 // Names as used on command lines and in the API: "astar", "weighted",
-// "dijkstra", "baseline", "jps", "jps+", "auto", "alt"; "never",
-// "no-corner-cutting", "allow-corner-cutting".
+// "dijkstra", "baseline", "jps", "jps+", "auto", "alt", "bidirectional";
+// "never", "no-corner-cutting", "allow-corner-cutting".
 absl::string_view AlgorithmName(Algorithm a);
 absl::string_view DiagonalPolicyName(DiagonalPolicy p);
 
