@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include "client.h"
+#include "grpcpp/generic/generic_stub.h"
 #include "server/server_test_util.h"
 
 namespace gridstar::testing {
@@ -427,6 +428,54 @@ TEST_F(SecurityTest, WithoutKeysEverythingIsAdmittedAndOpenAddressesWarn) {
               c.warns)
         << ReadAll(log);
   }
+}
+
+// Reflection, like health, needs no key: a server with keys answers a
+// reflection request that carries none (list_services, sent as raw bytes
+// through a generic call: Debian ships no reflection stubs).
+TEST_F(SecurityTest, ReflectionNeedsNoKey) {
+  ServerProcess server(KeyFlags());
+  ASSERT_TRUE(server.started());
+  ASSERT_EQ(ListMapsCode(server.stub(), ""),
+            grpc::StatusCode::UNAUTHENTICATED);
+  auto channel = grpc::CreateChannel(absl::StrCat("127.0.0.1:", server.port()),
+                                     grpc::InsecureChannelCredentials());
+  grpc::GenericStub stub(channel);
+  grpc::CompletionQueue cq;
+  grpc::ClientContext ctx;
+  SetDeadline(&ctx);
+  // Each step waits for its own tag; the deadline above ends a hung one.
+  auto step = [&](intptr_t tag) {
+    void* got = nullptr;
+    bool ok = false;
+    return cq.Next(&got, &ok) && got == reinterpret_cast<void*>(tag) && ok;
+  };
+  std::unique_ptr<grpc::GenericClientAsyncReaderWriter> call = stub.PrepareCall(
+      &ctx, "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo",
+      &cq);
+  call->StartCall(reinterpret_cast<void*>(1));
+  ASSERT_TRUE(step(1));
+  // ServerReflectionRequest { list_services: "" } (field 7, a string).
+  const std::string request("\x3a\x00", 2);
+  grpc::Slice slice(request);
+  call->Write(grpc::ByteBuffer(&slice, 1), reinterpret_cast<void*>(2));
+  ASSERT_TRUE(step(2));
+  grpc::ByteBuffer response;
+  call->Read(&response, reinterpret_cast<void*>(3));
+  ASSERT_TRUE(step(3));
+  std::vector<grpc::Slice> slices;
+  ASSERT_TRUE(response.Dump(&slices).ok());
+  std::string bytes;
+  for (const grpc::Slice& s : slices) {
+    bytes.append(reinterpret_cast<const char*>(s.begin()), s.size());
+  }
+  EXPECT_NE(bytes.find("gridstar.v1.Pathfinding"), std::string::npos);
+  call->WritesDone(reinterpret_cast<void*>(4));
+  ASSERT_TRUE(step(4));
+  grpc::Status status;
+  call->Finish(&status, reinterpret_cast<void*>(5));
+  ASSERT_TRUE(step(5));
+  EXPECT_TRUE(status.ok()) << status.error_message();
 }
 
 TEST_F(SecurityTest, BadSecurityFlagsStopTheStartNamingTheFlag) {
