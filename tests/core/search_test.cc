@@ -13,6 +13,7 @@
 #include "gridstar/find_path.h"
 #include "gridstar/map_io.h"
 #include "gtest/gtest.h"
+#include "testing/drawn_maps.h"
 #include "testing/reference.h"
 #include "testing/status_matchers.h"
 
@@ -20,23 +21,10 @@ namespace gridstar {
 namespace {
 
 using testing::CheckPath;
+using testing::Draw;
+using testing::Query;
 using testing::MakeRandomMap;
 using testing::StatusIs;
-
-// Builds a cost-1 map from rows of '.' (free) and '#' (blocked); digits give
-// terrain costs.
-GridMap Draw(const std::vector<std::string>& rows) {
-  std::vector<uint8_t> costs;
-  for (const std::string& row : rows) {
-    for (char c : row) {
-      costs.push_back(c == '#'   ? 0
-                      : c == '.' ? 1
-                                 : static_cast<uint8_t>(c - '0'));
-    }
-  }
-  return *GridMap::FromCosts(static_cast<int64_t>(rows[0].size()),
-                             static_cast<int64_t>(rows.size()), costs);
-}
 
 void ForEachAlgorithmAndPolicy(
     const std::function<void(Algorithm, DiagonalPolicy)>& body) {
@@ -46,15 +34,6 @@ void ForEachAlgorithmAndPolicy(
       body(a, p);
     }
   }
-}
-
-PathQuery Query(Cell start, Cell goal, Algorithm a, DiagonalPolicy p) {
-  PathQuery q;
-  q.start = start;
-  q.goal = goal;
-  q.algorithm = a;
-  q.movement.diagonal = p;
-  return q;
 }
 
 TEST(FindPathTest, StartEqualsGoalGivesOneCellPathOfCostZero) {
@@ -454,83 +433,6 @@ TEST(FindPathTest, GenerationWrapKeepsResultsExact) {
     }
     EXPECT_GT(searched, 3);
   });
-}
-
-// Bidirectional A*: the two searches meet in a one-cell doorway, the only
-// way between two rooms, and the path through it is optimal under every
-// policy (checked move by move against the brute-force distance).
-TEST(BidirectionalTest, MeetsInTheOnlyDoorway) {
-  const GridMap map = Draw({
-      "......@......",
-      "......@......",
-      ".............",
-      "......@......",
-      "......@......",
-  });
-  SearchContext context;
-  for (DiagonalPolicy p : kAllDiagonalPolicies) {
-    SCOPED_TRACE(DiagonalPolicyName(p));
-    const Cell s{0, 0}, g{12, 4};
-    absl::StatusOr<PathResult> r =
-        FindPath(map, Query(s, g, Algorithm::kBidirectional, p), context);
-    ASSERT_OK(r);
-    EXPECT_EQ(r->algorithm, Algorithm::kBidirectional);
-    EXPECT_FALSE(r->partial);
-    EXPECT_EQ(CheckPath(map, *r, s, g, p, true), "");
-    EXPECT_NE(std::find(r->cells.begin(), r->cells.end(), Cell{6, 2}),
-              r->cells.end());
-    const std::vector<double> dist = testing::ReferenceDistances(map, s, p);
-    EXPECT_NEAR(r->cost, testing::Distance(dist, map, g), 1e-9);
-  }
-}
-
-// Neighbouring ends: the goal is reached by the first expansion.
-TEST(BidirectionalTest, AdjacentEnds) {
-  const GridMap map = Draw({"..", ".."});
-  SearchContext context;
-  for (DiagonalPolicy p : kAllDiagonalPolicies) {
-    SCOPED_TRACE(DiagonalPolicyName(p));
-    absl::StatusOr<PathResult> r = FindPath(
-        map, Query({0, 0}, {1, 0}, Algorithm::kBidirectional, p), context);
-    ASSERT_OK(r);
-    EXPECT_EQ(r->cells, (std::vector<Cell>{{0, 0}, {1, 0}}));
-    EXPECT_DOUBLE_EQ(r->cost, 1.0);
-  }
-}
-
-// Out of budget after the searches met, the answer is the whole path
-// through the best meeting, flagged partial (not yet proven optimal); before
-// they meet, the forward path to the cell reached closest to the goal.
-TEST(BidirectionalTest, OutOfBudgetGivesTheMeetingPathOrTheForwardPath) {
-  const GridMap map = Draw({
-      "..........",
-      "..........",
-  });
-  SearchContext context;
-  PathQuery q = Query({0, 0}, {9, 1}, Algorithm::kBidirectional,
-                      DiagonalPolicy::kNoCornerCutting);
-  q.budget.max_expansions = 1;
-  absl::StatusOr<PathResult> r = FindPath(map, q, context);
-  ASSERT_OK(r);
-  EXPECT_TRUE(r->partial);
-  EXPECT_EQ(r->partial_reason, PartialReason::kMaxExpansions);
-  EXPECT_EQ(CheckPath(map, *r, {0, 0}, {9, 1}, q.movement.diagonal, false),
-            "");
-  EXPECT_NE(r->cells.back(), (Cell{9, 1}));
-  // Enough expansions for the two searches to meet, too few to prove the
-  // meeting optimal: a whole legal path, still flagged partial.
-  bool met = false;
-  for (uint64_t budget = 2; budget < 40 && !met; ++budget) {
-    q.budget.max_expansions = budget;
-    r = FindPath(map, q, context);
-    ASSERT_OK(r);
-    EXPECT_EQ(CheckPath(map, *r, {0, 0}, {9, 1}, q.movement.diagonal, false),
-              "");
-    met = r->partial && r->cells.back() == Cell{9, 1};
-    if (met) EXPECT_NEAR(r->cost, PathCost(map, r->cells, q.movement.diagonal),
-                         1e-9);
-  }
-  EXPECT_TRUE(met);
 }
 
 TEST(FindPathTest, ContextIsReusedAcrossMapsOfDifferentSizes) {

@@ -1,6 +1,6 @@
 // The searching RPCs through the real server: every algorithm and policy
-// against the library, errors by field, random edge requests, batches,
-// groups, streams, budgets and flow fields.
+// against the library, errors by field, batches, groups, streams and flow
+// fields. (Budgets and the fast path: server_budget_test.cc.)
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -72,69 +72,6 @@ TEST_F(ServerTest, FindPathMatchesTheLibraryForEveryAlgorithmAndPolicy) {
       EXPECT_FALSE(out.partial());
     }
   }
-}
-
-// FindPath's fast path (inline_searches.h): near queries are answered on the
-// gRPC thread, those needing more than --inline_expansions go to a worker,
-// and every answer is the library's; with --inline_expansions=0 nothing is
-// tried inline.
-TEST_F(ServerTest, CheapPathsAreAnsweredInlineAndTheRestByWorkers) {
-  const auto [far_start, far_goal] = FarPair();
-  ServerProcess without_fast_path({"--inline_expansions=0"});
-  ASSERT_TRUE(without_fast_path.started());
-  v1::MapInfo info;
-  ASSERT_TRUE(Register(without_fast_path.stub(), "dungeon", dungeon_, &info,
-                       false, true)
-                  .ok());
-  SearchContext context;
-  const std::pair<Cell, Cell> pairs[] = {
-      {far_start, far_goal}, {far_start, far_start}, {far_goal, far_goal}};
-  for (ServerProcess* server : {server_.get(), &without_fast_path}) {
-    for (int a = 0; a <= static_cast<int>(std::size(kAllAlgorithms)); ++a) {
-      for (const auto& [s, g] : pairs) {
-        // A near goal: the first passable neighbour of the start.
-        Cell goal = g;
-        if (s == g) {
-          for (Cell n : {Cell{s.x + 1, s.y}, Cell{s.x - 1, s.y},
-                         Cell{s.x, s.y + 1}, Cell{s.x, s.y - 1}}) {
-            if (map_->Passable(n)) goal = n;
-          }
-        }
-        SCOPED_TRACE(
-            absl::StrCat(server == server_.get() ? "inline" : "workers only",
-                         " algorithm ", a, " goal ", goal.x, ",", goal.y));
-        v1::PathRequest r = Path("dungeon", s.x, s.y, goal.x, goal.y);
-        r.set_algorithm(static_cast<v1::Algorithm>(a));
-        grpc::ClientContext ctx;
-        SetDeadline(&ctx);
-        v1::PathResponse out;
-        const grpc::Status st = server->stub().FindPath(&ctx, r, &out);
-        ASSERT_TRUE(st.ok()) << st.error_message();
-        PathQuery q;
-        q.start = s;
-        q.goal = goal;
-        q.algorithm = *convert::AlgorithmFromProto(a, "algorithm");
-        absl::StatusOr<PathResult> want = gridstar::FindPath(*map_, q, context);
-        ASSERT_TRUE(want.ok());
-        EXPECT_NEAR(out.cost(), want->cost, 1e-9);
-        EXPECT_EQ(Unpack(out.cells()), want->cells);
-        EXPECT_EQ(out.expanded(), want->expanded);
-      }
-    }
-  }
-  const std::string answered =
-      "gridstar_inline_searches_total{result=\"answered\"}";
-  const std::string handed_on =
-      "gridstar_inline_searches_total{result=\"handed_on\"}";
-  const std::string with = Scrape(server_->metrics_port());
-  EXPECT_GE(testing::MetricValue(with, answered),
-            2 * std::size(kAllAlgorithms));
-  // A* and the baseline across the map need more than 128 expansions.
-  EXPECT_GE(testing::MetricValue(with, handed_on), 2);
-  const std::string without = Scrape(without_fast_path.metrics_port());
-  EXPECT_NE(without.find(answered), std::string::npos);
-  EXPECT_EQ(testing::MetricValue(without, answered), 0);
-  EXPECT_EQ(testing::MetricValue(without, handed_on), 0);
 }
 
 TEST_F(ServerTest, FindPathErrorsNameTheField) {
@@ -349,87 +286,6 @@ TEST_F(ServerTest, StreamAnswersEveryRequestById) {
   for (int i = 0; i < n; ++i) EXPECT_EQ(seen[i], 1) << i;
 }
 
-TEST_F(ServerTest, DeadlineGivesDeadlineExceededOrPartial) {
-  // A large open map, so that one Dijkstra search across it (4 M
-  // expansions, hundreds of milliseconds even in an optimised build) takes
-  // far longer than the 20 ms deadline below on any machine. Registering it
-  // is not what is tested: its deadline is generous (a sanitized build on a
-  // busy machine has taken minutes).
-  const int side = 2000;
-  std::string raw(static_cast<size_t>(side) * side, '\1');
-  v1::RegisterMapRequest reg;
-  reg.set_id("big");
-  reg.set_raw(raw);
-  reg.set_width(side);
-  reg.set_height(side);
-  v1::MapInfo info;
-  {
-    grpc::ClientContext ctx;
-    SetDeadline(&ctx);
-    const grpc::Status st = stub().RegisterMap(&ctx, reg, &info);
-    ASSERT_TRUE(st.ok()) << st.error_message();
-  }
-  v1::PathRequest r = Path("big", 0, 0, side - 1, side - 1);
-  r.set_algorithm(v1::ALGORITHM_DIJKSTRA);
-  {
-    grpc::ClientContext ctx;
-    SetDeadline(&ctx, 20);
-    v1::PathResponse out;
-    EXPECT_EQ(stub().FindPath(&ctx, r, &out).error_code(),
-              grpc::StatusCode::DEADLINE_EXCEEDED);
-  }
-  {
-    // The server answers before the client's own deadline fires only if
-    // the budget is enforced; give the client slack beyond the server.
-    r.set_allow_partial(true);
-    grpc::ClientContext ctx;
-    SetDeadline(&ctx, 300);
-    v1::PathResponse out;
-    grpc::Status st = stub().FindPath(&ctx, r, &out);
-    // Either the partial answer arrived in time or the client gave up first
-    // (on a slow machine the call may even reach the server too late).
-    if (st.ok()) {
-      EXPECT_TRUE(out.partial());
-      EXPECT_EQ(Unpack(out.cells()).front(), (Cell{0, 0}));
-      // A partial answer means the deadline reached the search, which
-      // counts it as stopped by the deadline.
-      const std::string metrics =
-          ScrapeUntil(server_->metrics_port(), {"outcome=\"deadline\""});
-      EXPECT_NE(metrics.find("outcome=\"deadline\""), std::string::npos);
-    } else {
-      EXPECT_EQ(st.error_code(), grpc::StatusCode::DEADLINE_EXCEEDED);
-    }
-  }
-
-  // A cancelled call stops its search: CANCELLED long before the 300 s
-  // deadline, and the search is counted as cancelled. The call is cancelled
-  // once the server holds it (requests_in_flight is live, not sampled), so
-  // that neither a slow machine (cancel before the call arrives) nor a fast
-  // one (search done before the cancel) decides the verdict.
-  const std::string in_flight = "gridstar_requests_in_flight ";
-  ASSERT_TRUE(WaitFor([&] {
-    return testing::MetricValue(Scrape(server_->metrics_port()), in_flight) ==
-           0;
-  }));
-  r.set_allow_partial(false);
-  grpc::ClientContext ctx;
-  SetDeadline(&ctx);
-  v1::PathResponse out;
-  std::thread canceller([&] {
-    WaitFor([&] {
-      return testing::MetricValue(Scrape(server_->metrics_port()),
-                                  in_flight) >= 1;
-    });
-    ctx.TryCancel();
-  });
-  EXPECT_EQ(stub().FindPath(&ctx, r, &out).error_code(),
-            grpc::StatusCode::CANCELLED);
-  canceller.join();
-  const std::string metrics =
-      ScrapeUntil(server_->metrics_port(), {"outcome=\"cancelled\""});
-  EXPECT_NE(metrics.find("outcome=\"cancelled\""), std::string::npos);
-}
-
 // The field equals the library's cell by cell, is cached until the map
 // changes, and every error names its field.
 TEST_F(ServerTest, FlowFieldMatchesTheLibraryAndIsCached) {
@@ -588,44 +444,6 @@ TEST_F(ServerTest, LargeGroupsFollowACachedFlowField) {
             std::string::npos);
   EXPECT_NE(m.find("gridstar_flow_field_cache_lookups_total{result=\"miss\"} 1"),
             std::string::npos);
-}
-
-// --max_search_nodes caps the node records of one search: beyond it the
-// search is refused with RESOURCE_EXHAUSTED, or answered partial with
-// allow_partial, and counted as outcome "memory".
-TEST(ServerLimitsTest, SearchOverMaxSearchNodesIsResourceExhaustedOrPartial) {
-  ServerProcess server({"--max_search_nodes=200"});
-  ASSERT_TRUE(server.started());
-  const std::string dungeon = ReadSample("dungeon.map");
-  v1::MapInfo info;
-  ASSERT_TRUE(Register(server.stub(), "dungeon", dungeon, &info).ok());
-  const GridMap map = *ParseMovingAiMap(dungeon);
-  const auto [s, g] = testing::FarConnectedPair(map);
-  v1::PathRequest r = Path("dungeon", s.x, s.y, g.x, g.y);
-  r.set_algorithm(v1::ALGORITHM_ASTAR);
-  {
-    grpc::ClientContext ctx;
-    SetDeadline(&ctx);
-    v1::PathResponse out;
-    const grpc::Status st = server.stub().FindPath(&ctx, r, &out);
-    EXPECT_EQ(st.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
-    EXPECT_NE(st.error_message().find("max_search_nodes"), std::string::npos)
-        << st.error_message();
-    EXPECT_NE(st.error_message().find("allow_partial"), std::string::npos);
-  }
-  r.set_allow_partial(true);
-  grpc::ClientContext ctx;
-  SetDeadline(&ctx);
-  v1::PathResponse out;
-  ASSERT_TRUE(server.stub().FindPath(&ctx, r, &out).ok());
-  EXPECT_TRUE(out.partial());
-  const std::vector<Cell> cells = Unpack(out.cells());
-  ASSERT_FALSE(cells.empty());
-  EXPECT_EQ(cells.front(), s);
-  EXPECT_GE(PathCost(map, cells, DiagonalPolicy::kNoCornerCutting), 0);
-  const std::string m =
-      ScrapeUntil(server.metrics_port(), {"outcome=\"memory\"} 2"});
-  EXPECT_NE(m.find("algorithm=\"astar\",outcome=\"memory\"} 2"), std::string::npos);
 }
 
 }  // namespace
