@@ -3,9 +3,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdlib>
-#include <fstream>
 #include <mutex>
-#include <sstream>
 #include <utility>
 #include <vector>
 
@@ -15,6 +13,7 @@
 
 #include "absl/time/clock.h"
 #include "convert/convert.h"
+#include "gridstar/map_io.h"
 #include "grpcpp/generic/generic_stub.h"
 
 namespace gridstar {
@@ -24,16 +23,16 @@ absl::Status FromGrpc(const grpc::Status& s) {
   return convert::FromGrpcStatus(s);
 }
 
+// A PEM or token file named by a flag (at most 1 MiB).
 absl::StatusOr<std::string> ReadWholeFile(const std::string& path,
                                           absl::string_view flag) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  absl::StatusOr<std::string> text = ReadFile(path, size_t{1} << 20);
+  if (!text.ok()) {
+    // Core's message names the path and says why (missing, too large).
     return absl::FailedPreconditionError(
-        absl::StrCat("--", flag, ": cannot read '", path, "'"));
+        absl::StrCat("--", flag, ": cannot read ", text.status().message()));
   }
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
+  return text;
 }
 
 std::shared_ptr<grpc::ChannelCredentials> CredentialsOf(const ClientOptions& o) {

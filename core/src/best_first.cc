@@ -79,13 +79,7 @@ class CellExpander {
     if (cs) relax(south, g + 0.5 * (ca + cs), cx, cy + 1);
     if constexpr (kDiagonal) {
       constexpr double kHalfDiag = 0.5 * kSqrt2;
-      auto allowed = [](uint8_t side_a, uint8_t side_b) {
-        if constexpr (kPolicy == DiagonalPolicy::kNoCornerCutting) {
-          return side_a != 0 && side_b != 0;
-        } else {
-          return side_a != 0 || side_b != 0;
-        }
-      };
+      constexpr auto allowed = DiagonalAllowed<kPolicy>;
       const uint32_t nw = north - 1, ne = north + 1;
       const uint32_t sw = south - 1, se = south + 1;
       uint8_t c;

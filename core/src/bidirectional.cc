@@ -209,13 +209,7 @@ class Bidirectional {
     if (cs) Relax(d, cur, south, cx, cy + 1, g + 0.5 * (ca + cs));
     if constexpr (kDiagonal) {
       constexpr double kHalfDiag = 0.5 * kSqrt2;
-      auto allowed = [](uint8_t a, uint8_t b) {
-        if constexpr (kPolicy == DiagonalPolicy::kNoCornerCutting) {
-          return a != 0 && b != 0;
-        } else {
-          return a != 0 || b != 0;
-        }
-      };
+      constexpr auto allowed = DiagonalAllowed<kPolicy>;
       const uint32_t diagonals[4] = {north - 1, north + 1, south - 1,
                                      south + 1};
       const bool legal[4] = {allowed(cn, cw), allowed(cn, ce),

@@ -15,6 +15,17 @@ namespace gridstar::internal {
 
 inline constexpr double kSqrt2 = 1.41421356237309504880;
 
+// Whether a diagonal move is legal under kPolicy (not kNever), given the
+// costs of the two orthogonal cells it passes (0 = blocked).
+template <DiagonalPolicy kPolicy>
+constexpr bool DiagonalAllowed(uint8_t side_a, uint8_t side_b) {
+  if constexpr (kPolicy == DiagonalPolicy::kNoCornerCutting) {
+    return side_a != 0 && side_b != 0;
+  } else {
+    return side_a != 0 || side_b != 0;
+  }
+}
+
 // Distance in moves of unit cost: octile with diagonals, Manhattan without.
 inline double GridDistance(int32_t dx, int32_t dy, bool diagonal) {
   const double ax = std::abs(dx), ay = std::abs(dy);

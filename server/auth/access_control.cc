@@ -1,13 +1,12 @@
 #include "auth/access_control.h"
 
-#include <fstream>
-#include <sstream>
 #include <utility>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "gridstar/map_io.h"
 
 namespace gridstar::server {
 namespace {
@@ -28,16 +27,15 @@ absl::StatusOr<std::unique_ptr<AccessControl>> AccessControl::Create(
 
 absl::StatusOr<std::vector<std::string>> AccessControl::ReadTokenFile(
     const std::string& path, absl::string_view flag) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  absl::StatusOr<std::string> text = ReadFile(path, size_t{1} << 20);
+  if (!text.ok()) {
+    // Core's message names the path and says why (missing, too large).
     return absl::FailedPreconditionError(
-        absl::StrCat("--", flag, ": cannot read '", path, "'"));
+        absl::StrCat("--", flag, ": cannot read ", text.status().message()));
   }
-  std::stringstream text;
-  text << in.rdbuf();
   std::vector<std::string> tokens;
   int line_number = 0;
-  for (absl::string_view line : absl::StrSplit(text.str(), '\n')) {
+  for (absl::string_view line : absl::StrSplit(*text, '\n')) {
     ++line_number;
     line = absl::StripAsciiWhitespace(line);
     if (line.empty() || line[0] == '#') continue;

@@ -1,27 +1,25 @@
 #include "auth/tls.h"
 
-#include <fstream>
-#include <sstream>
 
 #include "absl/strings/str_cat.h"
+#include "gridstar/map_io.h"
 #include "grpcpp/security/server_credentials.h"
 
 namespace gridstar::server {
 
 absl::StatusOr<std::string> ReadPemFile(const std::string& path,
                                         const std::string& flag) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  absl::StatusOr<std::string> text = ReadFile(path, size_t{1} << 20);
+  if (!text.ok()) {
+    // Core's message names the path and says why (missing, too large).
     return absl::FailedPreconditionError(
-        absl::StrCat("--", flag, ": cannot read '", path, "'"));
+        absl::StrCat("--", flag, ": cannot read ", text.status().message()));
   }
-  std::stringstream text;
-  text << in.rdbuf();
-  if (text.str().find("-----BEGIN ") == std::string::npos) {
+  if (text->find("-----BEGIN ") == std::string::npos) {
     return absl::InvalidArgumentError(
         absl::StrCat("--", flag, ": '", path, "' holds no PEM block"));
   }
-  return text.str();
+  return text;
 }
 
 absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> ServerCredentialsOf(
