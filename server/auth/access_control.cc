@@ -84,13 +84,13 @@ absl::Status AccessControl::Reload() {
   if (!enabled_) return absl::OkStatus();
   absl::StatusOr<std::shared_ptr<const Keys>> keys = ReadKeys();
   if (!keys.ok()) return keys.status();
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   keys_ = *std::move(keys);
   return absl::OkStatus();
 }
 
 std::shared_ptr<const AccessControl::Keys> AccessControl::keys() const {
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   return keys_;
 }
 
