@@ -2,8 +2,11 @@
 // reloads that fail keep the keys they had.
 #include "auth/access_control.h"
 
+#include <atomic>
+#include <cstdio>
 #include <fstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -159,6 +162,52 @@ TEST(AccessControlTest, AFailedReloadKeepsTheKeysItHad) {
           ->Authorize("Bearer first-token-0123456789", AccessLevel::kAdmin, "x")
           .code(),
       absl::StatusCode::kUnauthenticated);
+}
+
+// Calls see the keys before or after a reload, never a mix, while reloads
+// swap them (the TSan stage runs this: the lock must be one TSan sees).
+TEST(AccessControlTest, CallsDuringReloadsSeeOneSetOfKeys) {
+  const std::string path = WriteFile(
+      "racing.tokens", "stable-token-0123456789\nold-token-0123456789\n");
+  absl::StatusOr<std::unique_ptr<AccessControl>> access =
+      AccessControl::Create(path, "");
+  ASSERT_OK(access.status());
+  // The file always holds the stable token and one of two others; a
+  // reload reads it whole (written aside, then renamed into place).
+  const std::string tmp = path + ".tmp";
+  std::atomic<bool> stop{false};
+  std::atomic<int> refused{0};
+  std::vector<std::thread> callers;
+  for (int t = 0; t < 2; ++t) {
+    callers.emplace_back([&] {
+      while (!stop.load()) {
+        if (!(*access)
+                 ->Authorize("Bearer stable-token-0123456789",
+                             AccessLevel::kAdmin, "x")
+                 .ok()) {
+          refused.fetch_add(1);
+        }
+      }
+    });
+  }
+  for (int i = 0; i < 200; ++i) {
+    std::ofstream(tmp, std::ios::binary)
+        << "stable-token-0123456789\n"
+        << (i % 2 ? "old-token-0123456789\n" : "new-token-0123456789\n");
+    ASSERT_EQ(std::rename(tmp.c_str(), path.c_str()), 0);
+    ASSERT_OK((*access)->Reload());
+  }
+  stop.store(true);
+  for (std::thread& t : callers) t.join();
+  EXPECT_EQ(refused.load(), 0);
+  // The last reload's keys are the ones in force.
+  EXPECT_OK((*access)->Authorize("Bearer old-token-0123456789",
+                                 AccessLevel::kAdmin, "x"));
+  EXPECT_EQ((*access)
+                ->Authorize("Bearer new-token-0123456789", AccessLevel::kAdmin,
+                            "x")
+                .code(),
+            absl::StatusCode::kUnauthenticated);
 }
 
 }  // namespace
