@@ -10,7 +10,6 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
-
 #include "absl/time/clock.h"
 #include "convert/convert.h"
 #include "gridstar/map_io.h"
