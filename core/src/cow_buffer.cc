@@ -119,11 +119,20 @@ class CowArena {
     }
   }
 
-  size_t CountHeldOnce(const std::vector<uint32_t>& slots) {
+  // Chunks held once, or about to be (dirty, `dirty` may be empty).
+  size_t CountPrivate(const std::vector<uint32_t>& slots,
+                      const std::vector<uint8_t>& dirty) {
     std::lock_guard<std::mutex> lock(mu_);
     size_t n = 0;
-    for (uint32_t s : slots) n += refs_[s] == 1;
+    for (size_t c = 0; c < slots.size(); ++c) {
+      n += refs_[slots[c]] == 1 || (!dirty.empty() && dirty[c]);
+    }
     return n;
+  }
+
+  bool HeldOnce(uint32_t slot) {
+    std::lock_guard<std::mutex> lock(mu_);
+    return refs_[slot] == 1;
   }
 
  private:
@@ -159,7 +168,6 @@ absl::StatusOr<CowBuffer> CowBuffer::Create(size_t bytes, size_t chunk_bytes) {
   b.chunk_bytes_ = chunk_bytes;
   b.slots_.resize(chunks);
   for (uint32_t c = 0; c < chunks; ++c) b.slots_[c] = c;
-  b.owned_.assign(chunks, 1);
   return b;
 }
 
@@ -172,13 +180,16 @@ CowBuffer& CowBuffer::operator=(CowBuffer&& other) noexcept {
     Release();
     arena_ = std::move(other.arena_);
     data_ = std::exchange(other.data_, nullptr);
+    base_ = std::exchange(other.base_, nullptr);
     size_ = std::exchange(other.size_, 0);
     chunk_bytes_ = std::exchange(other.chunk_bytes_, 0);
     sealed_ = std::exchange(other.sealed_, false);
     slots_ = std::move(other.slots_);
-    owned_ = std::move(other.owned_);
+    dirty_ = std::move(other.dirty_);
+    dirty_list_ = std::move(other.dirty_list_);
     other.slots_.clear();
-    other.owned_.clear();
+    other.dirty_.clear();
+    other.dirty_list_.clear();
   }
   return *this;
 }
@@ -189,26 +200,28 @@ void CowBuffer::Release() {
   // failed half-way holds them all the same (HoldForFork ran first).
   if (arena_ != nullptr && !slots_.empty()) arena_->Drop(slots_);
   data_ = nullptr;
+  base_ = nullptr;
   arena_.reset();
   slots_.clear();
-  owned_.clear();
+  dirty_.clear();
+  dirty_list_.clear();
 }
 
 absl::StatusOr<CowBuffer> CowBuffer::Fork() const {
+  if (base_ != nullptr) {
+    return absl::FailedPreconditionError("tiles: forking an unsealed draft");
+  }
   CowBuffer next;
   next.size_ = size_;
   next.chunk_bytes_ = chunk_bytes_;
   next.slots_ = slots_;
-  next.owned_.assign(slots_.size(), 0);
+  next.dirty_.assign(slots_.size(), 0);
   std::vector<uint32_t> moved;
   arena_->HoldForFork(slots_, &moved);
   next.arena_ = arena_;
   // `next` holds the homes of the moved chunks (not their spares): record
   // that first, so that a failure below releases exactly what is held.
-  for (uint32_t c : moved) {
-    next.slots_[c] = c;
-    next.owned_[c] = 1;
-  }
+  for (uint32_t c : moved) next.slots_[c] = c;
   for (uint32_t c : moved) {
     if (absl::Status s = WriteAt(arena_->fd(), data_ + c * chunk_bytes_,
                                  chunk_bytes_, c * chunk_bytes_);
@@ -217,6 +230,7 @@ absl::StatusOr<CowBuffer> CowBuffer::Fork() const {
     }
   }
   if (absl::Status s = next.MapRuns(); !s.ok()) return s;
+  next.base_ = data_;
   return next;
 }
 
@@ -228,12 +242,12 @@ absl::Status CowBuffer::MapRuns() {
   const size_t n = slots_.size();
   for (size_t c = 0; c < n;) {
     size_t e = c + 1;
-    while (e < n && slots_[e] == slots_[e - 1] + 1 && owned_[e] == owned_[c]) {
-      ++e;
-    }
-    const int prot = owned_[c] ? PROT_READ | PROT_WRITE : PROT_READ;
-    if (::mmap(data_ + c * chunk_bytes_, (e - c) * chunk_bytes_, prot,
-               MAP_SHARED | MAP_FIXED, arena_->fd(),
+    while (e < n && slots_[e] == slots_[e - 1] + 1) ++e;
+    // Private: a write copies its page instead of reaching the file, which
+    // other versions map.
+    if (::mmap(data_ + c * chunk_bytes_, (e - c) * chunk_bytes_,
+               PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED | MAP_NORESERVE,
+               arena_->fd(),
                static_cast<off_t>(size_t{slots_[c]} * chunk_bytes_)) ==
         MAP_FAILED) {
       return ErrnoStatus("mapping tiles", errno);
@@ -244,42 +258,68 @@ absl::Status CowBuffer::MapRuns() {
 }
 
 absl::Status CowBuffer::MakeWritable(size_t offset, size_t length) {
-  if (length == 0) return absl::OkStatus();
+  if (length == 0 || base_ == nullptr) return absl::OkStatus();
   const size_t first = offset / chunk_bytes_;
   const size_t last = (offset + length - 1) / chunk_bytes_;
+  static const size_t kPage = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
   for (size_t c = first; c <= last; ++c) {
-    if (owned_[c]) continue;
-    absl::StatusOr<uint32_t> slot = arena_->Acquire(static_cast<uint32_t>(c));
-    if (!slot.ok()) return slot.status();
-    uint8_t* at = data_ + c * chunk_bytes_;
-    absl::Status s = WriteAt(arena_->fd(), at, chunk_bytes_,
-                             size_t{*slot} * chunk_bytes_);
-    if (s.ok() && ::mmap(at, chunk_bytes_, PROT_READ | PROT_WRITE,
-                         MAP_SHARED | MAP_FIXED, arena_->fd(),
-                         static_cast<off_t>(size_t{*slot} * chunk_bytes_)) ==
-                      MAP_FAILED) {
-      s = ErrnoStatus("mapping a tile", errno);
+    if (dirty_[c]) continue;
+    dirty_[c] = 1;
+    dirty_list_.push_back(static_cast<uint32_t>(c));
+    // The copy, made now by a write to each page (the first touch of this
+    // version's page: no flush); the byte written is the byte there.
+    for (size_t at = c * chunk_bytes_; at < (c + 1) * chunk_bytes_;
+         at += kPage) {
+      *static_cast<volatile uint8_t*>(data_ + at) = base_[at];
     }
-    if (!s.ok()) {
-      arena_->Drop(std::vector<uint32_t>{*slot});
-      return s;
-    }
-    arena_->Drop(std::vector<uint32_t>{slots_[c]});
-    slots_[c] = *slot;
-    owned_[c] = 1;
   }
   return absl::OkStatus();
 }
 
-void CowBuffer::Seal() {
-  if (sealed_ || data_ == nullptr) return;
+absl::Status CowBuffer::StoreDirtyChunks() {
+  for (const uint32_t c : dirty_list_) {
+    if (!dirty_[c]) continue;  // Stored by an earlier, failed Seal().
+    const uint32_t old_slot = slots_[c];
+    // A slot this version alone holds (a chunk Fork moved home) takes the
+    // bytes in place; a shared one must not change: the copy goes to the
+    // chunk's home if free, else to a spare.
+    const bool in_place = arena_->HeldOnce(old_slot);
+    uint32_t slot = old_slot;
+    if (!in_place) {
+      absl::StatusOr<uint32_t> acquired = arena_->Acquire(c);
+      if (!acquired.ok()) return acquired.status();
+      slot = *acquired;
+    }
+    if (absl::Status s = WriteAt(arena_->fd(), data_ + size_t{c} * chunk_bytes_,
+                                 chunk_bytes_, size_t{slot} * chunk_bytes_);
+        !s.ok()) {
+      if (!in_place) arena_->Drop(std::vector<uint32_t>{slot});
+      return s;
+    }
+    if (!in_place) {
+      arena_->Drop(std::vector<uint32_t>{old_slot});
+      slots_[c] = slot;
+    }
+    dirty_[c] = 0;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CowBuffer::Seal() {
+  if (sealed_ || data_ == nullptr) return absl::OkStatus();
+  if (base_ != nullptr) {
+    if (absl::Status s = StoreDirtyChunks(); !s.ok()) return s;
+  }
   ::mprotect(data_, size_, PROT_READ);
   sealed_ = true;
-  std::fill(owned_.begin(), owned_.end(), 0);
+  base_ = nullptr;
+  dirty_.clear();
+  dirty_list_.clear();
+  return absl::OkStatus();
 }
 
 size_t CowBuffer::private_chunks() const {
-  return arena_ == nullptr ? 0 : arena_->CountHeldOnce(slots_);
+  return arena_ == nullptr ? 0 : arena_->CountPrivate(slots_, dirty_);
 }
 
 size_t CowBuffer::mapping_runs() const {

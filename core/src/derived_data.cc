@@ -17,6 +17,7 @@ double MicrosSince(std::chrono::steady_clock::time_point t0) {
 // Jump distances for jps+ (8 bytes a padded cell) on uniform-cost maps.
 class JumpTableStructure final : public DerivedStructure {
  public:
+  explicit JumpTableStructure(bool defer) : defer_(defer) {}
   absl::string_view name() const override { return "jump_table"; }
   bool AppliesTo(const GridMap& map) const override {
     return map.uniform_cost();
@@ -40,12 +41,16 @@ class JumpTableStructure final : public DerivedStructure {
     if (!previous.has_jump_table() || !previous.uniform_cost()) {
       return Build(next);
     }
+    if (defer_) return DerivedOutcome::kDeferred;
     if (absl::Status s = next->RepairJumpTable(previous, summary.rects);
         !s.ok()) {
       return s;
     }
     return DerivedOutcome::kRepaired;
   }
+
+ private:
+  const bool defer_;
 };
 
 // Landmark distances for the differential heuristic (8 bytes a padded cell
@@ -135,7 +140,10 @@ std::vector<std::unique_ptr<const DerivedStructure>> DerivedStructuresFor(
         options.landmarks, options.landmark_policy,
         options.defer_landmark_rebuild));
   }
-  if (options.jump_table) out.push_back(std::make_unique<JumpTableStructure>());
+  if (options.jump_table) {
+    out.push_back(std::make_unique<JumpTableStructure>(
+        options.defer_jump_table_repair));
+  }
   return out;
 }
 

@@ -1,6 +1,7 @@
 #include "gridstar/grid_map.h"
 
 #include <algorithm>
+#include <cassert>
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -66,7 +67,7 @@ absl::StatusOr<GridMap> GridMap::FromCosts(int64_t width, int64_t height,
     std::copy(src, src + width, buffer->mutable_data() + (y + 1) * pw + 1);
     for (int64_t x = 0; x < width; ++x) ++map.cost_counts_[src[x]];
   }
-  buffer->Seal();
+  if (absl::Status s = buffer->Seal(); !s.ok()) return s;
   map.padded_size_ = padded;
   map.SetCosts(std::make_shared<const internal::CowBuffer>(*std::move(buffer)));
   map.StatsFromCounts();
@@ -116,6 +117,11 @@ void GridMap::SetJumpTable(std::shared_ptr<const internal::CowBuffer> table) {
           : reinterpret_cast<const int8_t*>(jump_table_buffer_->data());
 }
 
+void GridMap::ShareJumpTableOf(const GridMap& other) {
+  assert(other.width_ == width_ && other.height_ == height_);
+  SetJumpTable(other.jump_table_buffer_);
+}
+
 absl::Status GridMap::BuildBitLines() {
   const size_t pw = static_cast<size_t>(width_) + 2;
   const size_t ph = static_cast<size_t>(height_) + 2;
@@ -140,8 +146,8 @@ absl::Status GridMap::BuildBitLines() {
                                                              << ((y + 64) % 64);
     }
   }
-  rows->Seal();
-  columns->Seal();
+  if (absl::Status s = rows->Seal(); !s.ok()) return s;
+  if (absl::Status s = columns->Seal(); !s.ok()) return s;
   SetBitLines(std::make_shared<const internal::CowBuffer>(*std::move(rows)),
               std::make_shared<const internal::CowBuffer>(*std::move(columns)));
   return absl::OkStatus();
@@ -159,6 +165,11 @@ absl::Status GridMap::RepairBitLines(const GridMap& previous,
   const size_t pw = static_cast<size_t>(width_) + 2;
   // Sets bit number `bit` of buffer b (counted over its words) to `on`.
   auto set = [](internal::CowBuffer* b, size_t bit, bool on) -> absl::Status {
+    // An unchanged bit copies nothing (the words are little-endian: bit k of
+    // the buffer is bit k % 8 of byte k / 8).
+    if (((b->Read(bit / 8) >> (bit % 8)) & 1) == static_cast<int>(on)) {
+      return absl::OkStatus();
+    }
     const size_t offset = (bit / 64) * sizeof(uint64_t);
     if (absl::Status s = b->MakeWritable(offset, sizeof(uint64_t)); !s.ok()) {
       return s;
@@ -186,8 +197,8 @@ absl::Status GridMap::RepairBitLines(const GridMap& previous,
       }
     }
   }
-  rows->Seal();
-  columns->Seal();
+  if (absl::Status s = rows->Seal(); !s.ok()) return s;
+  if (absl::Status s = columns->Seal(); !s.ok()) return s;
   SetBitLines(std::make_shared<const internal::CowBuffer>(*std::move(rows)),
               std::make_shared<const internal::CowBuffer>(*std::move(columns)));
   return absl::OkStatus();
@@ -249,7 +260,7 @@ absl::Status GridMap::BuildJumpTable() {
   if (!table.ok()) return table.status();
   internal::ComputeJumpTable(
       *this, reinterpret_cast<int8_t*>(table->mutable_data()));
-  table->Seal();
+  if (absl::Status s = table->Seal(); !s.ok()) return s;
   SetJumpTable(std::make_shared<const internal::CowBuffer>(*std::move(table)));
   return absl::OkStatus();
 }

@@ -142,7 +142,7 @@ class TableRepair {
   }
   bool Free(int32_t x, int32_t y) const { return costs_[Index(x, y)] != 0; }
   int8_t Get(int32_t x, int32_t y, int d) const {
-    return static_cast<int8_t>(table_->data()[map_.JumpEntry(x, y) + d]);
+    return static_cast<int8_t>(table_->Read(map_.JumpEntry(x, y) + d));
   }
   void Set(int32_t x, int32_t y, int d, int8_t v) {
     if (Get(x, y, d) == v) return;
@@ -272,7 +272,7 @@ absl::Status GridMap::RepairJumpTable(const GridMap& previous,
   if (absl::Status s = TableRepair(*this, previous, &*table).Run(rects); !s.ok()) {
     return s;
   }
-  table->Seal();
+  if (absl::Status s = table->Seal(); !s.ok()) return s;
   SetJumpTable(std::make_shared<const internal::CowBuffer>(*std::move(table)));
   return absl::OkStatus();
 }

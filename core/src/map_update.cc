@@ -112,12 +112,13 @@ absl::StatusOr<GridMap> ApplyChanges(const GridMap& previous,
       const size_t offset = (static_cast<size_t>(y) + 1) * pw +
                             static_cast<size_t>(c.min.x) + 1;
       const size_t length = static_cast<size_t>(c.max.x - c.min.x);
-      const uint8_t* row = costs->data() + offset;
-      // Tiles are copied only for rows that really change.
-      if (std::all_of(row, row + length,
-                      [&](uint8_t v) { return v == c.cost; })) {
-        continue;
+      // Tiles are copied only for rows that really change (read without
+      // touching this version's pages: CowBuffer::Read).
+      bool unchanged = true;
+      for (size_t i = 0; i < length && unchanged; ++i) {
+        unchanged = costs->Read(offset + i) == c.cost;
       }
+      if (unchanged) continue;
       if (absl::Status s = costs->MakeWritable(offset, length); !s.ok()) {
         return s;
       }
@@ -135,7 +136,7 @@ absl::StatusOr<GridMap> ApplyChanges(const GridMap& previous,
     if (changed) summary->rects.push_back(CellRect{c.min, c.max});
   }
   MergeRects(&summary->rects);
-  costs->Seal();
+  if (absl::Status s = costs->Seal(); !s.ok()) return s;
   next.SetCosts(std::make_shared<const internal::CowBuffer>(*std::move(costs)));
   next.StatsFromCounts();
   next.components_ = std::make_shared<const internal::ComponentTiles>(

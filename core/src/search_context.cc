@@ -24,10 +24,9 @@ void SearchContext::AfterSearch(uint64_t nodes) {
   if (options_.release_bytes == 0) return;
   internal::SearchState& s = *state_;
   s.nodes_since_check += nodes;
-  // Measuring the pages costs a system call over the whole array (a
-  // fraction of a millisecond for an 8192 x 8192 map): only after 65,536 new
-  // records, which took longer to create and can have touched at most that
-  // many new pages (256 MiB) since the last look.
+  // Measured after 65,536 new records (which can have touched at most that
+  // many new pages, 256 MiB, since the last look): a release is a batch of
+  // work for the kernel, and between looks small searches pay nothing.
   constexpr uint64_t kCheckEvery = uint64_t{1} << 16;
   if (s.nodes_since_check < kCheckEvery) return;
   s.nodes_since_check = 0;

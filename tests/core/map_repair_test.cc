@@ -27,7 +27,7 @@ constexpr size_t kPage = 4096;
 TEST(CowBufferTest, ForkSharesEveryChunkAndCopiesOnlyWrittenOnes) {
   CowBuffer a = CowBuffer::Create(10 * kPage, kPage).value();
   for (size_t i = 0; i < a.size(); ++i) a.mutable_data()[i] = uint8_t(i % 251);
-  a.Seal();
+  ASSERT_OK(a.Seal());
   EXPECT_EQ(a.private_chunks(), 10u);
   CowBuffer b = a.Fork().value();
   EXPECT_EQ(a.private_chunks(), 0u);
@@ -50,7 +50,7 @@ TEST(CowBufferTest, OldVersionsNeverSeeLaterWrites) {
   std::vector<CowBuffer> versions;
   std::vector<std::vector<uint8_t>> models;
   versions.push_back(CowBuffer::Create(16 * kPage, kPage).value());
-  versions.back().Seal();
+  ASSERT_OK(versions.back().Seal());
   models.emplace_back(16 * kPage, 0);
   for (int step = 0; step < 60; ++step) {
     SCOPED_TRACE(absl::StrCat("step ", step));
@@ -61,7 +61,7 @@ TEST(CowBufferTest, OldVersionsNeverSeeLaterWrites) {
       ASSERT_OK(next.MakeWritable(at, 1));
       next.mutable_data()[at] = model[at] = uint8_t(rng());
     }
-    next.Seal();
+    ASSERT_OK(next.Seal());
     versions.push_back(std::move(next));
     models.push_back(std::move(model));
     // Drop a random old version now and then (never the newest).
@@ -80,13 +80,13 @@ TEST(CowBufferTest, OldVersionsNeverSeeLaterWrites) {
 
 TEST(CowBufferTest, ChunksGoBackHomeOnceTheOldVersionIsGone) {
   CowBuffer a = CowBuffer::Create(64 * kPage, kPage).value();
-  a.Seal();
+  ASSERT_OK(a.Seal());
   CowBuffer b = a.Fork().value();
   for (size_t c = 0; c < 64; c += 8) {
     ASSERT_OK(b.MakeWritable(c * kPage, 1));
     b.mutable_data()[c * kPage] = uint8_t(c + 1);
   }
-  b.Seal();
+  ASSERT_OK(b.Seal());
   EXPECT_GT(b.mapping_runs(), 8u);  // Copies sit in spare slots.
   a = CowBuffer();                  // Nobody reads the first version now.
   CowBuffer c = b.Fork().value();

@@ -80,6 +80,14 @@ struct DerivedOptions {
   // them inside the update: the owner rebuilds them off the update's path
   // (the server does, in the background).
   bool defer_landmark_rebuild = false;
+  // After an update of a map whose version before had a jump table, leave
+  // the new version without one (kDeferred; jps+ and auto run online jps
+  // there, with the same answers) instead of repairing it inside the
+  // update: the owner repairs it off the update's path, from the last
+  // version with a table and the cells changed since (the server does, in
+  // the background). A version before without a table is no help: the
+  // table is built as without this option.
+  bool defer_jump_table_repair = false;
 };
 
 // InvalidArgument naming "landmarks" for a count out of range, or the

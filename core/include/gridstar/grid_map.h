@@ -182,8 +182,14 @@ class GridMap {
   // (their costs may differ: the table depends only on which cells are
   // passable); ResourceExhausted when tiles cannot be had. Not
   // thread-safe: call it before sharing the map.
+  // `previous` may be any earlier version with a table, `rects` then the
+  // cells changed by every update since.
   absl::Status RepairJumpTable(const GridMap& previous,
                                absl::Span<const CellRect> rects);
+  // Takes other's jump table (shared, not copied). REQUIRES: other has one
+  // and the same passable cells (a copy of this map, or a version whose
+  // updates changed costs only); not yet shared between threads.
+  void ShareJumpTableOf(const GridMap& other);
   // Whether kAuto runs online jps even though the map has a jump table (the
   // owner judged the table slower on this map; the server never does since
   // the table is laid out in blocks, README "Big worlds").
