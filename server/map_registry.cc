@@ -1,5 +1,6 @@
 #include "map_registry.h"
 
+#include <algorithm>
 #include <chrono>
 #include <utility>
 
@@ -219,14 +220,32 @@ absl::StatusOr<std::shared_ptr<const MapSnapshot>> MapRegistry::Update(
   if (!map.ok()) return map.status();
   auto next = std::make_shared<MapSnapshot>(id, old->version + 1, old->options,
                                             *std::move(map));
-  // Landmarks that must be rebuilt are, in the background: an update costs
-  // what it changes (RebuildPendingLandmarks).
+  // Landmarks that must be rebuilt are, in the background, and so is the
+  // jump table's repair: an update costs what it changes
+  // (RebuildPendingLandmarks, RepairPendingJumpTable).
   DerivedOptions derived = old->options.derived();
   derived.defer_landmark_rebuild = true;
+  derived.defer_jump_table_repair = true;
+  // A version whose table is still pending has none to repair from: its
+  // base carries over (below) instead.
+  const bool table_was_pending = old->jump_table_pending();
+  if (table_was_pending) derived.jump_table = false;
   if (absl::Status s = RepairDerived(derived, old->map, summary,
                                      &next->map, &next->derived);
       !s.ok()) {
     return s;
+  }
+  if (table_was_pending && next->map.uniform_cost()) {
+    next->derived.push_back({"jump_table", DerivedOutcome::kDeferred, 0});
+    next->table_base = old->table_base;
+    next->changes_since_table = old->changes_since_table;
+  }
+  for (const DerivedReport& r : next->derived) {
+    if (r.name != "jump_table" || r.outcome != DerivedOutcome::kDeferred) {
+      continue;
+    }
+    if (next->table_base == nullptr) next->table_base = old;
+    next->changes_since_table.emplace_back(next->version, summary.rects);
   }
   if (store_ != nullptr) {
     StoredUpdate update;
@@ -277,6 +296,75 @@ absl::Status MapRegistry::RebuildPendingLandmarks(const std::string& id) {
   }
   Swap(id, next);
   return absl::OkStatus();
+}
+
+bool MapRegistry::ClaimJumpTableRepair(const std::string& id) {
+  std::shared_ptr<const MapSnapshot> s = Find(id);
+  if (s == nullptr || !s->jump_table_pending()) return false;
+  std::lock_guard<std::mutex> lock(mu_);
+  return table_claims_.insert(id).second;
+}
+
+void MapRegistry::DropJumpTableClaim(const std::string& id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  table_claims_.erase(id);
+}
+
+absl::StatusOr<bool> MapRegistry::RepairPendingJumpTable(
+    const std::string& id) {
+  // From here on a newer version may claim a repair of its own.
+  DropJumpTableClaim(id);
+  std::shared_ptr<const MapSnapshot> target = Find(id);
+  if (target == nullptr || !target->jump_table_pending()) return false;
+  std::vector<CellRect> rects;
+  for (const auto& change : target->changes_since_table) {
+    rects.insert(rects.end(), change.second.begin(), change.second.end());
+  }
+  GridMap map = target->map;  // Shares every tile.
+  const auto t0 = std::chrono::steady_clock::now();
+  if (absl::Status s = map.RepairJumpTable(target->table_base->map, rects);
+      !s.ok()) {
+    return s;
+  }
+  const double micros = std::chrono::duration<double, std::micro>(
+                            std::chrono::steady_clock::now() - t0)
+                            .count();
+  if (before_table_install_) before_table_install_();
+  WriteLock write(this, id);
+  std::shared_ptr<const MapSnapshot> current = Find(id);
+  // Deleted, replaced or already re-based meanwhile: nothing of ours.
+  if (current == nullptr || current->table_base != target->table_base) {
+    return false;
+  }
+  auto next = std::make_shared<MapSnapshot>(*current);
+  if (current->version == target->version) {
+    // `current` is `target`, or a copy of it with landmarks installed.
+    next->map.ShareJumpTableOf(map);
+    next->table_base = nullptr;
+    next->changes_since_table.clear();
+    for (DerivedReport& r : next->derived) {
+      if (r.name != "jump_table") continue;
+      r.outcome = DerivedOutcome::kRepaired;
+      r.micros = micros;
+    }
+    Swap(id, next);
+    return false;
+  }
+  // Newer versions came: the newest repairs from this table and only its
+  // own changes since.
+  auto tabled = std::make_shared<MapSnapshot>(*target);
+  tabled->map = std::move(map);
+  tabled->table_base = nullptr;
+  tabled->changes_since_table.clear();
+  next->table_base = std::move(tabled);
+  auto& changes = next->changes_since_table;
+  changes.erase(std::remove_if(changes.begin(), changes.end(),
+                               [&](const auto& c) {
+                                 return c.first <= target->version;
+                               }),
+                changes.end());
+  Swap(id, next);
+  return true;
 }
 
 absl::Status MapRegistry::CompactIfWanted(const std::string& id) {

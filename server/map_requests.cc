@@ -84,6 +84,7 @@ void MapInfoToProto(const MapSnapshot& s, v1::MapInfo* info) {
   info->set_landmark_bytes(s.map.LandmarkBytes());
   info->set_landmark_build_micros(s.BuildMicros("landmarks"));
   info->set_landmarks_current(!s.landmarks_pending());
+  info->set_jump_table_current(!s.jump_table_pending());
   // What auto runs under the default policy, for a goal the landmarks reach.
   PathQuery q;
   q.algorithm = Algorithm::kAuto;

@@ -99,6 +99,14 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()) {
                        .Register(*registry_);
   // Present from the start, so that dashboards read 0, not "no data".
   store_errors_->Add({{"operation", "compact"}});
+  auto& repairs =
+      prometheus::BuildCounter()
+          .Name("gridstar_jump_table_repairs_total")
+          .Help("Jump tables repaired in the background after updates, by "
+                "result (error: that version runs online jps)")
+          .Register(*registry_);
+  table_repairs_ok_ = &repairs.Add({{"result", "ok"}});
+  table_repairs_error_ = &repairs.Add({{"result", "error"}});
   auto& reloads = prometheus::BuildCounter()
                       .Name("gridstar_key_reloads_total")
                       .Help("Re-reads of the token files on SIGHUP by result "

@@ -45,6 +45,11 @@ class Metrics {
   void FlowFieldLookup(bool hit);
   // A store write that failed outside a call (a background compaction).
   void StoreError(absl::string_view operation);
+  // A jump table repaired in the background after an update (ok) or not
+  // (error: that version keeps running online jps).
+  void JumpTableRepair(bool ok) {
+    (ok ? table_repairs_ok_ : table_repairs_error_)->Increment();
+  }
   // A re-read of the token files (SIGHUP): ok, or error (old keys kept).
   void KeyReload(bool ok) { (ok ? key_reloads_ok_ : key_reloads_error_)->Increment(); }
   // A FindPath tried on the gRPC thread (inline_searches.h): answered there,
@@ -76,6 +81,8 @@ class Metrics {
   prometheus::Gauge* queue_capacity_;
   prometheus::Gauge* in_flight_;
   prometheus::Family<prometheus::Counter>* store_errors_;
+  prometheus::Counter* table_repairs_ok_;
+  prometheus::Counter* table_repairs_error_;
   prometheus::Counter* key_reloads_ok_;
   prometheus::Counter* key_reloads_error_;
   prometheus::Counter* inline_answered_;

@@ -106,6 +106,9 @@ class PathfindingService final : public v1::Pathfinding::CallbackService {
   // Authorize, finishing `call` with the refusal; false when refused.
   bool Admit(const grpc::CallbackServerContext* ctx, AccessLevel need,
              UnaryCall* call) const;
+  // Queues the claimed repair of map id's pending jump table (and of the
+  // versions that come meanwhile) on background_.
+  void RepairJumpTableLater(const std::string& id);
 
   MapRegistry* const registry_;
   Scheduler* const search_;
@@ -113,7 +116,8 @@ class PathfindingService final : public v1::Pathfinding::CallbackService {
   Metrics* const metrics_;
   FlowFieldCache* const flow_fields_;
   // One thread for work no caller waits for and no update should wait
-  // behind: landmark rebuilds (MapRegistry::RebuildPendingLandmarks).
+  // behind: landmark rebuilds and jump-table repairs
+  // (MapRegistry::RebuildPendingLandmarks, RepairPendingJumpTable).
   Scheduler background_;
   const ServiceOptions options_;
   // The searches' requests and responses live on one arena per call.

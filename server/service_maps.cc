@@ -95,6 +95,7 @@ grpc::ServerUnaryReactor* PathfindingService::UpdateCells(
           // When the background queue is full the claim is dropped: the
           // next update of the map claims the rebuild again. A failed
           // rebuild leaves the version without landmarks, as it was.
+          if (registry_->ClaimJumpTableRepair(id)) RepairJumpTableLater(id);
           if (registry_->ClaimLandmarkRebuild(id) &&
               !background_.TrySubmit([this, id](SearchContext&) {
                 (void)registry_->RebuildPendingLandmarks(id);
@@ -106,6 +107,21 @@ grpc::ServerUnaryReactor* PathfindingService::UpdateCells(
       });
   if (!queued) call->Done(Overloaded(*admin_));
   return call;
+}
+
+void PathfindingService::RepairJumpTableLater(const std::string& id) {
+  // A full queue drops the claim: the next update claims the repair again.
+  // A failed repair leaves the version without a table (jps runs), and the
+  // next update's repair starts from the same base.
+  if (!background_.TrySubmit([this, id](SearchContext&) {
+        absl::StatusOr<bool> again = registry_->RepairPendingJumpTable(id);
+        metrics_->JumpTableRepair(again.ok());
+        if (again.ok() && *again && registry_->ClaimJumpTableRepair(id)) {
+          RepairJumpTableLater(id);
+        }
+      })) {
+    registry_->DropJumpTableClaim(id);
+  }
 }
 
 grpc::ServerUnaryReactor* PathfindingService::GetMap(

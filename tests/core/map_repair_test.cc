@@ -203,6 +203,53 @@ TEST(MapRepairTest, EveryStructureEqualsAFreshBuildAfterEveryStep) {
   }
 }
 
+// The server repairs a table in the background from the last version that
+// has one and the changed cells of every update since (several when updates
+// come faster than repairs): that must equal a fresh build too.
+TEST(MapRepairTest, JumpTableRepairedFromAnOlderVersionWithEveryChangeSince) {
+  struct Case {
+    const char* name;
+    int32_t w, h;
+    double blocked;
+  } cases[] = {
+      {"dense", 40, 33, 0.3},
+      {"many tiles", 200, 150, 0.25},
+      {"open rows of continue markers", 1100, 6, 0.001},
+      {"open field", 300, 300, 0.002},
+  };
+  DerivedOptions without_table;
+  for (const Case& c : cases) {
+    for (uint32_t seed = 1; seed <= 3; ++seed) {
+      SCOPED_TRACE(absl::StrCat(c.name, " seed ", seed));
+      std::mt19937 rng(seed * 31 + static_cast<uint32_t>(c.w));
+      GridMap base = MakeRandomMap({c.w, c.h, c.blocked, 1}, seed);
+      ASSERT_OK(base.BuildJumpTable());
+      for (int round = 0; round < 6; ++round) {
+        SCOPED_TRACE(absl::StrCat("round ", round));
+        // 1 to 5 updates without a table, then one repair for them all.
+        GridMap map = base;
+        std::vector<CellRect> since;
+        std::vector<DerivedReport> reports;
+        for (int k = 1 + static_cast<int>(rng() % 5); k > 0; --k) {
+          ChangeSummary summary;
+          absl::StatusOr<GridMap> next =
+              ApplyChanges(map, RandomChanges(c.w, c.h, true, rng), &summary);
+          ASSERT_OK(next);
+          ASSERT_OK(RepairDerived(without_table, map, summary, &*next, &reports));
+          since.insert(since.end(), summary.rects.begin(), summary.rects.end());
+          map = *std::move(next);
+        }
+        ASSERT_FALSE(map.has_jump_table());
+        ASSERT_OK(map.RepairJumpTable(base, since));
+        GridMap fresh = GridMap::FromCosts(c.w, c.h, map.CopyCosts()).value();
+        ASSERT_OK(fresh.BuildJumpTable());
+        ExpectSameStructures(map, fresh);
+        base = std::move(map);
+      }
+    }
+  }
+}
+
 TEST(MapRepairTest, AnUpdateCopiesOnlyTheTilesItTouches) {
   GridMap map = MakeRandomMap({1000, 1000, 0.2, 1}, 3);
   ASSERT_OK(map.BuildJumpTable());

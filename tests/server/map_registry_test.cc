@@ -250,35 +250,144 @@ TEST(MapRegistryTest, LandmarkClaimsFollowTheNewestVersion) {
   EXPECT_TRUE(registry.ClaimLandmarkRebuild("m"));  // A dropped claim frees.
 }
 
-TEST(MapRegistryTest, JumpTableFollowsUniformCostsAndMatchesAFreshBuild) {
+// The table of `map`, built from scratch.
+GridMap WithFreshTable(const GridMap& map) {
+  GridMap fresh =
+      GridMap::FromCosts(map.width(), map.height(), map.CopyCosts()).value();
+  EXPECT_OK(fresh.BuildJumpTable());
+  return fresh;
+}
+
+bool SameTable(const GridMap& got, const GridMap& want) {
+  return got.has_jump_table() && want.has_jump_table() &&
+         got.JumpTableBytes() == want.JumpTableBytes() &&
+         std::equal(got.jump_table(), got.jump_table() + got.JumpTableBytes(),
+                    want.jump_table());
+}
+
+// Runs the claimed background repairs of map id until none is pending, as
+// the service's background thread does.
+void RepairTables(MapRegistry& registry, const std::string& id) {
+  while (registry.ClaimJumpTableRepair(id)) {
+    absl::StatusOr<bool> again = registry.RepairPendingJumpTable(id);
+    ASSERT_OK(again);
+  }
+}
+
+// Updates leave the table to the background; repairs run after one update
+// or after several (then from the last version with a table and every
+// change since), and each equals a fresh build. A non-uniform version has
+// no table and nothing pending; the next uniform one builds it at once.
+TEST(MapRegistryTest, JumpTableRepairedInTheBackgroundMatchesAFreshBuild) {
   MapRegistry registry(nullptr, {});
   MapOptions options;
   options.jump_table = true;
   ASSERT_OK(registry.Register("m", Random(25, 19, 3, true), options, false));
   std::mt19937 rng(4);
-  for (int step = 0; step < 30; ++step) {
+  PathQuery auto_query;
+  auto_query.algorithm = Algorithm::kAuto;
+  for (int step = 0; step < 60; ++step) {
     SCOPED_TRACE(absl::StrCat("step ", step));
+    const bool had_table = registry.Find("m")->map.has_jump_table();
+    const bool was_pending = registry.Find("m")->jump_table_pending();
     const Cell c{static_cast<int32_t>(rng() % 25),
                  static_cast<int32_t>(rng() % 19)};
     // Now and then a cost of 2 makes the map non-uniform, then it returns.
-    const uint8_t cost = step % 7 == 3 ? 2 : static_cast<uint8_t>(rng() % 2);
+    const uint8_t cost = step % 11 == 5 ? 2 : static_cast<uint8_t>(rng() % 2);
     auto next = registry.Update("m", {{c, {c.x + 1, c.y + 1}, cost}}, 0, Field);
     ASSERT_OK(next);
     const GridMap& got = (*next)->map;
-    GridMap fresh =
-        GridMap::FromCosts(got.width(), got.height(), got.CopyCosts()).value();
-    ASSERT_EQ(got.has_jump_table(), fresh.uniform_cost());
-    if (!fresh.uniform_cost()) continue;
-    ASSERT_OK(fresh.BuildJumpTable());
-    EXPECT_TRUE(std::equal(got.jump_table(),
-                           got.jump_table() + got.JumpTableBytes(),
-                           fresh.jump_table()));
+    if (!got.uniform_cost()) {
+      EXPECT_FALSE(got.has_jump_table());
+      EXPECT_FALSE((*next)->jump_table_pending());
+      continue;
+    }
+    if (had_table || was_pending) {
+      // Answered without the table: jps+ and auto run online jps.
+      EXPECT_TRUE((*next)->jump_table_pending());
+      EXPECT_FALSE(got.has_jump_table());
+      EXPECT_EQ(ResolveAlgorithm(got, auto_query), Algorithm::kJps);
+    } else {
+      EXPECT_FALSE((*next)->jump_table_pending());  // Built at once.
+      EXPECT_TRUE(SameTable(got, WithFreshTable(got)));
+    }
+    if (rng() % 3 != 0) continue;  // Let changes pile up now and then.
+    RepairTables(registry, "m");
+    std::shared_ptr<const MapSnapshot> repaired = registry.Find("m");
+    EXPECT_EQ(repaired->version, (*next)->version);
+    EXPECT_FALSE(repaired->jump_table_pending());
+    EXPECT_TRUE(SameTable(repaired->map, WithFreshTable(repaired->map)));
+    EXPECT_EQ(ResolveAlgorithm(repaired->map, auto_query),
+              Algorithm::kJpsPlus);
   }
+}
+
+// An update that lands while a repair runs: the repaired table is not the
+// newest version's, so the newest is re-based on it (and keeps only its
+// own changes) and the repair says to go again.
+TEST(MapRegistryTest, AnUpdateDuringARepairReBasesTheNewestVersion) {
+  MapRegistry registry(nullptr, {});
+  MapOptions options;
+  options.jump_table = true;
+  ASSERT_OK(registry.Register("m", Random(40, 30, 8, true), options, false));
+  ASSERT_OK(registry.Update("m", {{{3, 4}, {4, 5}, 0}}, 0, Field));
+  bool updated = false;
+  registry.SetBeforeTableInstallForTesting([&] {
+    if (updated) return;
+    updated = true;
+    ASSERT_OK(registry.Update("m", {{{20, 10}, {25, 12}, 0}}, 0, Field));
+  });
+  ASSERT_TRUE(registry.ClaimJumpTableRepair("m"));
+  absl::StatusOr<bool> again = registry.RepairPendingJumpTable("m");
+  ASSERT_OK(again);
+  EXPECT_TRUE(*again);
+  std::shared_ptr<const MapSnapshot> v3 = registry.Find("m");
+  EXPECT_EQ(v3->version, 3u);
+  ASSERT_TRUE(v3->jump_table_pending());
+  EXPECT_EQ(v3->table_base->version, 2u);
+  EXPECT_TRUE(SameTable(v3->table_base->map, WithFreshTable(v3->table_base->map)));
+  ASSERT_EQ(v3->changes_since_table.size(), 1u);
+  EXPECT_EQ(v3->changes_since_table[0].first, 3u);
+  RepairTables(registry, "m");
+  EXPECT_FALSE(registry.Find("m")->jump_table_pending());
+  EXPECT_TRUE(SameTable(registry.Find("m")->map,
+                        WithFreshTable(registry.Find("m")->map)));
+}
+
+// A repair that lands after the landmarks' rebuild copied the version: the
+// table goes into that copy (same version), which keeps its landmarks.
+TEST(MapRegistryTest, TableRepairAndLandmarkRebuildBothLand) {
+  MapRegistry registry(nullptr, {});
+  MapOptions options;
+  options.jump_table = true;
+  options.landmarks = 2;
+  ASSERT_OK(registry.Register("m", Random(30, 30, 9, true), options, false));
+  std::shared_ptr<const MapSnapshot> v1 = registry.Find("m");
+  Cell blocked{-1, -1};
+  for (int32_t i = 0; i < 900 && blocked.x < 0; ++i) {
+    if (!v1->map.Passable({i % 30, i / 30})) blocked = {i % 30, i / 30};
+  }
+  ASSERT_GE(blocked.x, 0);
+  ASSERT_OK(registry.Update(
+      "m", {{blocked, {blocked.x + 1, blocked.y + 1}, 1}}, 0, Field));
+  EXPECT_TRUE(registry.Find("m")->landmarks_pending());
+  EXPECT_TRUE(registry.Find("m")->jump_table_pending());
+  // The landmarks land while the table is repaired.
+  registry.SetBeforeTableInstallForTesting([&] {
+    ASSERT_TRUE(registry.ClaimLandmarkRebuild("m"));
+    ASSERT_OK(registry.RebuildPendingLandmarks("m"));
+  });
+  RepairTables(registry, "m");
+  std::shared_ptr<const MapSnapshot> now = registry.Find("m");
+  EXPECT_EQ(now->version, 2u);
+  EXPECT_FALSE(now->landmarks_pending());
+  EXPECT_FALSE(now->jump_table_pending());
+  EXPECT_TRUE(SameTable(now->map, WithFreshTable(now->map)));
 }
 
 // With the table laid out in blocks, jps+ beat online jps across the 8192 x
 // 8192 world too (README, "Big worlds"): auto keeps the table on maps of
-// every size, and updates keep it.
+// every size, and updates keep it once repaired.
 TEST(MapRegistryTest, AutoUsesTheTableOnHugeMapsToo) {
   MapRegistry registry(nullptr, {});
   MapOptions options;
@@ -288,9 +397,10 @@ TEST(MapRegistryTest, AutoUsesTheTableOnHugeMapsToo) {
   q.algorithm = Algorithm::kAuto;
   EXPECT_TRUE(registry.Find("huge")->map.has_jump_table());
   EXPECT_EQ(ResolveAlgorithm(registry.Find("huge")->map, q), Algorithm::kJpsPlus);
-  auto v2 = registry.Update("huge", {{{5, 5}, {6, 6}, 0}}, 0, Field);
-  ASSERT_OK(v2);
-  EXPECT_EQ(ResolveAlgorithm((*v2)->map, q), Algorithm::kJpsPlus);
+  ASSERT_OK(registry.Update("huge", {{{5, 5}, {6, 6}, 0}}, 0, Field));
+  RepairTables(registry, "huge");
+  EXPECT_EQ(ResolveAlgorithm(registry.Find("huge")->map, q),
+            Algorithm::kJpsPlus);
 }
 
 TEST(MapRegistryTest, StoreFailureLeavesTheOldVersion) {

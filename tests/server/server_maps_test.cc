@@ -194,19 +194,46 @@ TEST_F(ServerTest, JumpTableFollowsUpdates) {
     local = *GridMap::FromCosts(local.width(), local.height(), costs);
     return info;
   };
-  // Block a cell on the current path: still uniform, the table is rebuilt.
+  // Block a cell on the current path: still uniform. The update answers
+  // before the table's repair (jump_table_current false, jps meanwhile,
+  // searched at once below whichever runs), and the background repair
+  // installs the table in that same version.
   grpc::ClientContext ctx0;
   v1::PathResponse before;
   ASSERT_TRUE(stub().FindPath(&ctx0, Path("dungeon", s.x, s.y, g.x, g.y), &before).ok());
   const std::vector<Cell> cells = Unpack(before.cells());
   v1::MapInfo info = update(cells[cells.size() / 3], 0);
   EXPECT_TRUE(info.jump_table());
-  EXPECT_EQ(info.jump_table_bytes(), map_->JumpTableBytes());
+  EXPECT_FALSE(info.jump_table_current());
+  EXPECT_EQ(info.jump_table_bytes(), 0u);
+  EXPECT_EQ(info.auto_algorithm(), v1::ALGORITHM_JPS);
+  {
+    grpc::ClientContext ctx;
+    SetDeadline(&ctx);
+    v1::PathResponse out;
+    ASSERT_TRUE(stub().FindPath(&ctx, Path("dungeon", s.x, s.y, g.x, g.y), &out).ok());
+    SearchContext context;
+    PathQuery q;
+    q.start = s;
+    q.goal = g;
+    EXPECT_NEAR(out.cost(), gridstar::FindPath(local, q, context)->cost, 1e-9);
+  }
+  v1::MapInfo repaired;
+  ASSERT_TRUE(WaitFor([&] {
+    v1::GetMapResponse got;
+    if (!GetMapWithCells(stub(), "dungeon", &got).ok()) return false;
+    repaired = got.info();
+    return repaired.jump_table_current();
+  }));
+  EXPECT_EQ(repaired.version(), info.version());
+  EXPECT_EQ(repaired.jump_table_bytes(), map_->JumpTableBytes());
+  EXPECT_EQ(repaired.auto_algorithm(), v1::ALGORITHM_JPS_PLUS);
   ASSERT_TRUE(local.BuildJumpTable().ok());
   search(v1::ALGORITHM_JPS_PLUS);
   // A cell of cost 5: no longer uniform, no table, A* answers.
   info = update(cells[2 * cells.size() / 3], 5);
   EXPECT_TRUE(info.jump_table());
+  EXPECT_TRUE(info.jump_table_current());  // Nothing pending: no table applies.
   EXPECT_EQ(info.jump_table_bytes(), 0u);
   search(v1::ALGORITHM_ASTAR);
 }
