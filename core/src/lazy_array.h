@@ -89,10 +89,11 @@ class LazyArray {
       }
       if (p == MAP_FAILED) throw std::bad_alloc();
       data_ = static_cast<T*>(p);
-      // A small array (a map up to about 1024 x 1024) is touched whole by a
-      // few searches anyway: its pages are had in one call now rather than
-      // one fault each in the first searches (best effort).
-      if (bytes <= kPopulateBytes) {
+      // A small array (one element a cell of a map up to 1100 x 1100) is
+      // touched whole by a few searches anyway: its pages are had in one
+      // call now rather than one fault each in the first searches (best
+      // effort).
+      if (n <= kPopulateElements) {
         (void)madvise(reinterpret_cast<uint8_t*>(data_) + mapped_bytes_,
                       bytes - mapped_bytes_, kMadvPopulateWrite);
       }
@@ -125,7 +126,7 @@ class LazyArray {
   size_t MappedBytes() const { return mapped_bytes_; }
 
  private:
-  static constexpr size_t kPopulateBytes = size_t{16} << 20;
+  static constexpr size_t kPopulateElements = size_t{1100} * 1100;
   // MADV_POPULATE_WRITE (Linux 5.14); older kernels refuse it: no harm.
   static constexpr int kMadvPopulateWrite = 23;
 
