@@ -20,7 +20,10 @@ PathfindingService::PathfindingService(MapRegistry* registry, Scheduler* search,
                     SearchContextOptions o;
                     o.max_cells = 1;  // Rebuilds bring their own contexts.
                     return o;
-                  }()),
+                  }(),
+                  // Below updates (which it would otherwise delay on a busy
+                  // machine), above searches (which wait for its tables).
+                  kBackgroundNice),
       options_(options) {
   SetMessageAllocatorFor_FindPath(&find_path_messages_);
   SetMessageAllocatorFor_FindPaths(&find_paths_messages_);

@@ -106,6 +106,9 @@ class PathfindingService final : public v1::Pathfinding::CallbackService {
   // Authorize, finishing `call` with the refusal; false when refused.
   bool Admit(const grpc::CallbackServerContext* ctx, AccessLevel need,
              UnaryCall* call) const;
+  // How many levels the background thread runs below the rest of the server
+  // (searches run --search_nice, 10 by default).
+  static constexpr int kBackgroundNice = 5;
   // Queues the claimed repair of map id's pending jump table (and of the
   // versions that come meanwhile) on background_.
   void RepairJumpTableLater(const std::string& id);
