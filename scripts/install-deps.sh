@@ -4,7 +4,9 @@
 # Usage: scripts/install-deps.sh [--build|--test|--runtime|--list-runtime]
 #   --build    (default) what building gridstar and running it needs;
 #   --test     that, plus the tools the deploy tests drive: nginx (the gRPC
-#              load balancer of the scale-out test), promtool (package
+#              load balancer of the scale-out test), redis-server (the map
+#              store of the Redis tests, started on loopback by the tests
+#              themselves), promtool (package
 #              prometheus), PyYAML for the manifest checks and Debian's
 #              grpcio and protobuf for the Python client's test;
 #   --runtime  only the shared libraries gridstar-server and the gridstar CLI
@@ -19,13 +21,14 @@ build_packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   prometheus-cpp-dev
+  libhiredis-dev
   clang-14 libclang-rt-14-dev
 )
-test_packages=(nginx prometheus python3 python3-yaml python3-grpcio python3-protobuf)
+test_packages=(nginx prometheus redis-server python3 python3-yaml python3-grpcio python3-protobuf)
 runtime_packages=(
   libabsl20220623 libgrpc++1.51 libgrpc29 libprotobuf32
   libprometheus-cpp-core1.0 libprometheus-cpp-pull1.0 libcivetweb1
-  libre2-9 libc-ares2 libssl3 ca-certificates
+  libre2-9 libc-ares2 libssl3 libhiredis0.14 ca-certificates
 )
 
 case "${1:---build}" in

@@ -30,6 +30,7 @@
 #include "scheduler.h"
 #include "service.h"
 #include "store/directory_store.h"
+#include "store/redis_store.h"
 
 ABSL_FLAG(std::string, host, "0.0.0.0", "Address to listen on for gRPC");
 ABSL_FLAG(int, port, 50051, "gRPC port; 0 picks a free one (see --port_file)");
@@ -58,6 +59,11 @@ ABSL_FLAG(std::string, data_dir, "",
           "Directory where maps persist (fsync'd before a change is "
           "acknowledged) and are reloaded at start; empty = memory only, "
           "everything is lost on exit");
+ABSL_FLAG(std::string, store, "",
+          "redis://HOST[:PORT][/DB]: keep maps in Redis instead (content and "
+          "an ordered update stream per map; an update is acknowledged once "
+          "Redis applied it; maps are loaded from it at start). Exclusive "
+          "with --data_dir");
 ABSL_FLAG(int, queue_capacity, 4096,
           "Search tasks that may wait; beyond that RESOURCE_EXHAUSTED at once");
 ABSL_FLAG(int, max_batch, 1024, "Most items of one FindPaths call");
@@ -173,8 +179,32 @@ int Run() {
   registry_limits.max_derived_bytes = static_cast<size_t>(
       std::max<int64_t>(0, absl::GetFlag(FLAGS_max_derived_bytes)));
   std::unique_ptr<MapStore> store;
+  const std::string store_url = absl::GetFlag(FLAGS_store);
+  if (!store_url.empty() && !absl::GetFlag(FLAGS_data_dir).empty()) {
+    std::fprintf(stderr,
+                 "gridstar-server: --store and --data_dir: choose one\n");
+    return 1;
+  }
   if (!absl::GetFlag(FLAGS_data_dir).empty()) {
     store = std::make_unique<DirectoryStore>(absl::GetFlag(FLAGS_data_dir));
+  } else if (!store_url.empty()) {
+    absl::StatusOr<RedisAddress> address = ParseRedisUrl(store_url, "--store");
+    if (!address.ok()) {
+      std::fprintf(stderr, "gridstar-server: %s\n",
+                   std::string(address.status().message()).c_str());
+      return 1;
+    }
+    RedisStore::Options redis_options;
+    redis_options.address = *address;
+    auto redis = std::make_unique<RedisStore>(redis_options);
+    // Without the store nothing durable can be served: refuse to start
+    // (an orchestrator restarts the replica) rather than serve nothing.
+    if (absl::Status s = redis->Connect(); !s.ok()) {
+      std::fprintf(stderr, "gridstar-server: --store: %s\n",
+                   std::string(s.message()).c_str());
+      return 1;
+    }
+    store = std::move(redis);
   }
   MapRegistry registry(std::move(store), registry_limits);
   std::vector<std::string> errors;
@@ -185,9 +215,11 @@ int Run() {
   for (const std::string& e : errors) {
     std::fprintf(stderr, "gridstar-server: skipped corrupt map: %s\n", e.c_str());
   }
-  if (!absl::GetFlag(FLAGS_data_dir).empty()) {
+  if (!absl::GetFlag(FLAGS_data_dir).empty() || !store_url.empty()) {
     std::fprintf(stderr, "gridstar-server: loaded %zu maps from %s\n",
-                 registry.map_count(), absl::GetFlag(FLAGS_data_dir).c_str());
+                 registry.map_count(),
+                 store_url.empty() ? absl::GetFlag(FLAGS_data_dir).c_str()
+                                   : store_url.c_str());
   }
   for (const std::string& spec : absl::GetFlag(FLAGS_preload)) {
     std::vector<std::string> parts = absl::StrSplit(spec, absl::MaxSplits('=', 1));
@@ -372,7 +404,7 @@ int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
       "gridstar-server: serves grid paths over gRPC (gridstar.v1.Pathfinding).\n"
       "Example: gridstar-server --port 50051 --preload dungeon=data/sample/dungeon.map\n"
-      "Without --data_dir, maps live in memory only.");
+      "Without --data_dir or --store, maps live in memory only.");
   absl::ParseCommandLine(argc, argv);
   return gridstar::server::Run();
 }

@@ -1,5 +1,6 @@
-// The MapStore contract, run against every store (today the directory store;
-// the Redis store joins the factory list), plus the directory store's own
+// The MapStore contract, run against every store (the directory store and
+// the Redis store, on a real redis-server started here), plus the directory
+// store's own
 // recovery rules: torn tails dropped, corruption reported, compaction folds
 // the log in, a crash between compaction steps loses nothing.
 #include "store/map_store.h"
@@ -8,6 +9,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <functional>
 #include <memory>
@@ -19,6 +21,8 @@
 #include "gtest/gtest.h"
 #include "store/directory_store.h"
 #include "store/map_codec.h"
+#include "store/redis_store.h"
+#include "testing/redis_process.h"
 #include "testing/status_matchers.h"
 
 namespace gridstar::server {
@@ -91,16 +95,46 @@ struct StoreFactory {
   std::function<std::string(const std::string& name)> fresh;
 };
 
+// One redis-server for the whole test binary; each storage is a key prefix.
+testing::RedisProcess& SharedRedis() {
+  static auto* redis = new testing::RedisProcess();
+  static const bool stop_at_exit = [] {
+    std::atexit([] { SharedRedis().Stop(); });
+    return true;
+  }();
+  (void)stop_at_exit;
+  return *redis;
+}
+
 std::vector<StoreFactory> Factories() {
   return {{"directory",
            [](const std::string& dir) -> std::unique_ptr<MapStore> {
              return std::make_unique<DirectoryStore>(dir);
            },
-           [](const std::string& name) { return FreshDir(name); }}};
+           [](const std::string& name) { return FreshDir(name); }},
+          {"redis",
+           [](const std::string& prefix) -> std::unique_ptr<MapStore> {
+             RedisStore::Options options;
+             options.address = {"127.0.0.1", SharedRedis().port(), 0};
+             options.key_prefix = prefix;
+             return std::make_unique<RedisStore>(options);
+           },
+           [](const std::string& name) {
+             static int counter = 0;
+             return absl::StrCat("test.", getpid(), ".", name, ".",
+                                 counter++, ":");
+           }}};
 }
 
 class MapStoreContract : public ::testing::TestWithParam<size_t> {
  protected:
+  void SetUp() override {
+    if (factory().name != "redis" || SharedRedis().error().empty()) return;
+    if (std::getenv("CI") != nullptr) {
+      FAIL() << SharedRedis().error() << ", and CI is set";
+    }
+    GTEST_SKIP() << SharedRedis().error();
+  }
   const StoreFactory& factory() const { return factories_[GetParam()]; }
   std::unique_ptr<MapStore> Open(const std::string& storage) const {
     return factory().open(storage);

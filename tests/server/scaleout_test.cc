@@ -30,6 +30,7 @@ namespace {
 
 namespace v1 = ::gridstar::v1;
 using testing::FreePort;
+using testing::PortOpen;
 using testing::ReadSample;
 using testing::Scrape;
 using testing::MetricValue;
@@ -63,18 +64,6 @@ class NginxProcess {
  private:
   pid_t pid_;
 };
-
-bool PortOpen(int port) {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(static_cast<uint16_t>(port));
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  const bool open =
-      connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0;
-  close(fd);
-  return open;
-}
 
 // The value of a metric line starting with `prefix` in a /metrics page.
 std::vector<std::string> MapsOf(ServerProcess& replica) {

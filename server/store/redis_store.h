@@ -1,0 +1,118 @@
+// RedisStore: a MapStore in Redis (--store=redis://HOST:PORT[/DB]), through
+// one hiredis connection.
+//
+// Keys, under a prefix (default "gridstar:"):
+//   <prefix>maps          set of the stored map ids;
+//   <prefix>map:<id>      the content at some version (the map-file bytes of
+//                         store/map_codec.h: version, options, costs, CRC);
+//   <prefix>ver:<id>      the id's latest acknowledged version;
+//   <prefix>log:<id>      a stream of the updates since the content, one
+//                         entry per version (entry id "<version>-1", field
+//                         "u": the checksummed update record of map_codec.h).
+// Every write is one Lua script, so it happens whole or not at all, and an
+// update is appended only when <prefix>ver:<id> is its version - 1: updates
+// arriving through different connections (replicas) are totally ordered and
+// a stale writer fails with FailedPrecondition instead of forking the log.
+// A write returns OK once Redis has applied it; surviving a crash of Redis
+// itself is Redis's persistence setting (appendonly / appendfsync).
+// Compaction rewrites the content at the latest version and trims the
+// stream's entries up to it (XTRIM MINID), past the same bound as the
+// directory store: max(1 MiB, half the content) of update records.
+//
+// Errors: Unavailable naming the address when Redis cannot be reached or
+// the connection breaks (the next call reconnects); DataLoss for stored
+// bytes that fail their checksums (LoadAll reports the map and skips it).
+//
+// Thread-safety: safe from any thread (one connection under a mutex).
+
+#ifndef GRIDSTAR_SERVER_STORE_REDIS_STORE_H_
+#define GRIDSTAR_SERVER_STORE_REDIS_STORE_H_
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>  // std::mutex: TSan sees it (Debian's Abseil is not instrumented).
+#include <string>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/time/time.h"
+#include "store/map_store.h"
+
+struct redisContext;
+struct redisReply;
+
+namespace gridstar::server {
+
+struct RedisAddress {
+  std::string host;
+  int port = 6379;
+  int db = 0;
+};
+
+// "redis://HOST[:PORT][/DB]" (port 1 to 65535, default 6379; db 0 to 15,
+// default 0). InvalidArgument naming `field` otherwise.
+absl::StatusOr<RedisAddress> ParseRedisUrl(absl::string_view url,
+                                           absl::string_view field);
+
+class RedisStore final : public MapStore {
+ public:
+  static constexpr uint64_t kMinCompactBytes = uint64_t{1} << 20;
+
+  struct Options {
+    RedisAddress address;
+    std::string key_prefix = "gridstar:";
+    // Connecting, and each command.
+    absl::Duration timeout = absl::Seconds(10);
+  };
+
+  explicit RedisStore(Options options);
+  ~RedisStore() override;
+  RedisStore(const RedisStore&) = delete;
+  RedisStore& operator=(const RedisStore&) = delete;
+
+  // Connects now (the first command would otherwise): Unavailable naming
+  // the address when Redis does not answer.
+  absl::Status Connect();
+
+  absl::Status LoadAll(std::vector<StoredMap>* maps,
+                       std::vector<std::string>* errors) override;
+  absl::Status Put(const StoredMap& map) override;
+  absl::Status Delete(const std::string& id) override;
+  absl::Status AppendUpdate(const StoredUpdate& update) override;
+  bool WantsCompaction(const std::string& id) const override;
+  absl::Status Compact(const StoredMap& map) override;
+
+ private:
+  struct ReplyDeleter {
+    void operator()(redisReply* r) const;
+  };
+  using Reply = std::unique_ptr<redisReply, ReplyDeleter>;
+
+  // Runs one command (binary-safe arguments), connecting first when there
+  // is no connection. A reply of Redis's error type becomes
+  // FailedPrecondition for the scripts' version checks ("VERSION ...") and
+  // Internal otherwise.
+  absl::StatusOr<Reply> Command(const std::vector<std::string>& args);
+  absl::Status ConnectLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void DisconnectLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  std::string Key(absl::string_view kind, absl::string_view id) const;
+  std::string Where() const;
+
+  struct Sizes {
+    uint64_t content_bytes = 0;
+    uint64_t log_bytes = 0;  // Update records since the content.
+  };
+
+  const Options options_;
+  mutable std::mutex mu_;
+  redisContext* context_ ABSL_GUARDED_BY(mu_) = nullptr;
+  std::map<std::string, Sizes> sizes_ ABSL_GUARDED_BY(mu_);
+};
+
+}  // namespace gridstar::server
+
+#endif  // GRIDSTAR_SERVER_STORE_REDIS_STORE_H_

@@ -1,0 +1,236 @@
+// The Redis store's own rules, on real redis-servers started here (the
+// MapStore contract runs in map_store_test.cc): the URL flag, total order
+// of updates across writers, corruption reported, compaction trimming the
+// stream, and Redis down then back.
+#include "store/redis_store.h"
+
+#include <hiredis/hiredis.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "gtest/gtest.h"
+#include "store/map_codec.h"
+#include "testing/redis_process.h"
+#include "testing/status_matchers.h"
+
+namespace gridstar::server {
+namespace {
+
+using ::gridstar::testing::RedisProcess;
+using ::gridstar::testing::StatusIs;
+
+// Fails under CI, else skips, when redis-server cannot run here.
+#define REQUIRE_REDIS(redis)                                      \
+  do {                                                            \
+    if (!(redis).error().empty()) {                               \
+      if (std::getenv("CI") != nullptr) FAIL() << (redis).error(); \
+      GTEST_SKIP() << (redis).error();                            \
+    }                                                             \
+  } while (0)
+
+StoredMap SmallMap(const std::string& id, uint64_t version = 1) {
+  StoredMap m;
+  m.id = id;
+  m.version = version;
+  m.width = 4;
+  m.height = 3;
+  m.costs.assign(12, 1);
+  return m;
+}
+
+StoredUpdate OneCell(const std::string& id, uint64_t version, int32_t x,
+                     uint8_t cost) {
+  StoredUpdate u;
+  u.id = id;
+  u.version = version;
+  u.changes.push_back({{x, 0}, {x + 1, 1}, cost});
+  return u;
+}
+
+std::unique_ptr<RedisStore> Store(const RedisProcess& redis,
+                                  const std::string& prefix) {
+  RedisStore::Options options;
+  options.address = {"127.0.0.1", redis.port(), 0};
+  options.key_prefix = prefix;
+  options.timeout = absl::Seconds(30);
+  return std::make_unique<RedisStore>(options);
+}
+
+// A raw command for looking behind the store's back.
+struct Raw {
+  explicit Raw(int port) : c(redisConnect("127.0.0.1", port)) {}
+  ~Raw() { redisFree(c); }
+  long long Integer(const std::vector<std::string>& args) {
+    std::vector<const char*> argv;
+    std::vector<size_t> len;
+    for (const auto& a : args) {
+      argv.push_back(a.data());
+      len.push_back(a.size());
+    }
+    auto* r = static_cast<redisReply*>(redisCommandArgv(
+        c, static_cast<int>(args.size()), argv.data(), len.data()));
+    const long long v = r != nullptr && r->type == REDIS_REPLY_INTEGER ? r->integer : -1;
+    if (r != nullptr) freeReplyObject(r);
+    return v;
+  }
+  bool Ok(const std::vector<std::string>& args) {
+    std::vector<const char*> argv;
+    std::vector<size_t> len;
+    for (const auto& a : args) {
+      argv.push_back(a.data());
+      len.push_back(a.size());
+    }
+    auto* r = static_cast<redisReply*>(redisCommandArgv(
+        c, static_cast<int>(args.size()), argv.data(), len.data()));
+    const bool ok = r != nullptr && r->type != REDIS_REPLY_ERROR;
+    if (r != nullptr) freeReplyObject(r);
+    return ok;
+  }
+  redisContext* c;
+};
+
+TEST(RedisUrlTest, ParsesHostPortAndDatabase) {
+  struct Case {
+    const char* url;
+    const char* host;
+    int port, db;
+  } good[] = {{"redis://127.0.0.1:6380/2", "127.0.0.1", 6380, 2},
+              {"redis://redis", "redis", 6379, 0},
+              {"redis://cache.internal:7000", "cache.internal", 7000, 0},
+              {"redis://h/15", "h", 6379, 15}};
+  for (const Case& c : good) {
+    SCOPED_TRACE(c.url);
+    absl::StatusOr<RedisAddress> a = ParseRedisUrl(c.url, "store");
+    ASSERT_OK(a);
+    EXPECT_EQ(a->host, c.host);
+    EXPECT_EQ(a->port, c.port);
+    EXPECT_EQ(a->db, c.db);
+  }
+  for (const char* bad : {"", "http://h:1", "redis://", "redis://:6379",
+                          "redis://h:0", "redis://h:70000", "redis://h:x",
+                          "redis://h/16", "redis://h/-1", "redis://h/db"}) {
+    SCOPED_TRACE(bad);
+    EXPECT_TRUE(StatusIs(ParseRedisUrl(bad, "store"),
+                         absl::StatusCode::kInvalidArgument, "store: '"));
+  }
+}
+
+// Two replicas write one map: each update lands only on the version it was
+// made from, so the second writer of a version is refused, not appended.
+TEST(RedisStoreTest, UpdatesFromTwoWritersAreTotallyOrdered) {
+  RedisProcess redis;
+  REQUIRE_REDIS(redis);
+  auto a = Store(redis, "order:"), b = Store(redis, "order:");
+  ASSERT_OK(a->Put(SmallMap("m")));
+  ASSERT_OK(b->AppendUpdate(OneCell("m", 2, 0, 0)));
+  EXPECT_TRUE(StatusIs(a->AppendUpdate(OneCell("m", 2, 1, 0)),
+                       absl::StatusCode::kFailedPrecondition,
+                       "stored at version 2"));
+  ASSERT_OK(a->AppendUpdate(OneCell("m", 3, 2, 0)));
+  EXPECT_TRUE(StatusIs(b->AppendUpdate(OneCell("unknown", 2, 0, 0)),
+                       absl::StatusCode::kFailedPrecondition, "not stored"));
+  std::vector<StoredMap> maps;
+  std::vector<std::string> errors;
+  ASSERT_OK(Store(redis, "order:")->LoadAll(&maps, &errors));
+  ASSERT_EQ(maps.size(), 1u);
+  EXPECT_EQ(maps[0].version, 3u);
+  const std::vector<uint8_t> want = {0, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+  EXPECT_EQ(maps[0].costs, want);
+}
+
+TEST(RedisStoreTest, CorruptContentOrUpdateIsReportedAndTheMapSkipped) {
+  RedisProcess redis;
+  REQUIRE_REDIS(redis);
+  auto store = Store(redis, "corrupt:");
+  for (const char* id : {"good", "bad-content", "bad-update"}) {
+    ASSERT_OK(store->Put(SmallMap(id)));
+    ASSERT_OK(store->AppendUpdate(OneCell(id, 2, 1, 0)));
+  }
+  Raw raw(redis.port());
+  ASSERT_TRUE(raw.Ok({"SET", "corrupt:map:bad-content", "not a map file"}));
+  std::string record = codec::EncodeUpdateRecord(OneCell("bad-update", 3, 2, 0));
+  record.back() ^= 0x55;  // The checksum no longer matches.
+  ASSERT_TRUE(raw.Ok({"XADD", "corrupt:log:bad-update", "3-1", "u", record}));
+  std::vector<StoredMap> maps;
+  std::vector<std::string> errors;
+  ASSERT_OK(Store(redis, "corrupt:")->LoadAll(&maps, &errors));
+  ASSERT_EQ(maps.size(), 1u);
+  EXPECT_EQ(maps[0].id, "good");
+  ASSERT_EQ(errors.size(), 2u);
+  EXPECT_EQ(errors[0].rfind("bad-content: ", 0), 0u) << errors[0];
+  EXPECT_EQ(errors[1].rfind("bad-update: ", 0), 0u) << errors[1];
+}
+
+TEST(RedisStoreTest, CompactionTrimsTheStreamAndWaitsForItsBound) {
+  RedisProcess redis;
+  REQUIRE_REDIS(redis);
+  auto store = Store(redis, "compact:");
+  StoredMap m = SmallMap("m");
+  ASSERT_OK(store->Put(m));
+  for (uint64_t v = 2; v <= 9; ++v) {
+    ASSERT_OK(store->AppendUpdate(OneCell("m", v, static_cast<int32_t>(v % 4),
+                                          static_cast<uint8_t>(v % 2))));
+  }
+  // A few small records: far below max(1 MiB, half the content).
+  EXPECT_FALSE(store->WantsCompaction("m"));
+  Raw raw(redis.port());
+  EXPECT_EQ(raw.Integer({"XLEN", "compact:log:m"}), 8);
+  std::vector<StoredMap> maps;
+  std::vector<std::string> errors;
+  ASSERT_OK(Store(redis, "compact:")->LoadAll(&maps, &errors));
+  ASSERT_EQ(maps.size(), 1u);
+  // Compacting at a version that is not the latest is refused.
+  StoredMap stale = maps[0];
+  stale.version = 5;
+  EXPECT_TRUE(StatusIs(store->Compact(stale),
+                       absl::StatusCode::kFailedPrecondition,
+                       "stored at version 9"));
+  ASSERT_OK(store->Compact(maps[0]));
+  EXPECT_EQ(raw.Integer({"XLEN", "compact:log:m"}), 0);
+  ASSERT_OK(store->AppendUpdate(OneCell("m", 10, 0, 0)));
+  EXPECT_EQ(raw.Integer({"XLEN", "compact:log:m"}), 1);
+  std::vector<StoredMap> again;
+  ASSERT_OK(Store(redis, "compact:")->LoadAll(&again, &errors));
+  ASSERT_EQ(again.size(), 1u);
+  EXPECT_EQ(again[0].version, 10u);
+  EXPECT_EQ(again[0].costs[0], 0);
+  EXPECT_TRUE(errors.empty());
+}
+
+// Redis down: every call answers Unavailable naming the address; once a
+// server listens there again the store reconnects by itself.
+TEST(RedisStoreTest, RedisDownIsUnavailableThenReconnects) {
+  auto redis = std::make_unique<RedisProcess>();
+  REQUIRE_REDIS(*redis);
+  const int port = redis->port();
+  RedisStore::Options options;
+  options.address = {"127.0.0.1", port, 0};
+  options.key_prefix = "down:";
+  options.timeout = absl::Seconds(30);
+  RedisStore store(options);
+  ASSERT_OK(store.Put(SmallMap("m")));
+  redis->Stop();
+  const std::string where = absl::StrCat("redis 127.0.0.1:", port);
+  EXPECT_TRUE(StatusIs(store.AppendUpdate(OneCell("m", 2, 0, 0)),
+                       absl::StatusCode::kUnavailable, where));
+  std::vector<StoredMap> maps;
+  std::vector<std::string> errors;
+  EXPECT_TRUE(StatusIs(store.LoadAll(&maps, &errors),
+                       absl::StatusCode::kUnavailable, where));
+  // The same port again (this server keeps nothing: a fresh store).
+  redis = std::make_unique<RedisProcess>(port);
+  REQUIRE_REDIS(*redis);
+  ASSERT_OK(store.Put(SmallMap("m")));
+  ASSERT_OK(store.AppendUpdate(OneCell("m", 2, 0, 0)));
+  ASSERT_OK(store.LoadAll(&maps, &errors));
+  ASSERT_EQ(maps.size(), 1u);
+  EXPECT_EQ(maps[0].version, 2u);
+}
+
+}  // namespace
+}  // namespace gridstar::server
