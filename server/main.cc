@@ -31,6 +31,7 @@
 #include "service.h"
 #include "store/directory_store.h"
 #include "store/redis_store.h"
+#include "store_follower.h"
 
 ABSL_FLAG(std::string, host, "0.0.0.0", "Address to listen on for gRPC");
 ABSL_FLAG(int, port, 50051, "gRPC port; 0 picks a free one (see --port_file)");
@@ -206,6 +207,17 @@ int Run() {
     }
     store = std::move(redis);
   }
+  // Made before the load, so that no write after it is missed.
+  std::unique_ptr<MapStoreFollower> follower;
+  if (store != nullptr) {
+    absl::StatusOr<std::unique_ptr<MapStoreFollower>> f = store->NewFollower();
+    if (!f.ok()) {
+      std::fprintf(stderr, "gridstar-server: --store: %s\n",
+                   std::string(f.status().message()).c_str());
+      return 1;
+    }
+    follower = *std::move(f);
+  }
   MapRegistry registry(std::move(store), registry_limits);
   std::vector<std::string> errors;
   if (absl::Status s = registry.LoadAll(&errors); !s.ok()) {
@@ -311,6 +323,14 @@ int Run() {
       std::max<int64_t>(0, absl::GetFlag(FLAGS_flow_field_cache_bytes))));
   PathfindingService service(&registry, &search, &admin, &metrics, &flow_fields,
                              options);
+  // With a shared store, the maps follow what other replicas write.
+  std::unique_ptr<StoreFollower> store_follower;
+  if (follower != nullptr) {
+    store_follower = std::make_unique<StoreFollower>(
+        &registry, std::move(follower),
+        [&service](const std::string& id) { service.MapChangedElsewhere(id); },
+        [&metrics] { metrics.StoreError("follow"); });
+  }
 
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
@@ -388,6 +408,7 @@ int Run() {
   // Stops accepting calls; calls still running after the grace are cancelled
   // (their searches see the flag and stop).
   server->Shutdown(absl::ToChronoTime(absl::Now() + absl::GetFlag(FLAGS_shutdown_grace)));
+  store_follower.reset();
   search.Shutdown();
   admin.Shutdown();
   finisher.Shutdown();  // After the workers: their last batches end here.

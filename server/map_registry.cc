@@ -6,6 +6,7 @@
 
 #include "absl/cleanup/cleanup.h"
 #include "absl/strings/str_cat.h"
+#include "map_registry_internal.h"
 
 namespace gridstar::server {
 
@@ -43,34 +44,6 @@ absl::Status ValidateMapId(absl::string_view id, absl::string_view field) {
   return absl::OkStatus();
 }
 
-// Holds one map id's write lock for its lifetime.
-class MapRegistry::WriteLock {
- public:
-  WriteLock(MapRegistry* registry, const std::string& id)
-      : registry_(registry), id_(id) {
-    {
-      std::lock_guard<std::mutex> lock(registry_->mu_);
-      std::shared_ptr<WriteEntry>& e = registry_->writers_[id];
-      if (e == nullptr) e = std::make_shared<WriteEntry>();
-      ++e->users;
-      entry_ = e;
-    }
-    entry_->mu.lock();
-  }
-  ~WriteLock() {
-    entry_->mu.unlock();
-    std::lock_guard<std::mutex> lock(registry_->mu_);
-    if (--entry_->users == 0) registry_->writers_.erase(id_);
-  }
-  WriteLock(const WriteLock&) = delete;
-  WriteLock& operator=(const WriteLock&) = delete;
-
- private:
-  MapRegistry* const registry_;
-  const std::string id_;
-  std::shared_ptr<WriteEntry> entry_;
-};
-
 MapRegistry::MapRegistry(std::unique_ptr<MapStore> store, Limits limits)
     : store_(std::move(store)), limits_(limits) {}
 
@@ -79,35 +52,36 @@ absl::Status MapRegistry::LoadAll(std::vector<std::string>* errors) {
   std::vector<StoredMap> stored;
   if (absl::Status s = store_->LoadAll(&stored, errors); !s.ok()) return s;
   for (StoredMap& m : stored) {
-    auto fail = [&](const absl::Status& s) {
-      errors->push_back(absl::StrCat("map '", m.id, "': ", s.message()));
-    };
-    if (absl::Status s = ValidateMapId(m.id, "id"); !s.ok()) {
-      fail(s);
+    absl::StatusOr<std::shared_ptr<MapSnapshot>> next = SnapshotOfStored(m);
+    if (!next.ok()) {
+      errors->push_back(
+          absl::StrCat("map '", m.id, "': ", next.status().message()));
       continue;
     }
-    // The stored size is valid whatever limits it was registered under.
-    MapLimits same_size;
-    same_size.max_width = m.width;
-    same_size.max_height = m.height;
-    same_size.max_cells = int64_t{m.width} * m.height;
-    absl::StatusOr<GridMap> map =
-        GridMap::FromCosts(m.width, m.height, m.costs, same_size);
-    if (!map.ok()) {
-      fail(map.status());
-      continue;
-    }
-    auto next = std::make_shared<MapSnapshot>(m.id, m.version, m.options,
-                                              *std::move(map));
-    if (absl::Status s =
-            BuildDerived(m.options.derived(), &next->map, &next->derived);
-        !s.ok()) {
-      fail(s);
-      continue;
-    }
-    Swap(m.id, std::move(next));
+    Swap(m.id, *std::move(next));
   }
   return absl::OkStatus();
+}
+
+absl::StatusOr<std::shared_ptr<MapSnapshot>> MapRegistry::SnapshotOfStored(
+    const StoredMap& m) {
+  if (absl::Status s = ValidateMapId(m.id, "id"); !s.ok()) return s;
+  // The stored size is valid whatever limits it was registered under.
+  MapLimits same_size;
+  same_size.max_width = m.width;
+  same_size.max_height = m.height;
+  same_size.max_cells = int64_t{m.width} * m.height;
+  absl::StatusOr<GridMap> map =
+      GridMap::FromCosts(m.width, m.height, m.costs, same_size);
+  if (!map.ok()) return map.status();
+  auto next = std::make_shared<MapSnapshot>(m.id, m.version, m.options,
+                                            *std::move(map));
+  if (absl::Status s =
+          BuildDerived(m.options.derived(), &next->map, &next->derived);
+      !s.ok()) {
+    return s;
+  }
+  return next;
 }
 
 void MapRegistry::Swap(const std::string& id,
@@ -215,11 +189,27 @@ absl::StatusOr<std::shared_ptr<const MapSnapshot>> MapRegistry::Update(
       !s.ok()) {
     return s;
   }
+  absl::StatusOr<std::shared_ptr<MapSnapshot>> next = NextVersion(old, changes);
+  if (!next.ok()) return next.status();
+  if (store_ != nullptr) {
+    StoredUpdate update;
+    update.id = id;
+    update.version = (*next)->version;
+    update.changes = changes;
+    if (absl::Status s = store_->AppendUpdate(update); !s.ok()) return s;
+  }
+  Swap(id, *next);
+  return std::shared_ptr<const MapSnapshot>(*std::move(next));
+}
+
+absl::StatusOr<std::shared_ptr<MapSnapshot>> MapRegistry::NextVersion(
+    const std::shared_ptr<const MapSnapshot>& old,
+    const std::vector<CellChange>& changes) {
   ChangeSummary summary;
   absl::StatusOr<GridMap> map = ApplyChanges(old->map, changes, &summary);
   if (!map.ok()) return map.status();
-  auto next = std::make_shared<MapSnapshot>(id, old->version + 1, old->options,
-                                            *std::move(map));
+  auto next = std::make_shared<MapSnapshot>(old->id, old->version + 1,
+                                            old->options, *std::move(map));
   // Landmarks that must be rebuilt are, in the background, and so is the
   // jump table's repair: an update costs what it changes
   // (RebuildPendingLandmarks, RepairPendingJumpTable).
@@ -247,15 +237,7 @@ absl::StatusOr<std::shared_ptr<const MapSnapshot>> MapRegistry::Update(
     if (next->table_base == nullptr) next->table_base = old;
     next->changes_since_table.emplace_back(next->version, summary.rects);
   }
-  if (store_ != nullptr) {
-    StoredUpdate update;
-    update.id = id;
-    update.version = next->version;
-    update.changes = changes;
-    if (absl::Status s = store_->AppendUpdate(update); !s.ok()) return s;
-  }
-  Swap(id, next);
-  return std::shared_ptr<const MapSnapshot>(std::move(next));
+  return next;
 }
 
 bool MapRegistry::ClaimLandmarkRebuild(const std::string& id) {

@@ -116,6 +116,17 @@ class MapRegistry {
 
   absl::Status Delete(const std::string& id);
 
+  // With a shared store (MapStore::NewFollower): brings map `id` to what
+  // the store holds, as written through other replicas, without writing to
+  // the store: applies the updates after the version held (as Update does,
+  // derived data repaired the same way), installs new or replaced content
+  // (derived data built), or drops a map deleted there. Under the map's
+  // write lock, so it never interleaves with this replica's own writes.
+  // Returns whether the map changed. A map whose stored data is corrupt
+  // keeps its version here (DataLoss).
+  absl::StatusOr<bool> Follow(MapStoreFollower& follower,
+                              const std::string& id);
+
   // Folds the map's updates into its stored content when the store asks for
   // it (MapStore::WantsCompaction). Called after an update was answered, so
   // that no caller waits for it. OK when there is nothing to do.
@@ -171,6 +182,15 @@ class MapRegistry {
     int users = 0;  // Guarded by the registry's mu_.
   };
   class WriteLock;
+
+  // The next version of `old` after `changes` (already validated), derived
+  // data repaired or deferred as Update does. Not installed.
+  absl::StatusOr<std::shared_ptr<MapSnapshot>> NextVersion(
+      const std::shared_ptr<const MapSnapshot>& old,
+      const std::vector<CellChange>& changes);
+  // A snapshot of stored content, derived data built. Not installed.
+  static absl::StatusOr<std::shared_ptr<MapSnapshot>> SnapshotOfStored(
+      const StoredMap& m);
 
   // Limits checked and reserved for a registration that turns `old_cells`
   // (0 for a new id) into `cells`.

@@ -94,11 +94,13 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()) {
   flow_field_misses_ = &lookups.Add({{"result", "miss"}});
   store_errors_ = &prometheus::BuildCounter()
                        .Name("gridstar_store_errors_total")
-                       .Help("Failed writes to the map store by operation "
-                             "(compact: a background compaction)")
+                       .Help("Failed map store calls outside a call, by "
+                             "operation (compact: a background compaction; "
+                             "follow: reading other replicas' writes)")
                        .Register(*registry_);
   // Present from the start, so that dashboards read 0, not "no data".
   store_errors_->Add({{"operation", "compact"}});
+  store_errors_->Add({{"operation", "follow"}});
   auto& repairs =
       prometheus::BuildCounter()
           .Name("gridstar_jump_table_repairs_total")

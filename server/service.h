@@ -98,6 +98,11 @@ class PathfindingService final : public v1::Pathfinding::CallbackService {
   Metrics* metrics() const { return metrics_; }
   const ServiceOptions& options() const { return options_; }
 
+  // Map `id` changed through another replica (StoreFollower): its cached
+  // flow fields go, and its pending derived data is claimed for the
+  // background thread as after an update here.
+  void MapChangedElsewhere(const std::string& id);
+
   // OK when the call's token admits a call that needs `need`.
   absl::Status Authorize(const grpc::CallbackServerContext* ctx,
                          AccessLevel need, absl::string_view method) const;
@@ -109,6 +114,9 @@ class PathfindingService final : public v1::Pathfinding::CallbackService {
   // How many levels the background thread runs below the rest of the server
   // (searches run --search_nice, 10 by default).
   static constexpr int kBackgroundNice = 5;
+  // Claims the pending derived data of map id (a jump table to repair,
+  // landmarks to rebuild) and queues it on background_.
+  void ClaimBackgroundWork(const std::string& id);
   // Queues the claimed repair of map id's pending jump table (and of the
   // versions that come meanwhile) on background_.
   void RepairJumpTableLater(const std::string& id);

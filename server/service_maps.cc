@@ -92,21 +92,30 @@ grpc::ServerUnaryReactor* PathfindingService::UpdateCells(
           if (absl::Status c = registry_->CompactIfWanted(id); !c.ok()) {
             metrics_->StoreError("compact");
           }
-          // When the background queue is full the claim is dropped: the
-          // next update of the map claims the rebuild again. A failed
-          // rebuild leaves the version without landmarks, as it was.
-          if (registry_->ClaimJumpTableRepair(id)) RepairJumpTableLater(id);
-          if (registry_->ClaimLandmarkRebuild(id) &&
-              !background_.TrySubmit([this, id](SearchContext&) {
-                (void)registry_->RebuildPendingLandmarks(id);
-              })) {
-            registry_->DropLandmarkClaim(id);
-          }
+          ClaimBackgroundWork(id);
         }
         replaced.reset();
       });
   if (!queued) call->Done(Overloaded(*admin_));
   return call;
+}
+
+void PathfindingService::MapChangedElsewhere(const std::string& id) {
+  flow_fields_->DropMap(id);
+  ClaimBackgroundWork(id);
+}
+
+void PathfindingService::ClaimBackgroundWork(const std::string& id) {
+  if (registry_->ClaimJumpTableRepair(id)) RepairJumpTableLater(id);
+  // When the background queue is full the claim is dropped: the next update
+  // of the map claims the rebuild again. A failed rebuild leaves the version
+  // without landmarks, as it was.
+  if (registry_->ClaimLandmarkRebuild(id) &&
+      !background_.TrySubmit([this, id](SearchContext&) {
+        (void)registry_->RebuildPendingLandmarks(id);
+      })) {
+    registry_->DropLandmarkClaim(id);
+  }
 }
 
 void PathfindingService::RepairJumpTableLater(const std::string& id) {

@@ -163,6 +163,27 @@ std::string EncodeUpdateRecord(const StoredUpdate& u) {
   return out;
 }
 
+absl::Status DecodeUpdateRecord(absl::string_view record,
+                                StoredUpdate* update) {
+  absl::string_view in = record;
+  uint32_t length, crc;
+  if (in.size() < kRecordHeaderBytes) {
+    return absl::DataLossError("update record: torn header");
+  }
+  GetU32(&in, &length);
+  GetU32(&in, &crc);
+  if (length != in.size()) {
+    return absl::DataLossError("update record: wrong length");
+  }
+  if (MaskCrc(Crc32c(in)) != crc) {
+    return absl::DataLossError("update record: fails its checksum");
+  }
+  if (!DecodePayload(in, update)) {
+    return absl::DataLossError("update record: does not parse");
+  }
+  return absl::OkStatus();
+}
+
 absl::Status ReplayLog(absl::string_view log, StoredMap* map,
                        size_t* valid_bytes) {
   size_t offset = 0;

@@ -57,6 +57,10 @@ absl::StatusOr<StoredMap> DecodeMapFile(absl::string_view data);
 // One log record (header and payload) for `update`.
 std::string EncodeUpdateRecord(const StoredUpdate& update);
 
+// One whole record (header and payload) back into an update: DataLoss when
+// it is torn, fails its checksum or does not parse.
+absl::Status DecodeUpdateRecord(absl::string_view record, StoredUpdate* update);
+
 // The records of a log read by the rules above, for a map file at
 // `map.version`; each applied to map.costs in order (and map.version
 // advanced). *valid_bytes is the length of the log up to the last good

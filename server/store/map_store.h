@@ -17,10 +17,13 @@
 #define GRIDSTAR_SERVER_STORE_MAP_STORE_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
 #include "gridstar/derived_data.h"
 #include "gridstar/map_update.h"
 #include "gridstar/types.h"
@@ -68,9 +71,47 @@ struct StoredUpdate {
   std::vector<CellChange> changes;
 };
 
+// How to bring one map a replica holds (or not) to what the store holds.
+struct StoreCatchUp {
+  bool stored = true;  // False: the id is not stored (deleted).
+  // Either the updates after the held version, in order (each one version
+  // past the one before); or, when they cannot get there (the map is new
+  // to the replica, was replaced, or compacted past the held version), the
+  // whole content. Neither when the replica is current.
+  std::vector<StoredUpdate> updates;
+  bool has_content = false;
+  StoredMap content;
+};
+
+// A replica's view of the writes made through every replica of a shared
+// store (MapStore::NewFollower), on a connection of its own.
+// Thread-safety: one thread at a time.
+class MapStoreFollower {
+ public:
+  virtual ~MapStoreFollower() = default;
+  // Waits up to `wait` for writes, then returns the ids written since the
+  // last call (empty after a quiet wait; ids may repeat, and this replica's
+  // own writes are among them).
+  virtual absl::StatusOr<std::vector<std::string>> WaitForWrites(
+      absl::Duration wait) = 0;
+  // Every stored id (for a full resynchronisation after a gap).
+  virtual absl::StatusOr<std::vector<std::string>> StoredIds() = 0;
+  // What brings `id`, held at `version` (0: not held), to the store's
+  // latest. DataLoss for stored bytes that fail their checksums.
+  virtual absl::StatusOr<StoreCatchUp> CatchUp(const std::string& id,
+                                               uint64_t version) = 0;
+};
+
 class MapStore {
  public:
   virtual ~MapStore() = default;
+
+  // A follower of the writes other processes make to this store, created
+  // before LoadAll so that no write after the load is missed; null for a
+  // store only this process writes (a directory).
+  virtual absl::StatusOr<std::unique_ptr<MapStoreFollower>> NewFollower() {
+    return std::unique_ptr<MapStoreFollower>();
+  }
 
   // Every stored map at its latest acknowledged version (updates applied),
   // ordered by id. A map whose data is corrupt (anything but a torn last

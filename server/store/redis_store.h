@@ -8,7 +8,12 @@
 //   <prefix>ver:<id>      the id's latest acknowledged version;
 //   <prefix>log:<id>      a stream of the updates since the content, one
 //                         entry per version (entry id "<version>-1", field
-//                         "u": the checksummed update record of map_codec.h).
+//                         "u": the checksummed update record of map_codec.h);
+//   <prefix>inc:<id>      the registration the content belongs to (a number
+//                         from <prefix>incarnations, new at every Put: a map
+//                         deleted and registered again is told apart);
+//   <prefix>events        a stream of the ids written (field "id"), trimmed
+//                         to about 10,000 entries: what followers wait on.
 // Every write is one Lua script, so it happens whole or not at all, and an
 // update is appended only when <prefix>ver:<id> is its version - 1: updates
 // arriving through different connections (replicas) are totally ordered and
@@ -18,6 +23,11 @@
 // Compaction rewrites the content at the latest version and trims the
 // stream's entries up to it (XTRIM MINID), past the same bound as the
 // directory store: max(1 MiB, half the content) of update records.
+//
+// Followers (NewFollower) wait on the events stream with XREAD BLOCK on a
+// connection of their own and catch a map up with its stream's entries
+// after the version a replica holds, or with the content when those cannot
+// get there.
 //
 // Errors: Unavailable naming the address when Redis cannot be reached or
 // the connection breaks (the next call reconnects); DataLoss for stored
@@ -58,6 +68,39 @@ struct RedisAddress {
 absl::StatusOr<RedisAddress> ParseRedisUrl(absl::string_view url,
                                            absl::string_view field);
 
+// One hiredis connection: connects on first use and again after an I/O
+// error. Thread-safe (a mutex per command).
+class RedisConnection {
+ public:
+  struct ReplyDeleter {
+    void operator()(redisReply* r) const;
+  };
+  using Reply = std::unique_ptr<redisReply, ReplyDeleter>;
+
+  RedisConnection(RedisAddress address, absl::Duration timeout)
+      : address_(std::move(address)), timeout_(timeout) {}
+  ~RedisConnection();
+  RedisConnection(const RedisConnection&) = delete;
+  RedisConnection& operator=(const RedisConnection&) = delete;
+
+  absl::Status Connect();
+  // Runs one command (binary-safe arguments). A reply of Redis's error type
+  // becomes FailedPrecondition for the scripts' version checks ("VERSION
+  // ...") and Internal otherwise; I/O errors Unavailable.
+  absl::StatusOr<Reply> Command(const std::vector<std::string>& args);
+  // "redis HOST:PORT/DB", for messages.
+  std::string Where() const;
+
+ private:
+  absl::Status ConnectLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void DisconnectLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+
+  const RedisAddress address_;
+  const absl::Duration timeout_;
+  std::mutex mu_;
+  redisContext* context_ ABSL_GUARDED_BY(mu_) = nullptr;
+};
+
 class RedisStore final : public MapStore {
  public:
   static constexpr uint64_t kMinCompactBytes = uint64_t{1} << 20;
@@ -85,22 +128,29 @@ class RedisStore final : public MapStore {
   absl::Status AppendUpdate(const StoredUpdate& update) override;
   bool WantsCompaction(const std::string& id) const override;
   absl::Status Compact(const StoredMap& map) override;
+  absl::StatusOr<std::unique_ptr<MapStoreFollower>> NewFollower() override;
 
  private:
-  struct ReplyDeleter {
-    void operator()(redisReply* r) const;
-  };
-  using Reply = std::unique_ptr<redisReply, ReplyDeleter>;
+  class Follower;
+  using Reply = RedisConnection::Reply;
 
-  // Runs one command (binary-safe arguments), connecting first when there
-  // is no connection. A reply of Redis's error type becomes
-  // FailedPrecondition for the scripts' version checks ("VERSION ...") and
-  // Internal otherwise.
-  absl::StatusOr<Reply> Command(const std::vector<std::string>& args);
-  absl::Status ConnectLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  void DisconnectLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // The registrations this process has seen, by id (written or loaded),
+  // shared with its followers: a follower reloads a map whose
+  // registration it has not seen.
+  struct Seen {
+    std::mutex mu;
+    std::map<std::string, long long> incarnation;
+  };
+
   std::string Key(absl::string_view kind, absl::string_view id) const;
-  std::string Where() const;
+  // The content and updates of `id` from Redis through `connection`:
+  // NotFound when not stored; DataLoss when corrupt.
+  static absl::StatusOr<StoredMap> LoadOne(RedisConnection& connection,
+                                           const std::string& prefix,
+                                           const std::string& id,
+                                           long long* incarnation,
+                                           uint64_t* content_bytes,
+                                           uint64_t* log_bytes);
 
   struct Sizes {
     uint64_t content_bytes = 0;
@@ -108,8 +158,9 @@ class RedisStore final : public MapStore {
   };
 
   const Options options_;
+  RedisConnection connection_;
+  std::shared_ptr<Seen> seen_ = std::make_shared<Seen>();
   mutable std::mutex mu_;
-  redisContext* context_ ABSL_GUARDED_BY(mu_) = nullptr;
   std::map<std::string, Sizes> sizes_ ABSL_GUARDED_BY(mu_);
 };
 

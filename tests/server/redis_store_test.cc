@@ -25,12 +25,12 @@ using ::gridstar::testing::RedisProcess;
 using ::gridstar::testing::StatusIs;
 
 // Fails under CI, else skips, when redis-server cannot run here.
-#define REQUIRE_REDIS(redis)                                      \
-  do {                                                            \
-    if (!(redis).error().empty()) {                               \
+#define REQUIRE_REDIS(redis)                                       \
+  do {                                                             \
+    if (!(redis).error().empty()) {                                \
       if (std::getenv("CI") != nullptr) FAIL() << (redis).error(); \
-      GTEST_SKIP() << (redis).error();                            \
-    }                                                             \
+      GTEST_SKIP() << (redis).error();                             \
+    }                                                              \
   } while (0)
 
 StoredMap SmallMap(const std::string& id, uint64_t version = 1) {
@@ -74,7 +74,8 @@ struct Raw {
     }
     auto* r = static_cast<redisReply*>(redisCommandArgv(
         c, static_cast<int>(args.size()), argv.data(), len.data()));
-    const long long v = r != nullptr && r->type == REDIS_REPLY_INTEGER ? r->integer : -1;
+    const long long v =
+        r != nullptr && r->type == REDIS_REPLY_INTEGER ? r->integer : -1;
     if (r != nullptr) freeReplyObject(r);
     return v;
   }
@@ -153,7 +154,8 @@ TEST(RedisStoreTest, CorruptContentOrUpdateIsReportedAndTheMapSkipped) {
   }
   Raw raw(redis.port());
   ASSERT_TRUE(raw.Ok({"SET", "corrupt:map:bad-content", "not a map file"}));
-  std::string record = codec::EncodeUpdateRecord(OneCell("bad-update", 3, 2, 0));
+  std::string record =
+      codec::EncodeUpdateRecord(OneCell("bad-update", 3, 2, 0));
   record.back() ^= 0x55;  // The checksum no longer matches.
   ASSERT_TRUE(raw.Ok({"XADD", "corrupt:log:bad-update", "3-1", "u", record}));
   std::vector<StoredMap> maps;
@@ -200,6 +202,78 @@ TEST(RedisStoreTest, CompactionTrimsTheStreamAndWaitsForItsBound) {
   EXPECT_EQ(again[0].version, 10u);
   EXPECT_EQ(again[0].costs[0], 0);
   EXPECT_TRUE(errors.empty());
+}
+
+// A follower (another replica's view) catches a held map up by the updates
+// after its version when the stream still has them, else by the content
+// (new to it, compacted past, or deleted and registered again at the same
+// version), and says when a map is gone.
+TEST(RedisStoreTest, FollowerCatchesUpByUpdatesOrByContent) {
+  RedisProcess redis;
+  REQUIRE_REDIS(redis);
+  auto writer = Store(redis, "follow:");
+  auto reader = Store(redis, "follow:");
+  absl::StatusOr<std::unique_ptr<MapStoreFollower>> f = reader->NewFollower();
+  ASSERT_OK(f);
+  MapStoreFollower& follower = **f;
+  std::vector<StoredMap> maps;
+  std::vector<std::string> errors;
+  ASSERT_OK(reader->LoadAll(&maps, &errors));
+  ASSERT_OK(writer->Put(SmallMap("m")));
+  absl::StatusOr<std::vector<std::string>> written =
+      follower.WaitForWrites(absl::Seconds(60));
+  ASSERT_OK(written);
+  ASSERT_EQ(*written, std::vector<std::string>{"m"});
+  absl::StatusOr<StoreCatchUp> c = follower.CatchUp("m", 0);
+  ASSERT_OK(c);
+  EXPECT_TRUE(c->stored);
+  ASSERT_TRUE(c->has_content);
+  EXPECT_EQ(c->content.version, 1u);
+  // Current: nothing to do.
+  c = follower.CatchUp("m", 1);
+  ASSERT_OK(c);
+  EXPECT_FALSE(c->has_content);
+  EXPECT_TRUE(c->updates.empty());
+  ASSERT_OK(writer->AppendUpdate(OneCell("m", 2, 0, 0)));
+  ASSERT_OK(writer->AppendUpdate(OneCell("m", 3, 1, 0)));
+  c = follower.CatchUp("m", 1);
+  ASSERT_OK(c);
+  EXPECT_FALSE(c->has_content);
+  ASSERT_EQ(c->updates.size(), 2u);
+  EXPECT_EQ(c->updates[0].version, 2u);
+  EXPECT_EQ(c->updates[1].version, 3u);
+  // Compacted at 3, then 4: a replica at 2 needs the content.
+  StoredMap at3 = SmallMap("m", 3);
+  at3.costs[0] = at3.costs[1] = 0;
+  ASSERT_OK(writer->Compact(at3));
+  ASSERT_OK(writer->AppendUpdate(OneCell("m", 4, 2, 0)));
+  c = follower.CatchUp("m", 2);
+  ASSERT_OK(c);
+  ASSERT_TRUE(c->has_content);
+  EXPECT_EQ(c->content.version, 4u);
+  EXPECT_EQ(c->content.costs[2], 0);
+  c = follower.CatchUp("m", 3);  // The stream starts right after 3.
+  ASSERT_OK(c);
+  EXPECT_FALSE(c->has_content);
+  ASSERT_EQ(c->updates.size(), 1u);
+  // Deleted and registered again at version 1 with other cells.
+  ASSERT_OK(writer->Delete("m"));
+  StoredMap again = SmallMap("m");
+  again.costs.assign(12, 3);
+  ASSERT_OK(writer->Put(again));
+  c = follower.CatchUp("m", 1);
+  ASSERT_OK(c);
+  ASSERT_TRUE(c->has_content);
+  EXPECT_EQ(c->content.costs[5], 3);
+  ASSERT_OK(writer->Delete("m"));
+  c = follower.CatchUp("m", 1);
+  ASSERT_OK(c);
+  EXPECT_FALSE(c->stored);
+  // Every write since was an event (three updates, delete, put, delete; a
+  // compaction changes no version and tells nobody).
+  written = follower.WaitForWrites(absl::Seconds(60));
+  ASSERT_OK(written);
+  EXPECT_EQ(written->size(), 6u);
 }
 
 // Redis down: every call answers Unavailable naming the address; once a

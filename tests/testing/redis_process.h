@@ -84,8 +84,7 @@ class RedisProcess {
     bool pong = write(fd, kPing, sizeof(kPing) - 1) ==
                 static_cast<ssize_t>(sizeof(kPing) - 1);
     char reply[8] = {};
-    pong = pong && read(fd, reply, 7) >= 5 &&
-           std::string(reply, 5) == "+PONG";
+    pong = pong && read(fd, reply, 7) >= 5 && std::string(reply, 5) == "+PONG";
     close(fd);
     return pong;
   }

@@ -1,0 +1,54 @@
+// StoreFollower: the thread that keeps a replica's maps at the shared
+// store's versions (--store=redis://...): it waits for writes made through
+// any replica (MapStoreFollower::WaitForWrites) and brings each written map
+// here with MapRegistry::Follow, then tells the service (its caches and
+// background repairs) which maps changed. Every 30 s, and after any store
+// error, it also goes through every stored and held id, so that a missed
+// event (Redis restarted, the event stream trimmed past it) costs at most
+// that delay.
+//
+// Thread-safety: construct, then Stop() (or destroy) from one thread.
+
+#ifndef GRIDSTAR_SERVER_STORE_FOLLOWER_H_
+#define GRIDSTAR_SERVER_STORE_FOLLOWER_H_
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "map_registry.h"
+#include "store/map_store.h"
+
+namespace gridstar::server {
+
+class StoreFollower {
+ public:
+  // `changed` runs on the follower's thread for each map that changed here
+  // (updated, installed or dropped). `failed` for each failed store call.
+  StoreFollower(MapRegistry* registry,
+                std::unique_ptr<MapStoreFollower> follower,
+                std::function<void(const std::string& id)> changed,
+                std::function<void()> failed);
+  ~StoreFollower() { Stop(); }
+  StoreFollower(const StoreFollower&) = delete;
+  StoreFollower& operator=(const StoreFollower&) = delete;
+
+  // Ends the thread (within about a second: the longest wait for writes).
+  void Stop();
+
+ private:
+  void Loop();
+
+  MapRegistry* const registry_;
+  const std::unique_ptr<MapStoreFollower> follower_;
+  const std::function<void(const std::string&)> changed_;
+  const std::function<void()> failed_;
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+};
+
+}  // namespace gridstar::server
+
+#endif  // GRIDSTAR_SERVER_STORE_FOLLOWER_H_
