@@ -1,6 +1,7 @@
 #include "store/redis_store.h"
 
 #include <hiredis/hiredis.h>
+#include <poll.h>
 #include <sys/time.h>
 
 #include <algorithm>
@@ -145,7 +146,14 @@ void RedisConnection::DisconnectLocked() {
 }
 
 absl::Status RedisConnection::ConnectLocked() {
-  if (context_ != nullptr) return absl::OkStatus();
+  if (context_ != nullptr) {
+    // Redis sends nothing unasked on this connection: anything to read
+    // before a command is the end of it (the server restarted or closed
+    // it). Reconnect before sending rather than fail the command.
+    pollfd p{context_->fd, POLLIN | POLLRDHUP, 0};
+    if (::poll(&p, 1, 0) == 0) return absl::OkStatus();
+    DisconnectLocked();
+  }
   const timeval tv = absl::ToTimeval(timeout_);
   redisContext* c =
       redisConnectWithTimeout(address_.host.c_str(), address_.port, tv);
