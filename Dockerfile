@@ -38,4 +38,4 @@ EXPOSE 50051 9464
 # certificate does not name 127.0.0.1) for the CLI; health needs no key.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=15s --retries=3 \
     CMD gridstar --server=127.0.0.1:${FLAGS_port} --deadline=2s health || exit 1
-ENTRYPOINT ["gridstar-server", "--tryfromenv=host,port,metrics_port,workers,search_nice,data_dir,queue_capacity,max_batch,max_group,max_stream_inflight,max_map_side,max_map_cells,max_maps,max_total_cells,max_message_bytes,max_derived_bytes,flow_field_cache_bytes,max_search_time,shutdown_grace,preload,preload_landmarks,max_search_nodes,context_release_bytes,tls_cert,tls_key,tls_client_ca,admin_token_file,query_token_file"]
+ENTRYPOINT ["gridstar-server", "--tryfromenv=host,port,metrics_port,workers,search_nice,data_dir,store,queue_capacity,max_batch,max_group,max_stream_inflight,max_map_side,max_map_cells,max_maps,max_total_cells,max_message_bytes,max_derived_bytes,flow_field_cache_bytes,max_search_time,shutdown_grace,preload,preload_landmarks,max_search_nodes,context_release_bytes,tls_cert,tls_key,tls_client_ca,admin_token_file,query_token_file"]

@@ -10,6 +10,8 @@ import json
 import os
 import re
 import shlex
+import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -191,11 +193,13 @@ class DockerfileTest(unittest.TestCase):
 class KubernetesTest(unittest.TestCase):
     def setUp(self):
         self.docs = {}
+        self.redis = {}  # The store's manifests (redis.yaml), by kind.
         kustomization = load_yaml("deploy/k8s/kustomization.yaml")[0]
         self.resources = kustomization["resources"]
         for name in self.resources:
             for doc in load_yaml(os.path.join("deploy/k8s", name)):
-                self.docs[doc["kind"]] = doc
+                mine = doc["metadata"]["name"] == "gridstar-redis"
+                (self.redis if mine else self.docs)[doc["kind"]] = doc
         self.pod = self.docs["Deployment"]["spec"]["template"]
         self.container = self.pod["spec"]["containers"][0]
         self.env = {e["name"]: e["value"] for e in self.container["env"]}
@@ -207,6 +211,25 @@ class KubernetesTest(unittest.TestCase):
         self.assertEqual(set(self.docs),
                          {"Deployment", "Service", "PodDisruptionBudget",
                           "HorizontalPodAutoscaler"})
+        self.assertEqual(set(self.redis), {"Service", "StatefulSet"})
+
+    def test_replicas_share_the_redis_store_with_its_log_on_a_volume(self):
+        self.assertEqual(self.env["FLAGS_store"], "redis://gridstar-redis:6379")
+        self.assertEqual(self.env["FLAGS_data_dir"], "")  # The image sets one.
+        service = self.redis["Service"]["spec"]
+        stateful = self.redis["StatefulSet"]["spec"]
+        self.assertEqual(stateful["serviceName"], "gridstar-redis")
+        labels = stateful["template"]["metadata"]["labels"]
+        for k, v in service["selector"].items():
+            self.assertEqual(labels.get(k), v)
+        self.assertIn({"name": "redis", "port": 6379}, service["ports"])
+        redis = stateful["template"]["spec"]["containers"][0]
+        args = redis["args"]
+        self.assertEqual(args[args.index("--appendonly") + 1], "yes")
+        self.assertIn(args[args.index("--appendfsync") + 1], ("always", "everysec"))
+        data = args[args.index("--dir") + 1]
+        claim = stateful["volumeClaimTemplates"][0]["metadata"]["name"]
+        self.assertIn({"name": claim, "mountPath": data}, redis["volumeMounts"])
 
     def test_probes_ask_the_health_service_through_tls(self):
         probe = self.container["readinessProbe"]["exec"]["command"]
@@ -260,9 +283,35 @@ class KubernetesTest(unittest.TestCase):
             remap = lambda v: v.replace("/etc/gridstar", etc)
             env = dict(os.environ)
             env.update({k: remap(v) for k, v in self.env.items()})
-            env.update(FLAGS_data_dir=os.path.join(tmp, "maps"), FLAGS_port="0",
-                       FLAGS_metrics_port="0", FLAGS_host="127.0.0.1")
-            os.makedirs(env["FLAGS_data_dir"])
+            env.update(FLAGS_port="0", FLAGS_metrics_port="0", FLAGS_host="127.0.0.1")
+            redis = None
+            if env.get("FLAGS_store"):
+                # The pod's store, stood in for by a redis-server here.
+                binary = shutil.which("redis-server")
+                if binary is None:
+                    if os.environ.get("CI"):
+                        self.fail("redis-server is not installed, and CI is set")
+                    self.skipTest("redis-server is not installed")
+                with socket.socket() as s:
+                    s.bind(("127.0.0.1", 0))
+                    redis_port = s.getsockname()[1]
+                redis = subprocess.Popen(
+                    [binary, "--port", str(redis_port), "--bind", "127.0.0.1",
+                     "--save", "", "--appendonly", "no"],
+                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                env["FLAGS_store"] = f"redis://127.0.0.1:{redis_port}"
+                for _ in range(15000):
+                    try:
+                        with socket.create_connection(("127.0.0.1", redis_port)) as c:
+                            c.sendall(b"PING\r\n")
+                            if c.recv(16).startswith(b"+PONG"):
+                                break
+                    except OSError:
+                        pass
+                    subprocess.run(["sleep", "0.02"], check=True)
+            else:
+                env["FLAGS_data_dir"] = os.path.join(tmp, "maps")
+                os.makedirs(env["FLAGS_data_dir"])
             port_file = os.path.join(tmp, "port")
             names = [k[len("FLAGS_"):] for k in env if k.startswith("FLAGS_")]
             server = subprocess.Popen(
@@ -296,6 +345,9 @@ class KubernetesTest(unittest.TestCase):
             finally:
                 server.terminate()
                 server.wait(timeout=60)
+                if redis is not None:
+                    redis.kill()
+                    redis.wait()
 
     def test_termination_grace_outlasts_the_server_drain(self):
         grace = self.env["FLAGS_shutdown_grace"]
@@ -358,7 +410,11 @@ class KubernetesTest(unittest.TestCase):
 class ObservabilityTest(unittest.TestCase):
     def test_compose_runs_gridstar_prometheus_and_grafana(self):
         compose = load_yaml("deploy/compose/docker-compose.yml")[0]
-        self.assertEqual(set(compose["services"]), {"gridstar", "prometheus", "grafana"})
+        self.assertEqual(set(compose["services"]),
+                         {"gridstar", "redis", "prometheus", "grafana"})
+        gridstar = compose["services"]["gridstar"]["environment"]
+        self.assertEqual(gridstar["FLAGS_store"], "redis://redis:6379")
+        self.assertEqual(gridstar["FLAGS_data_dir"], "")  # The image sets one.
         base = os.path.join(ROOT, "deploy/compose")
         for service in compose["services"].values():
             for volume in service.get("volumes", []):
