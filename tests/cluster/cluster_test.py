@@ -16,36 +16,17 @@ holds every stored map) and drop unused ones.
 
 import os
 import shutil
-import signal
-import socket
-import subprocess
 import sys
 import tempfile
 import threading
 import time
 import unittest
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+import cluster_lib
+from cluster_lib import GENEROUS_S, ROOT, Redis, Replica, wait_for
+
 DUNGEON = os.path.join(ROOT, "data", "sample", "dungeon.map")
-# Waits the test does not mean to hit: a slow machine only takes longer.
-GENEROUS_S = 300
-BUILD = None
 grpc = pb = pb_grpc = None
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_for(check, what):
-    deadline = time.monotonic() + GENEROUS_S
-    while time.monotonic() < deadline:
-        if check():
-            return
-        time.sleep(0.02)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def scenarios(limit):
@@ -58,95 +39,6 @@ def scenarios(limit):
             if len(out) == limit:
                 break
     return out
-
-
-class Redis:
-    """redis-server on a fixed loopback port, appending every write to its
-    own directory with fsync (appendfsync always)."""
-
-    def __init__(self, directory):
-        self.dir = directory
-        self.port = free_port()
-        self.proc = None
-        self.start()
-
-    def start(self):
-        self.proc = subprocess.Popen(
-            [shutil.which("redis-server"), "--port", str(self.port), "--bind", "127.0.0.1",
-             "--dir", self.dir, "--appendonly", "yes", "--appendfsync", "always",
-             "--save", ""], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        wait_for(self.ping, "redis-server to answer PING")
-
-    def ping(self):
-        if self.proc.poll() is not None:
-            raise RuntimeError("redis-server exited")
-        try:
-            with socket.create_connection(("127.0.0.1", self.port), timeout=5) as s:
-                s.sendall(b"PING\r\n")
-                return s.recv(16).startswith(b"+PONG")
-        except OSError:
-            return False
-
-    def kill(self):
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait()
-
-    def url(self):
-        return f"redis://127.0.0.1:{self.port}"
-
-
-class Replica:
-    """gridstar-server on the store, with a channel and a stub."""
-
-    def __init__(self, tmp, store_url):
-        self.tmp, self.store_url = tmp, store_url
-        self.start()
-
-    def start(self):
-        port_file = os.path.join(self.tmp, f"port.{time.monotonic_ns()}")
-        self.proc = subprocess.Popen(
-            [os.path.join(BUILD, "server", "gridstar-server"), "--host=127.0.0.1",
-             "--port=0", "--port_file=" + port_file, "--metrics_port=0", "--workers=2",
-             "--max_search_time=3600s", "--store=" + self.store_url],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + GENEROUS_S
-        while not os.path.exists(port_file) or os.path.getsize(port_file) == 0:
-            if self.proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("gridstar-server did not start")
-            time.sleep(0.05)
-        with open(port_file, encoding="ascii") as f:
-            self.port = int(f.read().strip())
-        self.channel = grpc.insecure_channel(f"127.0.0.1:{self.port}")
-        self.stub = pb_grpc.PathfindingStub(self.channel)
-
-    def kill(self):
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait()
-        self.channel.close()
-
-    def version(self, map_id):
-        try:
-            return self.stub.GetMap(pb.GetMapRequest(id=map_id), timeout=GENEROUS_S).info.version
-        except grpc.RpcError:
-            return 0
-
-    def cells(self, map_id):
-        got = self.stub.GetMap(pb.GetMapRequest(id=map_id, include_cells=True),
-                               timeout=GENEROUS_S)
-        return got.info.version, got.raw
-
-    def path(self, map_id, start, goal, timeout=GENEROUS_S):
-        return self.stub.FindPath(
-            pb.PathRequest(map_id=map_id, start=pb.Cell(x=start[0], y=start[1]),
-                           goal=pb.Cell(x=goal[0], y=goal[1])), timeout=timeout)
-
-    def update(self, map_id, x, y, cost, expected_version=0):
-        return self.stub.UpdateCells(
-            pb.UpdateCellsRequest(id=map_id, expected_version=expected_version,
-                                  cells=[pb.CellUpdate(cell=pb.Cell(x=x, y=y), cost=cost)]),
-            timeout=GENEROUS_S)
 
 
 def register(replica, map_id):
@@ -320,32 +212,14 @@ class ClusterTest(unittest.TestCase):
 
 
 def main():
-    global BUILD, grpc, pb, pb_grpc
-    BUILD = os.path.abspath(sys.argv.pop(1))
-    in_ci = os.environ.get("CI") is not None
-    missing = [tool for tool in ("redis-server", "grpc_python_plugin", "protoc")
-               if shutil.which(tool) is None]
+    global grpc, pb, pb_grpc
+    build = sys.argv.pop(1)
     try:
-        import grpc as grpc_module
-    except ImportError:
-        missing.append("python3-grpcio")
-    if missing:
-        print(f"missing {', '.join(missing)} (scripts/install-deps.sh --test)", file=sys.stderr)
-        sys.exit(1 if in_ci else 77)
-    grpc = grpc_module
-    # Stubs from the .proto alone, made now.
-    stubs = tempfile.mkdtemp()
-    subprocess.run(["protoc", f"--proto_path={os.path.join(ROOT, 'proto')}",
-                    f"--python_out={stubs}", f"--grpc_python_out={stubs}",
-                    f"--plugin=protoc-gen-grpc_python={shutil.which('grpc_python_plugin')}",
-                    "gridstar/v1/gridstar.proto"], check=True)
-    sys.path.insert(0, stubs)
-    from gridstar.v1 import gridstar_pb2, gridstar_pb2_grpc
-    pb, pb_grpc = gridstar_pb2, gridstar_pb2_grpc
-    try:
-        unittest.main(verbosity=2)
-    finally:
-        shutil.rmtree(stubs, ignore_errors=True)
+        grpc, pb, pb_grpc = cluster_lib.setup(build)
+    except cluster_lib.Missing as e:
+        print(e, file=sys.stderr)
+        sys.exit(1 if os.environ.get("CI") is not None else 77)
+    unittest.main(verbosity=2)
 
 
 if __name__ == "__main__":
