@@ -328,7 +328,11 @@ int Run() {
   if (follower != nullptr) {
     store_follower = std::make_unique<StoreFollower>(
         &registry, std::move(follower),
-        [&service](const std::string& id) { service.MapChangedElsewhere(id); },
+        [&service, &metrics](const std::string& id,
+                             const MapRegistry::Followed& what) {
+          service.MapChangedElsewhere(id);
+          metrics.StoreFollowed(what);
+        },
         [&metrics] { metrics.StoreError("follow"); });
   }
 

@@ -122,10 +122,17 @@ class MapRegistry {
   // derived data repaired the same way), installs new or replaced content
   // (derived data built), or drops a map deleted there. Under the map's
   // write lock, so it never interleaves with this replica's own writes.
-  // Returns whether the map changed. A map whose stored data is corrupt
-  // keeps its version here (DataLoss).
-  absl::StatusOr<bool> Follow(MapStoreFollower& follower,
-                              const std::string& id);
+  // Says what changed. A map whose stored data is corrupt keeps its
+  // version here (DataLoss).
+  struct Followed {
+    enum class Kind { kNothing, kUpdates, kContent, kDropped };
+    Kind kind = Kind::kNothing;
+    // Versions this replica was behind (updates applied; for content, the
+    // stored version less the one held, 0 for a map new here).
+    uint64_t versions_behind = 0;
+  };
+  absl::StatusOr<Followed> Follow(MapStoreFollower& follower,
+                                  const std::string& id);
 
   // Folds the map's updates into its stored content when the store asks for
   // it (MapStore::WantsCompaction). Called after an update was answered, so

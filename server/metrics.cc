@@ -101,6 +101,24 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()) {
   // Present from the start, so that dashboards read 0, not "no data".
   store_errors_->Add({{"operation", "compact"}});
   store_errors_->Add({{"operation", "follow"}});
+  auto& followed =
+      prometheus::BuildCounter()
+          .Name("gridstar_store_followed_total")
+          .Help("Maps brought over from the shared store after writes through "
+                "other replicas, by kind (updates: applied from the stream; "
+                "content: loaded whole; drop: deleted there)")
+          .Register(*registry_);
+  followed_updates_ = &followed.Add({{"kind", "updates"}});
+  followed_contents_ = &followed.Add({{"kind", "content"}});
+  followed_drops_ = &followed.Add({{"kind", "drop"}});
+  follow_lag_versions_ =
+      &prometheus::BuildHistogram()
+           .Name("gridstar_store_follow_lag_versions")
+           .Help("Versions a map held here was behind the shared store when "
+                 "its writes were brought over (1: each update as it came)")
+           .Register(*registry_)
+           .Add({}, prometheus::Histogram::BucketBoundaries{1, 2, 4, 8, 16, 64,
+                                                            256, 1024});
   auto& repairs =
       prometheus::BuildCounter()
           .Name("gridstar_jump_table_repairs_total")
@@ -126,6 +144,24 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()) {
           .Register(*registry_);
   inline_answered_ = &inline_searches.Add({{"result", "answered"}});
   inline_handed_on_ = &inline_searches.Add({{"result", "handed_on"}});
+}
+
+void Metrics::StoreFollowed(const MapRegistry::Followed& what) {
+  using Kind = MapRegistry::Followed::Kind;
+  switch (what.kind) {
+    case Kind::kUpdates:
+      followed_updates_->Increment();
+      break;
+    case Kind::kContent:
+      followed_contents_->Increment();
+      break;
+    case Kind::kDropped:
+      followed_drops_->Increment();
+      return;
+    case Kind::kNothing:
+      return;
+  }
+  follow_lag_versions_->Observe(static_cast<double>(what.versions_behind));
 }
 
 void Metrics::StoreError(absl::string_view operation) {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "absl/strings/string_view.h"
+#include "map_registry.h"
 #include "prometheus/counter.h"
 #include "prometheus/family.h"
 #include "prometheus/gauge.h"
@@ -45,6 +46,8 @@ class Metrics {
   void FlowFieldLookup(bool hit);
   // A store write that failed outside a call (a background compaction).
   void StoreError(absl::string_view operation);
+  // A map brought over from the shared store (StoreFollower).
+  void StoreFollowed(const MapRegistry::Followed& what);
   // A jump table repaired in the background after an update (ok) or not
   // (error: that version keeps running online jps).
   void JumpTableRepair(bool ok) {
@@ -81,6 +84,10 @@ class Metrics {
   prometheus::Gauge* queue_capacity_;
   prometheus::Gauge* in_flight_;
   prometheus::Family<prometheus::Counter>* store_errors_;
+  prometheus::Counter* followed_updates_;
+  prometheus::Counter* followed_contents_;
+  prometheus::Counter* followed_drops_;
+  prometheus::Histogram* follow_lag_versions_;
   prometheus::Counter* table_repairs_ok_;
   prometheus::Counter* table_repairs_error_;
   prometheus::Counter* key_reloads_ok_;

@@ -16,8 +16,7 @@ constexpr absl::Duration kFullSyncEvery = absl::Seconds(30);
 
 StoreFollower::StoreFollower(MapRegistry* registry,
                              std::unique_ptr<MapStoreFollower> follower,
-                             std::function<void(const std::string&)> changed,
-                             std::function<void()> failed)
+                             Changed changed, std::function<void()> failed)
     : registry_(registry),
       follower_(std::move(follower)),
       changed_(std::move(changed)),
@@ -61,13 +60,16 @@ void StoreFollower::Loop() {
     }
     for (const std::string& id : ids) {
       if (stop_.load()) return;
-      absl::StatusOr<bool> followed = registry_->Follow(*follower_, id);
+      absl::StatusOr<MapRegistry::Followed> followed =
+          registry_->Follow(*follower_, id);
       if (!followed.ok()) {
         failed_();
         if (absl::IsUnavailable(followed.status())) full = true;
         continue;
       }
-      if (*followed) changed_(id);
+      if (followed->kind != MapRegistry::Followed::Kind::kNothing) {
+        changed_(id, *followed);
+      }
     }
   }
 }

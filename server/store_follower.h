@@ -25,11 +25,12 @@ namespace gridstar::server {
 
 class StoreFollower {
  public:
+  using Changed = std::function<void(const std::string& id,
+                                     const MapRegistry::Followed& what)>;
   // `changed` runs on the follower's thread for each map that changed here
   // (updated, installed or dropped). `failed` for each failed store call.
   StoreFollower(MapRegistry* registry,
-                std::unique_ptr<MapStoreFollower> follower,
-                std::function<void(const std::string& id)> changed,
+                std::unique_ptr<MapStoreFollower> follower, Changed changed,
                 std::function<void()> failed);
   ~StoreFollower() { Stop(); }
   StoreFollower(const StoreFollower&) = delete;
@@ -43,7 +44,7 @@ class StoreFollower {
 
   MapRegistry* const registry_;
   const std::unique_ptr<MapStoreFollower> follower_;
-  const std::function<void(const std::string&)> changed_;
+  const Changed changed_;
   const std::function<void()> failed_;
   std::atomic<bool> stop_{false};
   std::thread thread_;

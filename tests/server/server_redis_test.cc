@@ -148,6 +148,25 @@ TEST(ServerRedisTest, WritesThroughOneReplicaReachTheOther) {
   ASSERT_TRUE(b.stub().DeleteMap(&ctx, d, &dr).ok());
   ASSERT_TRUE(WaitFor([&] { return List(a.stub()).size() == 1; }));
   EXPECT_EQ(List(a.stub()).at(0).id(), "m");
+  // What each brought over is counted (the new map and the replacement
+  // loaded whole, updates from the stream, the deletion).
+  const std::string page_a = Scrape(a.metrics_port());
+  const std::string page_b = Scrape(b.metrics_port());
+  EXPECT_GE(testing::MetricValue(
+                page_b, "gridstar_store_followed_total{kind=\"content\"} "),
+            2);
+  EXPECT_GE(testing::MetricValue(
+                page_b, "gridstar_store_followed_total{kind=\"updates\"} "),
+            1);
+  EXPECT_GE(testing::MetricValue(
+                page_a, "gridstar_store_followed_total{kind=\"updates\"} "),
+            1);
+  EXPECT_EQ(testing::MetricValue(
+                page_a, "gridstar_store_followed_total{kind=\"drop\"} "),
+            1);
+  EXPECT_GE(testing::MetricValue(
+                page_b, "gridstar_store_follow_lag_versions_count "),
+            3);
 }
 
 TEST(ServerRedisTest, BadOrUnreachableStoreRefusesToStart) {
