@@ -38,11 +38,11 @@ absl::Status UnknownMap(absl::string_view field, absl::string_view id) {
   return absl::NotFoundError(absl::StrCat(field, ": no map '", id, "'"));
 }
 
-std::shared_ptr<const MapSnapshot> SnapshotOrFinish(const MapRegistry& registry,
+std::shared_ptr<const MapSnapshot> SnapshotOrFinish(MapRegistry& registry,
                                                     absl::string_view field,
                                                     const std::string& id,
                                                     UnaryCall* call) {
-  std::shared_ptr<const MapSnapshot> snapshot = registry.Find(id);
+  std::shared_ptr<const MapSnapshot> snapshot = registry.FindOrLoad(id);
   if (snapshot == nullptr) call->Done(UnknownMap(field, id));
   return snapshot;
 }

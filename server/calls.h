@@ -61,9 +61,9 @@ absl::Time CallDeadline(const grpc::CallbackServerContext* ctx,
 // NotFound "<field>: no map 'id'" (InvalidArgument for a malformed id).
 absl::Status UnknownMap(absl::string_view field, absl::string_view id);
 
-// The map's current snapshot, or null after finishing the call with
-// UnknownMap.
-std::shared_ptr<const MapSnapshot> SnapshotOrFinish(const MapRegistry& registry,
+// The map's current snapshot (loaded from a shared store on first use), or
+// null after finishing the call with UnknownMap.
+std::shared_ptr<const MapSnapshot> SnapshotOrFinish(MapRegistry& registry,
                                                     absl::string_view field,
                                                     const std::string& id,
                                                     UnaryCall* call);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <string>
 #include <thread>
@@ -207,18 +208,34 @@ int Run() {
     }
     store = std::move(redis);
   }
-  // Made before the load, so that no write after it is missed.
-  std::unique_ptr<MapStoreFollower> follower;
+  // Made before the load, so that no write after it is missed; a second
+  // one loads maps on first use.
+  std::unique_ptr<MapStoreFollower> follower, loader;
   if (store != nullptr) {
-    absl::StatusOr<std::unique_ptr<MapStoreFollower>> f = store->NewFollower();
-    if (!f.ok()) {
-      std::fprintf(stderr, "gridstar-server: --store: %s\n",
-                   std::string(f.status().message()).c_str());
-      return 1;
+    for (auto* f : {&follower, &loader}) {
+      absl::StatusOr<std::unique_ptr<MapStoreFollower>> made =
+          store->NewFollower();
+      if (!made.ok()) {
+        std::fprintf(stderr, "gridstar-server: --store: %s\n",
+                     std::string(made.status().message()).c_str());
+        return 1;
+      }
+      *f = *std::move(made);
     }
-    follower = *std::move(f);
   }
   MapRegistry registry(std::move(store), registry_limits);
+  // Set once the service exists; loads before that (none: no call is
+  // served yet) are not counted.
+  std::function<void(const std::string&, const MapRegistry::Followed&)>
+      on_store_change;
+  if (loader != nullptr) {
+    registry.SetStoreLoader(
+        std::move(loader),
+        [&on_store_change](const std::string& id,
+                           const MapRegistry::Followed& what) {
+          if (on_store_change) on_store_change(id, what);
+        });
+  }
   std::vector<std::string> errors;
   if (absl::Status s = registry.LoadAll(&errors); !s.ok()) {
     std::fprintf(stderr, "gridstar-server: %s\n", s.ToString().c_str());
@@ -326,13 +343,13 @@ int Run() {
   // With a shared store, the maps follow what other replicas write.
   std::unique_ptr<StoreFollower> store_follower;
   if (follower != nullptr) {
+    on_store_change = [&service, &metrics](const std::string& id,
+                                           const MapRegistry::Followed& what) {
+      service.MapChangedElsewhere(id);
+      metrics.StoreFollowed(what);
+    };
     store_follower = std::make_unique<StoreFollower>(
-        &registry, std::move(follower),
-        [&service, &metrics](const std::string& id,
-                             const MapRegistry::Followed& what) {
-          service.MapChangedElsewhere(id);
-          metrics.StoreFollowed(what);
-        },
+        &registry, std::move(follower), on_store_change,
         [&metrics] { metrics.StoreError("follow"); });
   }
 

@@ -52,6 +52,10 @@ absl::Status MapRegistry::LoadAll(std::vector<std::string>* errors) {
   std::vector<StoredMap> stored;
   if (absl::Status s = store_->LoadAll(&stored, errors); !s.ok()) return s;
   for (StoredMap& m : stored) {
+    if (loader_ != nullptr && total_cells() + int64_t{m.width} * m.height >
+                                  limits_.max_total_cells) {
+      continue;  // Loaded on first use.
+    }
     absl::StatusOr<std::shared_ptr<MapSnapshot>> next = SnapshotOfStored(m);
     if (!next.ok()) {
       errors->push_back(
@@ -372,6 +376,7 @@ absl::Status MapRegistry::Delete(const std::string& id) {
   auto it = maps_.find(id);
   old = std::move(it->second);
   maps_.erase(it);
+  last_used_.erase(id);
   return absl::OkStatus();
 }
 

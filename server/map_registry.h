@@ -134,6 +134,22 @@ class MapRegistry {
   absl::StatusOr<Followed> Follow(MapStoreFollower& follower,
                                   const std::string& id);
 
+  // With a shared store: `loader` (a follower of its own) loads on first use
+  // the maps this replica does not hold (FindOrLoad), and installing a map
+  // that would pass max_total_cells first drops from memory the maps used
+  // longest ago (they stay in the store; the next use loads them again).
+  // `loaded` hears of each load. Call before LoadAll, which then leaves in
+  // the store the maps past the limit.
+  void SetStoreLoader(std::unique_ptr<MapStoreFollower> loader,
+                      std::function<void(const std::string& id,
+                                         const Followed& what)> loaded);
+  // Find for a caller about to use the map (it counts as used now); with a
+  // store loader, a map stored but not held here is loaded first
+  // (concurrent first calls load it once, under its write lock). Null when
+  // there is no such map, or the store could not be read.
+  std::shared_ptr<const MapSnapshot> FindOrLoad(const std::string& id);
+  bool shared_store() const { return loader_ != nullptr; }
+
   // Folds the map's updates into its stored content when the store asks for
   // it (MapStore::WantsCompaction). Called after an update was answered, so
   // that no caller waits for it. OK when there is nothing to do.
@@ -210,6 +226,11 @@ class MapRegistry {
   absl::flat_hash_set<std::string> rebuild_claims_ ABSL_GUARDED_BY(mu_);
   absl::flat_hash_set<std::string> table_claims_ ABSL_GUARDED_BY(mu_);
   std::function<void()> before_table_install_;
+  // Drops the maps used longest ago, never `keep`, until `cells` more fit
+  // under max_total_cells (or none is left to drop).
+  void EvictFor(const std::string& keep, int64_t cells);
+  std::unique_ptr<MapStoreFollower> loader_;
+  std::function<void(const std::string&, const Followed&)> loaded_;
 
   const std::unique_ptr<MapStore> store_;
   const Limits limits_;
@@ -218,6 +239,9 @@ class MapRegistry {
       ABSL_GUARDED_BY(mu_);
   std::map<std::string, std::shared_ptr<WriteEntry>> writers_
       ABSL_GUARDED_BY(mu_);
+  // When each map was last asked for by FindOrLoad (a use counter).
+  std::map<std::string, uint64_t> last_used_ ABSL_GUARDED_BY(mu_);
+  uint64_t uses_ ABSL_GUARDED_BY(mu_) = 0;
   int64_t reserved_cells_ ABSL_GUARDED_BY(mu_) = 0;
   size_t reserved_maps_ ABSL_GUARDED_BY(mu_) = 0;
 };

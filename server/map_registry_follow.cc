@@ -26,6 +26,7 @@ absl::StatusOr<MapRegistry::Followed> MapRegistry::Follow(
     auto it = maps_.find(id);
     old = std::move(it->second);
     maps_.erase(it);
+    last_used_.erase(id);
     followed.kind = Followed::Kind::kDropped;
     return followed;
   }
@@ -33,6 +34,10 @@ absl::StatusOr<MapRegistry::Followed> MapRegistry::Follow(
     absl::StatusOr<std::shared_ptr<MapSnapshot>> next =
         SnapshotOfStored(catch_up->content);
     if (!next.ok()) return next.status();
+    if (loader_ != nullptr) {
+      EvictFor(id, (*next)->map.cell_count() -
+                       (held == nullptr ? 0 : held->map.cell_count()));
+    }
     followed.kind = Followed::Kind::kContent;
     if (held != nullptr && catch_up->content.version > held->version) {
       followed.versions_behind = catch_up->content.version - held->version;
@@ -62,6 +67,60 @@ absl::StatusOr<MapRegistry::Followed> MapRegistry::Follow(
     ++followed.versions_behind;
   }
   return followed;
+}
+
+void MapRegistry::SetStoreLoader(
+    std::unique_ptr<MapStoreFollower> loader,
+    std::function<void(const std::string&, const Followed&)> loaded) {
+  loader_ = std::move(loader);
+  loaded_ = std::move(loaded);
+}
+
+std::shared_ptr<const MapSnapshot> MapRegistry::FindOrLoad(
+    const std::string& id) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = maps_.find(id);
+    if (it != maps_.end() || loader_ == nullptr) {
+      if (it == maps_.end()) return nullptr;
+      last_used_[id] = ++uses_;
+      return it->second;
+    }
+  }
+  if (!ValidateMapId(id, "id").ok()) return nullptr;
+  // Under the map's write lock: a second first call waits, then finds it.
+  absl::StatusOr<Followed> followed = Follow(*loader_, id);
+  if (followed.ok() && followed->kind != Followed::Kind::kNothing && loaded_) {
+    loaded_(id, *followed);
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = maps_.find(id);
+  if (it == maps_.end()) return nullptr;
+  last_used_[id] = ++uses_;
+  return it->second;
+}
+
+void MapRegistry::EvictFor(const std::string& keep, int64_t cells) {
+  std::vector<std::shared_ptr<const MapSnapshot>> dropped;  // Freed unlocked.
+  std::lock_guard<std::mutex> lock(mu_);
+  while (TotalCellsLocked() + reserved_cells_ + cells >
+         limits_.max_total_cells) {
+    auto victim = maps_.end();
+    uint64_t oldest = UINT64_MAX;
+    for (auto it = maps_.begin(); it != maps_.end(); ++it) {
+      if (it->first == keep) continue;
+      const auto used = last_used_.find(it->first);
+      const uint64_t when = used == last_used_.end() ? 0 : used->second;
+      if (when < oldest) {
+        oldest = when;
+        victim = it;
+      }
+    }
+    if (victim == maps_.end()) return;
+    dropped.push_back(std::move(victim->second));
+    last_used_.erase(victim->first);
+    maps_.erase(victim);
+  }
 }
 
 }  // namespace gridstar::server

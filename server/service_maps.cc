@@ -36,6 +36,9 @@ grpc::ServerUnaryReactor* PathfindingService::RegisterMap(
           call->Done(map.status());
           return;
         }
+        // A map stored but not held here is loaded first: its id is taken
+        // (replace rules apply) whichever replica registers.
+        (void)registry_->FindOrLoad(request->id());
         absl::StatusOr<std::shared_ptr<const MapSnapshot>> s =
             registry_->Register(request->id(), *std::move(map), options,
                                 request->replace());
@@ -75,7 +78,8 @@ grpc::ServerUnaryReactor* PathfindingService::UpdateCells(
         const std::string id = request->id();
         // Held until after the answer, so that unmapping the version this
         // update replaces (when no search holds it) is not the caller's wait.
-        std::shared_ptr<const MapSnapshot> replaced = registry_->Find(id);
+        // (Loaded first when stored but not held here.)
+        std::shared_ptr<const MapSnapshot> replaced = registry_->FindOrLoad(id);
         absl::StatusOr<std::shared_ptr<const MapSnapshot>> s =
             registry_->Update(id, changes, request->expected_version(),
                               [&](size_t i) {
@@ -177,6 +181,7 @@ grpc::ServerUnaryReactor* PathfindingService::DeleteMap(
     return call;
   }
   const bool queued = admin_->TrySubmit([this, call, request](SearchContext&) {
+    (void)registry_->FindOrLoad(request->id());  // Stored, not held here.
     absl::Status s = registry_->Delete(request->id());
     if (s.ok()) flow_fields_->DropMap(request->id());
     call->Done(s);

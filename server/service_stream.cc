@@ -52,7 +52,7 @@ class StreamCall : public grpc::ServerBidiReactor<v1::StreamPathRequest,
     const uint64_t id = request_.request_id();
     const v1::PathRequest& r = request_.request();
     std::shared_ptr<const MapSnapshot> snapshot =
-        service_->registry()->Find(r.map_id());
+        service_->registry()->FindOrLoad(r.map_id());
     auto job = std::make_shared<PathJob>();
     absl::Status s =
         snapshot == nullptr

@@ -48,18 +48,15 @@ void StoreFollower::Loop() {
     }
     ids.insert(written->begin(), written->end());
     if (full || absl::Now() >= next_full) {
-      absl::StatusOr<std::vector<std::string>> stored = follower_->StoredIds();
-      if (!stored.ok()) {
-        failed_();
-        continue;
-      }
-      ids.insert(stored->begin(), stored->end());
       for (const auto& snapshot : registry_->List()) ids.insert(snapshot->id);
       full = false;
       next_full = absl::Now() + kFullSyncEvery;
     }
     for (const std::string& id : ids) {
       if (stop_.load()) return;
+      // Maps not held here are loaded on first use (FindOrLoad), not
+      // followed.
+      if (registry_->Find(id) == nullptr) continue;
       absl::StatusOr<MapRegistry::Followed> followed =
           registry_->Follow(*follower_, id);
       if (!followed.ok()) {

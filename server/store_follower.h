@@ -1,11 +1,12 @@
-// StoreFollower: the thread that keeps a replica's maps at the shared
-// store's versions (--store=redis://...): it waits for writes made through
-// any replica (MapStoreFollower::WaitForWrites) and brings each written map
-// here with MapRegistry::Follow, then tells the service (its caches and
-// background repairs) which maps changed. Every 30 s, and after any store
-// error, it also goes through every stored and held id, so that a missed
-// event (Redis restarted, the event stream trimmed past it) costs at most
-// that delay.
+// StoreFollower: the thread that keeps the maps a replica holds at the
+// shared store's versions (--store=redis://...): it waits for writes made
+// through any replica (MapStoreFollower::WaitForWrites) and brings each
+// written map it holds here with MapRegistry::Follow (maps it does not hold
+// are loaded on first use, MapRegistry::FindOrLoad), then tells the service
+// (its caches and background repairs) which maps changed. Every 30 s, and
+// after any store error, it also goes through every held id, so that a
+// missed event (Redis restarted, the event stream trimmed past it) costs at
+// most that delay.
 //
 // Thread-safety: construct, then Stop() (or destroy) from one thread.
 

@@ -85,7 +85,8 @@ struct StoreCatchUp {
 
 // A replica's view of the writes made through every replica of a shared
 // store (MapStore::NewFollower), on a connection of its own.
-// Thread-safety: one thread at a time.
+// Thread-safety: WaitForWrites one thread at a time (it holds the
+// connection while it waits); StoredIds and CatchUp from any threads.
 class MapStoreFollower {
  public:
   virtual ~MapStoreFollower() = default;

@@ -3,9 +3,12 @@
 // what the store holds, and replicas follow each other's writes.
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <memory>
+#include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -164,9 +167,72 @@ TEST(ServerRedisTest, WritesThroughOneReplicaReachTheOther) {
   EXPECT_EQ(testing::MetricValue(
                 page_a, "gridstar_store_followed_total{kind=\"drop\"} "),
             1);
-  EXPECT_GE(testing::MetricValue(
-                page_b, "gridstar_store_follow_lag_versions_count "),
-            3);
+  EXPECT_GE(
+      testing::MetricValue(page_b, "gridstar_store_follow_lag_versions_count "),
+      3);
+}
+
+grpc::Status PathOn(v1::Pathfinding::Stub& stub, const std::string& id) {
+  grpc::ClientContext ctx;
+  SetDeadline(&ctx);
+  v1::PathResponse out;
+  return stub.FindPath(&ctx, Path(id, 1, 1, 1, 1), &out);
+}
+
+std::set<std::string> Held(v1::Pathfinding::Stub& stub) {
+  std::set<std::string> ids;
+  for (const v1::MapInfo& m : List(stub)) ids.insert(m.id());
+  return ids;
+}
+
+// A replica holds the maps it was asked about: each is loaded from the store
+// on first use (concurrent first calls load it once), and past
+// --max_total_cells the map used longest ago leaves memory (not the store)
+// and comes back on its next use. Held maps follow updates made elsewhere.
+TEST(ServerRedisTest, MapsLoadOnFirstUseAndLeaveMemoryPastTheCellLimit) {
+  RedisProcess redis;
+  REQUIRE_REDIS(redis);
+  const std::string store = absl::StrCat("--store=", redis.url());
+  ServerProcess a({store});
+  // Two 128 x 128 maps fit, three do not.
+  ServerProcess b({store, "--max_total_cells=40000"});
+  ServerProcess c({store});
+  ASSERT_TRUE(a.started() && b.started() && c.started());
+  const std::string dungeon = ReadSample("dungeon.map");
+  v1::MapInfo info;
+  for (const char* id : {"m1", "m2", "m3"}) {
+    ASSERT_TRUE(Register(a.stub(), id, dungeon, &info).ok());
+  }
+  EXPECT_TRUE(Held(b.stub()).empty());
+  ASSERT_TRUE(PathOn(b.stub(), "m1").ok());
+  EXPECT_EQ(InfoOf(b.stub(), "m2").version(), 1u);
+  EXPECT_EQ(Held(b.stub()), (std::set<std::string>{"m1", "m2"}));
+  ASSERT_TRUE(PathOn(b.stub(), "m3").ok());  // m1 was used longest ago.
+  EXPECT_EQ(Held(b.stub()), (std::set<std::string>{"m2", "m3"}));
+  ASSERT_TRUE(PathOn(b.stub(), "m1").ok());  // Back; m2 goes.
+  EXPECT_EQ(Held(b.stub()), (std::set<std::string>{"m3", "m1"}));
+  EXPECT_EQ(
+      testing::MetricValue(Scrape(b.metrics_port()),
+                           "gridstar_store_followed_total{kind=\"content\"} "),
+      4);
+  // A held map follows an update made through another replica.
+  ASSERT_TRUE(UpdateCorner(a.stub(), "m1", 7, &info).ok());
+  ASSERT_TRUE(WaitFor([&] { return InfoOf(b.stub(), "m1").version() == 2; }));
+  // Four calls at once on a replica that holds nothing: one load.
+  std::vector<std::thread> callers;
+  std::atomic<int> answered{0};
+  for (int i = 0; i < 4; ++i) {
+    callers.emplace_back([&] { answered += PathOn(c.stub(), "m2").ok(); });
+  }
+  for (std::thread& t : callers) t.join();
+  EXPECT_EQ(answered.load(), 4);
+  EXPECT_EQ(
+      testing::MetricValue(Scrape(c.metrics_port()),
+                           "gridstar_store_followed_total{kind=\"content\"} "),
+      1);
+  // Unknown everywhere: NOT_FOUND, as without a store.
+  EXPECT_EQ(PathOn(c.stub(), "nowhere").error_code(),
+            grpc::StatusCode::NOT_FOUND);
 }
 
 TEST(ServerRedisTest, BadOrUnreachableStoreRefusesToStart) {
