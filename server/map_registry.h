@@ -149,6 +149,10 @@ class MapRegistry {
   // there is no such map, or the store could not be read.
   std::shared_ptr<const MapSnapshot> FindOrLoad(const std::string& id);
   bool shared_store() const { return loader_ != nullptr; }
+  // With a store loader: every stored id and its version (held here or
+  // not), ordered by id; empty without one.
+  absl::StatusOr<std::vector<std::pair<std::string, uint64_t>>>
+  StoredVersions();
 
   // Folds the map's updates into its stored content when the store asks for
   // it (MapStore::WantsCompaction). Called after an update was answered, so

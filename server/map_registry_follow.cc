@@ -100,6 +100,14 @@ std::shared_ptr<const MapSnapshot> MapRegistry::FindOrLoad(
   return it->second;
 }
 
+absl::StatusOr<std::vector<std::pair<std::string, uint64_t>>>
+MapRegistry::StoredVersions() {
+  if (loader_ == nullptr) {
+    return std::vector<std::pair<std::string, uint64_t>>();
+  }
+  return loader_->StoredVersions();
+}
+
 void MapRegistry::EvictFor(const std::string& keep, int64_t cells) {
   std::vector<std::shared_ptr<const MapSnapshot>> dropped;  // Freed unlocked.
   std::lock_guard<std::mutex> lock(mu_);

@@ -2,6 +2,7 @@
 // Parsing, building derived data and writing to the store are too slow for a
 // gRPC thread: they run as tasks on the admin scheduler.
 
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -164,8 +165,31 @@ grpc::ServerUnaryReactor* PathfindingService::ListMaps(
     v1::ListMapsResponse* response) {
   auto* call = new UnaryCall(metrics_, "ListMaps");
   if (!Admit(ctx, AccessLevel::kQuery, call)) return call;
-  for (const auto& s : registry_->List()) {
-    MapInfoToProto(*s, response->add_maps());
+  std::vector<std::shared_ptr<const MapSnapshot>> held = registry_->List();
+  // With a shared store, the maps stored but not loaded here are listed too,
+  // with their id and version only; with Redis away, the maps held here.
+  absl::StatusOr<std::vector<std::pair<std::string, uint64_t>>> stored =
+      registry_->StoredVersions();
+  if (!stored.ok()) {
+    metrics_->StoreError("follow");
+    stored = std::vector<std::pair<std::string, uint64_t>>();
+  }
+  auto next_held = held.begin();
+  auto next_stored = stored->begin();
+  while (next_held != held.end() || next_stored != stored->end()) {
+    if (next_stored == stored->end() ||
+        (next_held != held.end() && (*next_held)->id <= next_stored->first)) {
+      if (next_stored != stored->end() &&
+          (*next_held)->id == next_stored->first) {
+        ++next_stored;
+      }
+      MapInfoToProto(**next_held++, response->add_maps());
+    } else {
+      v1::MapInfo* info = response->add_maps();
+      info->set_id(next_stored->first);
+      info->set_version(next_stored->second);
+      ++next_stored;
+    }
   }
   call->Done(grpc::Status::OK);
   return call;

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -86,7 +87,7 @@ struct StoreCatchUp {
 // A replica's view of the writes made through every replica of a shared
 // store (MapStore::NewFollower), on a connection of its own.
 // Thread-safety: WaitForWrites one thread at a time (it holds the
-// connection while it waits); StoredIds and CatchUp from any threads.
+// connection while it waits); StoredVersions and CatchUp from any threads.
 class MapStoreFollower {
  public:
   virtual ~MapStoreFollower() = default;
@@ -95,8 +96,9 @@ class MapStoreFollower {
   // own writes are among them).
   virtual absl::StatusOr<std::vector<std::string>> WaitForWrites(
       absl::Duration wait) = 0;
-  // Every stored id (for a full resynchronisation after a gap).
-  virtual absl::StatusOr<std::vector<std::string>> StoredIds() = 0;
+  // Every stored id with its latest version, ordered by id.
+  virtual absl::StatusOr<std::vector<std::pair<std::string, uint64_t>>>
+  StoredVersions() = 0;
   // What brings `id`, held at `version` (0: not held), to the store's
   // latest. DataLoss for stored bytes that fail their checksums.
   virtual absl::StatusOr<StoreCatchUp> CatchUp(const std::string& id,

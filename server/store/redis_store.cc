@@ -70,6 +70,16 @@ return {redis.call('GET', KEYS[1]), redis.call('GET', KEYS[2]),
         redis.call('XRANGE', KEYS[3], '-', '+')}
 )lua";
 
+// Every stored id and its version, flattened. KEYS: maps. ARGV: prefix.
+constexpr absl::string_view kVersionsScript = R"lua(
+local out = {}
+for _, id in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  out[#out + 1] = id
+  out[#out + 1] = redis.call('GET', ARGV[1] .. 'ver:' .. id) or '0'
+end
+return out
+)lua";
+
 std::string AsString(const redisReply* r) {
   return r == nullptr || r->str == nullptr ? std::string()
                                            : std::string(r->str, r->len);
@@ -248,15 +258,19 @@ class RedisStore::Follower final : public MapStoreFollower {
     return ids;
   }
 
-  absl::StatusOr<std::vector<std::string>> StoredIds() override {
-    absl::StatusOr<Reply> r =
-        connection_.Command({"SMEMBERS", prefix_ + "maps"});
+  absl::StatusOr<std::vector<std::pair<std::string, uint64_t>>> StoredVersions()
+      override {
+    absl::StatusOr<Reply> r = connection_.Command(
+        {"EVAL", std::string(kVersionsScript), "1", prefix_ + "maps", prefix_});
     if (!r.ok()) return r.status();
-    std::vector<std::string> ids;
-    for (size_t i = 0; i < (*r)->elements; ++i) {
-      ids.push_back(AsString((*r)->element[i]));
+    std::vector<std::pair<std::string, uint64_t>> out;
+    for (size_t i = 0; i + 1 < (*r)->elements; i += 2) {
+      uint64_t version = 0;
+      (void)absl::SimpleAtoi(AsString((*r)->element[i + 1]), &version);
+      out.emplace_back(AsString((*r)->element[i]), version);
     }
-    return ids;
+    std::sort(out.begin(), out.end());
+    return out;
   }
 
   absl::StatusOr<StoreCatchUp> CatchUp(const std::string& id,

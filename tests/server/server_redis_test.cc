@@ -179,9 +179,13 @@ grpc::Status PathOn(v1::Pathfinding::Stub& stub, const std::string& id) {
   return stub.FindPath(&ctx, Path(id, 1, 1, 1, 1), &out);
 }
 
+// The maps loaded on a replica (ListMaps lists the others with id and
+// version only).
 std::set<std::string> Held(v1::Pathfinding::Stub& stub) {
   std::set<std::string> ids;
-  for (const v1::MapInfo& m : List(stub)) ids.insert(m.id());
+  for (const v1::MapInfo& m : List(stub)) {
+    if (m.width() > 0) ids.insert(m.id());
+  }
   return ids;
 }
 
@@ -204,6 +208,12 @@ TEST(ServerRedisTest, MapsLoadOnFirstUseAndLeaveMemoryPastTheCellLimit) {
     ASSERT_TRUE(Register(a.stub(), id, dungeon, &info).ok());
   }
   EXPECT_TRUE(Held(b.stub()).empty());
+  // Listed all the same: what the store holds.
+  const std::vector<v1::MapInfo> listed = List(b.stub());
+  ASSERT_EQ(listed.size(), 3u);
+  EXPECT_EQ(listed[0].id(), "m1");
+  EXPECT_EQ(listed[2].id(), "m3");
+  EXPECT_EQ(listed[1].version(), 1u);
   ASSERT_TRUE(PathOn(b.stub(), "m1").ok());
   EXPECT_EQ(InfoOf(b.stub(), "m2").version(), 1u);
   EXPECT_EQ(Held(b.stub()), (std::set<std::string>{"m1", "m2"}));
@@ -211,6 +221,7 @@ TEST(ServerRedisTest, MapsLoadOnFirstUseAndLeaveMemoryPastTheCellLimit) {
   EXPECT_EQ(Held(b.stub()), (std::set<std::string>{"m2", "m3"}));
   ASSERT_TRUE(PathOn(b.stub(), "m1").ok());  // Back; m2 goes.
   EXPECT_EQ(Held(b.stub()), (std::set<std::string>{"m3", "m1"}));
+  EXPECT_EQ(List(b.stub()).size(), 3u);
   EXPECT_EQ(
       testing::MetricValue(Scrape(b.metrics_port()),
                            "gridstar_store_followed_total{kind=\"content\"} "),
