@@ -371,13 +371,17 @@ absl::Status MapRegistry::Delete(const std::string& id) {
   if (store_ != nullptr) {
     if (absl::Status s = store_->Delete(id); !s.ok()) return s;
   }
+  Drop(id);
+  return absl::OkStatus();
+}
+
+void MapRegistry::Drop(const std::string& id) {
   std::shared_ptr<const MapSnapshot> old;  // Freed outside the lock.
   std::lock_guard<std::mutex> lock(mu_);
   auto it = maps_.find(id);
   old = std::move(it->second);
   maps_.erase(it);
   last_used_.erase(id);
-  return absl::OkStatus();
 }
 
 std::shared_ptr<const MapSnapshot> MapRegistry::Find(

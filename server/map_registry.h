@@ -226,6 +226,8 @@ class MapRegistry {
   // Cells of the registered maps. REQUIRES: mu_ held.
   int64_t TotalCellsLocked() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void Swap(const std::string& id, std::shared_ptr<const MapSnapshot> next);
+  // Takes map id out of memory (not out of the store). REQUIRES: held.
+  void Drop(const std::string& id);
   // Ids whose landmark rebuild is claimed and not yet started.
   absl::flat_hash_set<std::string> rebuild_claims_ ABSL_GUARDED_BY(mu_);
   absl::flat_hash_set<std::string> table_claims_ ABSL_GUARDED_BY(mu_);

@@ -21,12 +21,7 @@ absl::StatusOr<MapRegistry::Followed> MapRegistry::Follow(
   Followed followed;
   if (!catch_up->stored) {
     if (held == nullptr) return followed;
-    std::shared_ptr<const MapSnapshot> old;  // Freed outside the lock.
-    std::lock_guard<std::mutex> lock(mu_);
-    auto it = maps_.find(id);
-    old = std::move(it->second);
-    maps_.erase(it);
-    last_used_.erase(id);
+    Drop(id);
     followed.kind = Followed::Kind::kDropped;
     return followed;
   }

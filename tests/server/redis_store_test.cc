@@ -24,14 +24,6 @@ namespace {
 using ::gridstar::testing::RedisProcess;
 using ::gridstar::testing::StatusIs;
 
-// Fails under CI, else skips, when redis-server cannot run here.
-#define REQUIRE_REDIS(redis)                                       \
-  do {                                                             \
-    if (!(redis).error().empty()) {                                \
-      if (std::getenv("CI") != nullptr) FAIL() << (redis).error(); \
-      GTEST_SKIP() << (redis).error();                             \
-    }                                                              \
-  } while (0)
 
 StoredMap SmallMap(const std::string& id, uint64_t version = 1) {
   StoredMap m;
@@ -65,7 +57,8 @@ std::unique_ptr<RedisStore> Store(const RedisProcess& redis,
 struct Raw {
   explicit Raw(int port) : c(redisConnect("127.0.0.1", port)) {}
   ~Raw() { redisFree(c); }
-  long long Integer(const std::vector<std::string>& args) {
+  // The reply's integer, or -1; `ok` says whether it was not an error.
+  long long Run(const std::vector<std::string>& args, bool* ok = nullptr) {
     std::vector<const char*> argv;
     std::vector<size_t> len;
     for (const auto& a : args) {
@@ -74,22 +67,16 @@ struct Raw {
     }
     auto* r = static_cast<redisReply*>(redisCommandArgv(
         c, static_cast<int>(args.size()), argv.data(), len.data()));
+    if (ok != nullptr) *ok = r != nullptr && r->type != REDIS_REPLY_ERROR;
     const long long v =
         r != nullptr && r->type == REDIS_REPLY_INTEGER ? r->integer : -1;
     if (r != nullptr) freeReplyObject(r);
     return v;
   }
+  long long Integer(const std::vector<std::string>& args) { return Run(args); }
   bool Ok(const std::vector<std::string>& args) {
-    std::vector<const char*> argv;
-    std::vector<size_t> len;
-    for (const auto& a : args) {
-      argv.push_back(a.data());
-      len.push_back(a.size());
-    }
-    auto* r = static_cast<redisReply*>(redisCommandArgv(
-        c, static_cast<int>(args.size()), argv.data(), len.data()));
-    const bool ok = r != nullptr && r->type != REDIS_REPLY_ERROR;
-    if (r != nullptr) freeReplyObject(r);
+    bool ok = false;
+    Run(args, &ok);
     return ok;
   }
   redisContext* c;
@@ -125,7 +112,7 @@ TEST(RedisUrlTest, ParsesHostPortAndDatabase) {
 // made from, so the second writer of a version is refused, not appended.
 TEST(RedisStoreTest, UpdatesFromTwoWritersAreTotallyOrdered) {
   RedisProcess redis;
-  REQUIRE_REDIS(redis);
+  GRIDSTAR_REQUIRE_REDIS(redis);
   auto a = Store(redis, "order:"), b = Store(redis, "order:");
   ASSERT_OK(a->Put(SmallMap("m")));
   ASSERT_OK(b->AppendUpdate(OneCell("m", 2, 0, 0)));
@@ -146,7 +133,7 @@ TEST(RedisStoreTest, UpdatesFromTwoWritersAreTotallyOrdered) {
 
 TEST(RedisStoreTest, CorruptContentOrUpdateIsReportedAndTheMapSkipped) {
   RedisProcess redis;
-  REQUIRE_REDIS(redis);
+  GRIDSTAR_REQUIRE_REDIS(redis);
   auto store = Store(redis, "corrupt:");
   for (const char* id : {"good", "bad-content", "bad-update"}) {
     ASSERT_OK(store->Put(SmallMap(id)));
@@ -170,7 +157,7 @@ TEST(RedisStoreTest, CorruptContentOrUpdateIsReportedAndTheMapSkipped) {
 
 TEST(RedisStoreTest, CompactionTrimsTheStreamAndWaitsForItsBound) {
   RedisProcess redis;
-  REQUIRE_REDIS(redis);
+  GRIDSTAR_REQUIRE_REDIS(redis);
   auto store = Store(redis, "compact:");
   StoredMap m = SmallMap("m");
   ASSERT_OK(store->Put(m));
@@ -210,7 +197,7 @@ TEST(RedisStoreTest, CompactionTrimsTheStreamAndWaitsForItsBound) {
 // version), and says when a map is gone.
 TEST(RedisStoreTest, FollowerCatchesUpByUpdatesOrByContent) {
   RedisProcess redis;
-  REQUIRE_REDIS(redis);
+  GRIDSTAR_REQUIRE_REDIS(redis);
   auto writer = Store(redis, "follow:");
   auto reader = Store(redis, "follow:");
   absl::StatusOr<std::unique_ptr<MapStoreFollower>> f = reader->NewFollower();
@@ -280,7 +267,7 @@ TEST(RedisStoreTest, FollowerCatchesUpByUpdatesOrByContent) {
 // server listens there again the store reconnects by itself.
 TEST(RedisStoreTest, RedisDownIsUnavailableThenReconnects) {
   auto redis = std::make_unique<RedisProcess>();
-  REQUIRE_REDIS(*redis);
+  GRIDSTAR_REQUIRE_REDIS(*redis);
   const int port = redis->port();
   RedisStore::Options options;
   options.address = {"127.0.0.1", port, 0};
@@ -298,7 +285,7 @@ TEST(RedisStoreTest, RedisDownIsUnavailableThenReconnects) {
                        absl::StatusCode::kUnavailable, where));
   // The same port again (this server keeps nothing: a fresh store).
   redis = std::make_unique<RedisProcess>(port);
-  REQUIRE_REDIS(*redis);
+  GRIDSTAR_REQUIRE_REDIS(*redis);
   ASSERT_OK(store.Put(SmallMap("m")));
   ASSERT_OK(store.AppendUpdate(OneCell("m", 2, 0, 0)));
   ASSERT_OK(store.LoadAll(&maps, &errors));

@@ -83,7 +83,9 @@ TEST(ClientCliTest, ScenAndLoadThroughTheRealServer) {
   EXPECT_EQ(code, 0) << streamed;
   uint64_t requests = 0;
   ASSERT_EQ(std::sscanf(streamed.c_str(), "requests=%lu ", &requests), 1) << streamed;
-  EXPECT_GT(requests, 100u) << streamed;
+  // How many fit in the second is the machine's business (62 under TSan on
+  // a loaded machine once), not this test's.
+  EXPECT_GT(requests, 0u) << streamed;
   EXPECT_NE(streamed.find(" errors=0 "), std::string::npos) << streamed;
   // A paced stream never sends more than --rps requests a second (fewer
   // when the server is slower, as under the sanitizers: no lower bound).

@@ -124,15 +124,8 @@ inline std::string ReadSample(const std::string& name) {
 }
 
 inline std::string Scrape(int port) {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(static_cast<uint16_t>(port));
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0) {
-    close(fd);
-    return "";
-  }
+  const int fd = ConnectLoopback(port);
+  if (fd < 0) return "";
   const std::string req = "GET /metrics HTTP/1.0\r\nHost: localhost\r\n\r\n";
   if (write(fd, req.data(), req.size()) < 0) return "";
   std::string out;

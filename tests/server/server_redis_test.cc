@@ -22,13 +22,6 @@ namespace {
 using namespace testing::server_suite;  // NOLINT(build/namespaces)
 using testing::RedisProcess;
 
-#define REQUIRE_REDIS(redis)                                       \
-  do {                                                             \
-    if (!(redis).error().empty()) {                                \
-      if (std::getenv("CI") != nullptr) FAIL() << (redis).error(); \
-      GTEST_SKIP() << (redis).error();                             \
-    }                                                              \
-  } while (0)
 
 grpc::Status UpdateCorner(v1::Pathfinding::Stub& stub, const std::string& id,
                           uint32_t cost, v1::MapInfo* info) {
@@ -53,7 +46,7 @@ std::vector<v1::MapInfo> List(v1::Pathfinding::Stub& stub) {
 
 TEST(ServerRedisTest, MapsAndUpdatesOutliveKillNineOfEveryReplica) {
   RedisProcess redis;
-  REQUIRE_REDIS(redis);
+  GRIDSTAR_REQUIRE_REDIS(redis);
   const std::string store = absl::StrCat("--store=", redis.url());
   const std::string dungeon = ReadSample("dungeon.map");
   uint64_t version = 0;
@@ -110,7 +103,7 @@ v1::MapInfo InfoOf(v1::Pathfinding::Stub& stub, const std::string& id,
 // version; updates through both stay in one order.
 TEST(ServerRedisTest, WritesThroughOneReplicaReachTheOther) {
   RedisProcess redis;
-  REQUIRE_REDIS(redis);
+  GRIDSTAR_REQUIRE_REDIS(redis);
   const std::string store = absl::StrCat("--store=", redis.url());
   ServerProcess a({store}), b({store});
   ASSERT_TRUE(a.started());
@@ -195,7 +188,7 @@ std::set<std::string> Held(v1::Pathfinding::Stub& stub) {
 // and comes back on its next use. Held maps follow updates made elsewhere.
 TEST(ServerRedisTest, MapsLoadOnFirstUseAndLeaveMemoryPastTheCellLimit) {
   RedisProcess redis;
-  REQUIRE_REDIS(redis);
+  GRIDSTAR_REQUIRE_REDIS(redis);
   const std::string store = absl::StrCat("--store=", redis.url());
   ServerProcess a({store});
   // Two 128 x 128 maps fit, three do not.

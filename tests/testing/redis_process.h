@@ -41,8 +41,8 @@ class RedisProcess {
     pid_ = fork();
     if (pid_ == 0) {
       if (std::freopen("/dev/null", "w", stdout) == nullptr) _exit(126);
-      const std::string port = absl::StrCat(port_);
-      execl(binary.c_str(), binary.c_str(), "--port", port.c_str(), "--bind",
+      const std::string port_arg = absl::StrCat(port_);
+      execl(binary.c_str(), binary.c_str(), "--port", port_arg.c_str(), "--bind",
             "127.0.0.1", "--save", "", "--appendonly", "no", "--daemonize",
             "no", static_cast<char*>(nullptr));
       _exit(127);
@@ -96,5 +96,15 @@ class RedisProcess {
 };
 
 }  // namespace gridstar::testing
+
+// In a test: fails under CI, else skips, when `redis` (a RedisProcess)
+// could not start (redis-server missing).
+#define GRIDSTAR_REQUIRE_REDIS(redis)                              \
+  do {                                                             \
+    if (!(redis).error().empty()) {                                \
+      if (std::getenv("CI") != nullptr) FAIL() << (redis).error(); \
+      GTEST_SKIP() << (redis).error();                             \
+    }                                                              \
+  } while (0)
 
 #endif  // GRIDSTAR_TESTS_TESTING_REDIS_PROCESS_H_
