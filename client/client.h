@@ -40,7 +40,10 @@ struct ClientOptions {
   int max_attempts = 4;  // Including the first.
   absl::Duration initial_backoff = absl::Milliseconds(50);
   // Keep registered maps (their request and later updates: memory of the
-  // size of what was sent) to heal NOT_FOUND as described above.
+  // size of what was sent) to heal NOT_FOUND as described above. Turn it
+  // off against servers on a shared store (--store): they lose no map, and
+  // re-registering after NOT_FOUND would bring back a map another client
+  // deleted. (The client does not yet find that out by itself.)
   bool remember_maps = true;
 
   // Transport security. tls false = plaintext (the server's default).
