@@ -42,9 +42,14 @@ std::shared_ptr<const MapSnapshot> SnapshotOrFinish(MapRegistry& registry,
                                                     absl::string_view field,
                                                     const std::string& id,
                                                     UnaryCall* call) {
-  std::shared_ptr<const MapSnapshot> snapshot = registry.FindOrLoad(id);
-  if (snapshot == nullptr) call->Done(UnknownMap(field, id));
-  return snapshot;
+  absl::StatusOr<std::shared_ptr<const MapSnapshot>> snapshot =
+      registry.FindOrLoad(id);
+  if (!snapshot.ok()) {
+    call->Done(snapshot.status());
+    return nullptr;
+  }
+  if (*snapshot == nullptr) call->Done(UnknownMap(field, id));
+  return *std::move(snapshot);
 }
 
 absl::optional<absl::string_view> AuthorizationOf(

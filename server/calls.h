@@ -62,7 +62,7 @@ absl::Time CallDeadline(const grpc::CallbackServerContext* ctx,
 absl::Status UnknownMap(absl::string_view field, absl::string_view id);
 
 // The map's current snapshot (loaded from a shared store on first use), or
-// null after finishing the call with UnknownMap.
+// null after finishing the call with UnknownMap (or the store's error).
 std::shared_ptr<const MapSnapshot> SnapshotOrFinish(MapRegistry& registry,
                                                     absl::string_view field,
                                                     const std::string& id,

@@ -146,8 +146,10 @@ class MapRegistry {
   // Find for a caller about to use the map (it counts as used now); with a
   // store loader, a map stored but not held here is loaded first
   // (concurrent first calls load it once, under its write lock). Null when
-  // there is no such map, or the store could not be read.
-  std::shared_ptr<const MapSnapshot> FindOrLoad(const std::string& id);
+  // there is no such map; the store's error (Unavailable: Redis away) when
+  // it could not be asked.
+  absl::StatusOr<std::shared_ptr<const MapSnapshot>> FindOrLoad(
+      const std::string& id);
   bool shared_store() const { return loader_ != nullptr; }
   // With a store loader: every stored id and its version (held here or
   // not), ordered by id; empty without one.

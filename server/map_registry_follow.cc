@@ -71,7 +71,7 @@ void MapRegistry::SetStoreLoader(
   loaded_ = std::move(loaded);
 }
 
-std::shared_ptr<const MapSnapshot> MapRegistry::FindOrLoad(
+absl::StatusOr<std::shared_ptr<const MapSnapshot>> MapRegistry::FindOrLoad(
     const std::string& id) {
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -85,7 +85,13 @@ std::shared_ptr<const MapSnapshot> MapRegistry::FindOrLoad(
   if (!ValidateMapId(id, "id").ok()) return nullptr;
   // Under the map's write lock: a second first call waits, then finds it.
   absl::StatusOr<Followed> followed = Follow(*loader_, id);
-  if (followed.ok() && followed->kind != Followed::Kind::kNothing && loaded_) {
+  if (!followed.ok()) {
+    // Redis away (or the stored map corrupt): not "no such map".
+    return absl::Status(followed.status().code(),
+                        absl::StrCat("loading map '", id, "' from the store: ",
+                                     followed.status().message()));
+  }
+  if (followed->kind != Followed::Kind::kNothing && loaded_) {
     loaded_(id, *followed);
   }
   std::lock_guard<std::mutex> lock(mu_);

@@ -39,7 +39,11 @@ grpc::ServerUnaryReactor* PathfindingService::RegisterMap(
         }
         // A map stored but not held here is loaded first: its id is taken
         // (replace rules apply) whichever replica registers.
-        (void)registry_->FindOrLoad(request->id());
+        if (absl::Status l = registry_->FindOrLoad(request->id()).status();
+            !l.ok()) {
+          call->Done(l);
+          return;
+        }
         absl::StatusOr<std::shared_ptr<const MapSnapshot>> s =
             registry_->Register(request->id(), *std::move(map), options,
                                 request->replace());
@@ -80,7 +84,13 @@ grpc::ServerUnaryReactor* PathfindingService::UpdateCells(
         // Held until after the answer, so that unmapping the version this
         // update replaces (when no search holds it) is not the caller's wait.
         // (Loaded first when stored but not held here.)
-        std::shared_ptr<const MapSnapshot> replaced = registry_->FindOrLoad(id);
+        absl::StatusOr<std::shared_ptr<const MapSnapshot>> loaded =
+            registry_->FindOrLoad(id);
+        if (!loaded.ok()) {
+          call->Done(loaded.status());
+          return;
+        }
+        std::shared_ptr<const MapSnapshot> replaced = *std::move(loaded);
         absl::StatusOr<std::shared_ptr<const MapSnapshot>> s =
             registry_->Update(id, changes, request->expected_version(),
                               [&](size_t i) {
@@ -205,8 +215,9 @@ grpc::ServerUnaryReactor* PathfindingService::DeleteMap(
     return call;
   }
   const bool queued = admin_->TrySubmit([this, call, request](SearchContext&) {
-    (void)registry_->FindOrLoad(request->id());  // Stored, not held here.
-    absl::Status s = registry_->Delete(request->id());
+    // A map stored but not held here is loaded first.
+    absl::Status s = registry_->FindOrLoad(request->id()).status();
+    if (s.ok()) s = registry_->Delete(request->id());
     if (s.ok()) flow_fields_->DropMap(request->id());
     call->Done(s);
   });

@@ -31,8 +31,8 @@ class StreamCall : public grpc::ServerBidiReactor<v1::StreamPathRequest,
         start_(absl::Now()),
         cancelled_(std::make_shared<std::atomic<bool>>(false)) {
     service_->metrics()->RequestStarted();
-    if (absl::Status s = service_->Authorize(ctx, AccessLevel::kQuery,
-                                             "FindPathsStream");
+    if (absl::Status s =
+            service_->Authorize(ctx, AccessLevel::kQuery, "FindPathsStream");
         !s.ok()) {
       const grpc::Status refusal = convert::ToGrpcStatus(s);
       code_ = static_cast<int>(refusal.error_code());
@@ -51,11 +51,14 @@ class StreamCall : public grpc::ServerBidiReactor<v1::StreamPathRequest,
     }
     const uint64_t id = request_.request_id();
     const v1::PathRequest& r = request_.request();
-    std::shared_ptr<const MapSnapshot> snapshot =
+    absl::StatusOr<std::shared_ptr<const MapSnapshot>> found =
         service_->registry()->FindOrLoad(r.map_id());
+    std::shared_ptr<const MapSnapshot> snapshot =
+        found.ok() ? *std::move(found) : nullptr;
     auto job = std::make_shared<PathJob>();
     absl::Status s =
-        snapshot == nullptr
+        !found.ok() ? found.status()
+        : snapshot == nullptr
             ? UnknownMap("request.map_id", r.map_id())
             : MakeJob(r, std::move(snapshot),
                       CallDeadline(ctx_, service_->options().max_search_time),

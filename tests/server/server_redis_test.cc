@@ -237,6 +237,16 @@ TEST(ServerRedisTest, MapsLoadOnFirstUseAndLeaveMemoryPastTheCellLimit) {
   // Unknown everywhere: NOT_FOUND, as without a store.
   EXPECT_EQ(PathOn(c.stub(), "nowhere").error_code(),
             grpc::StatusCode::NOT_FOUND);
+  // Redis away: held maps are served, a first use is UNAVAILABLE (not
+  // NOT_FOUND: the map may well exist).
+  redis.Stop();
+  EXPECT_TRUE(PathOn(c.stub(), "m2").ok());
+  const grpc::Status away = PathOn(c.stub(), "m3");
+  EXPECT_EQ(away.error_code(), grpc::StatusCode::UNAVAILABLE)
+      << away.error_message();
+  EXPECT_NE(away.error_message().find("loading map 'm3' from the store"),
+            std::string::npos)
+      << away.error_message();
 }
 
 TEST(ServerRedisTest, BadOrUnreachableStoreRefusesToStart) {
