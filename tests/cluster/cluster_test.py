@@ -15,7 +15,11 @@ holds every stored map) and drop unused ones.
 """
 
 import os
+import re
 import shutil
+import signal
+import socket
+import subprocess
 import sys
 import tempfile
 import threading
@@ -121,6 +125,57 @@ class ClusterTest(unittest.TestCase):
             self.assertEqual(bytes(raw), bytes(model))
         print(f"slowest propagation to all three: {slowest * 1e3:.1f} ms "
               f"(over {len(cells)} updates)", file=sys.stderr)
+
+    def test_plain_round_robin_through_nginx(self):
+        # deploy/nginx/nginx-store.conf with this test's ports and paths.
+        nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+        if not os.path.exists(nginx):
+            if os.environ.get("CI") is not None:
+                self.fail("nginx is not installed, and CI is set")
+            self.skipTest("nginx is not installed")
+        with open(os.path.join(ROOT, "deploy", "nginx", "nginx-store.conf"),
+                  encoding="ascii") as f:
+            conf = f.read()
+        ports = iter(r.port for r in self.replicas)
+        conf = re.sub(r"server 127\.0\.0\.1:\d+",
+                      lambda m: f"server 127.0.0.1:{next(ports)}", conf)
+        listen = cluster_lib.free_port()
+        conf = re.sub(r"listen 127\.0\.0\.1:\d+", f"listen 127.0.0.1:{listen}", conf)
+        conf = conf.replace("/tmp/gridstar-nginx", os.path.join(self.tmp, "nginx"))
+        path = os.path.join(self.tmp, "nginx.conf")
+        with open(path, "w", encoding="ascii") as f:
+            f.write(conf)
+        proc = subprocess.Popen([nginx, "-p", self.tmp, "-c", path, "-g", "daemon off;"],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        channel = None
+        try:
+            def listening():
+                try:
+                    socket.create_connection(("127.0.0.1", listen), timeout=5).close()
+                    return True
+                except OSError:
+                    return False
+            wait_for(listening, "nginx to listen")
+            channel = grpc.insecure_channel(f"127.0.0.1:{listen}")
+            stub = pb_grpc.PathfindingStub(channel)
+            with open(DUNGEON, encoding="ascii") as f:
+                info = stub.RegisterMap(pb.RegisterMapRequest(id="world", movingai=f.read()),
+                                        timeout=GENEROUS_S)
+            self.assertEqual(info.version, 1)
+            # No header, no hash: round robin sends these to all three, and
+            # each serves the map (loaded on its first use).
+            for start, goal in scenarios(30):
+                got = stub.FindPath(pb.PathRequest(
+                    map_id="world", start=pb.Cell(x=start[0], y=start[1]),
+                    goal=pb.Cell(x=goal[0], y=goal[1])), timeout=GENEROUS_S)
+                self.assertEqual(got.map_version, 1)
+            for i, r in enumerate(self.replicas):
+                self.assertEqual(r.version("world"), 1, f"replica {i}")
+        finally:
+            if channel is not None:
+                channel.close()
+            proc.send_signal(signal.SIGQUIT)
+            proc.wait()
 
     def test_kill_nine_of_a_replica_under_load_loses_nothing(self):
         register(self.replicas[0], "world")

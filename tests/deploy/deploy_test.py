@@ -482,6 +482,17 @@ class NginxTest(unittest.TestCase):
                 capture_output=True, text=True, check=False)
             self.assertEqual(run.returncode, 0, run.stderr)
 
+    def test_store_config_is_valid_and_round_robin(self):
+        conf = read("deploy/nginx/nginx-store.conf")
+        self.assertNotRegex(conf, r"(?m)^\s*hash ")
+        self.assertIn("grpc_pass grpc://gridstar;", conf)
+        with tempfile.TemporaryDirectory() as tmp:
+            run = subprocess.run(
+                ["nginx", "-t", "-p", tmp, "-c",
+                 os.path.join(ROOT, "deploy/nginx/nginx-store.conf")],
+                capture_output=True, text=True, check=False)
+            self.assertEqual(run.returncode, 0, run.stderr)
+
 if __name__ == "__main__":
     BUILD = os.path.abspath(sys.argv.pop(1))
     unittest.main(verbosity=2)
