@@ -34,7 +34,8 @@ absl::StatusOr<std::string> ReadWholeFile(const std::string& path,
   return text;
 }
 
-std::shared_ptr<grpc::ChannelCredentials> CredentialsOf(const ClientOptions& o) {
+std::shared_ptr<grpc::ChannelCredentials> CredentialsOf(
+    const ClientOptions& o) {
   if (!o.tls) return grpc::InsecureChannelCredentials();
   grpc::SslCredentialsOptions ssl;
   ssl.pem_root_certs = o.tls_ca_pem;
@@ -111,6 +112,11 @@ absl::Status Client::Call(bool idempotent, const std::string& map_id,
     if (!map_id.empty()) ctx.AddMetadata(kMapHeader, map_id);
     AddToken(&ctx);
     const grpc::Status s = rpc(&ctx);
+    const auto& initial = ctx.GetServerInitialMetadata();
+    if (auto it = initial.find(kStoreHeader);
+        it != initial.end() && it->second == "shared") {
+      shared_store_.store(true);
+    }
     if (s.error_code() != grpc::StatusCode::UNAVAILABLE || !idempotent ||
         attempt >= options_.max_attempts) {
       return FromGrpc(s);
@@ -123,7 +129,9 @@ absl::Status Client::Call(bool idempotent, const std::string& map_id,
 absl::Status Client::MapCall(bool idempotent, const std::string& map_id,
                              const Rpc& rpc) {
   absl::Status s = Call(idempotent, map_id, rpc);
-  if (!absl::IsNotFound(s) || !options_.remember_maps) return s;
+  if (!absl::IsNotFound(s) || !options_.remember_maps || shared_store_.load()) {
+    return s;
+  }
   if (!Heal(map_id).ok()) return s;
   return Call(idempotent, map_id, rpc);
 }
@@ -159,7 +167,8 @@ absl::Status Client::Heal(const std::string& map_id) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<v1::MapInfo> Client::RegisterMap(const v1::RegisterMapRequest& r) {
+absl::StatusOr<v1::MapInfo> Client::RegisterMap(
+    const v1::RegisterMapRequest& r) {
   v1::MapInfo out;
   // Identical content is a no-op on the server, so a retry is safe.
   absl::Status s = Call(true, r.id(), [&](grpc::ClientContext* c) {
@@ -180,7 +189,8 @@ absl::StatusOr<v1::MapInfo> Client::RegisterMap(const v1::RegisterMapRequest& r)
   return out;
 }
 
-absl::StatusOr<v1::MapInfo> Client::UpdateCells(const v1::UpdateCellsRequest& r) {
+absl::StatusOr<v1::MapInfo> Client::UpdateCells(
+    const v1::UpdateCellsRequest& r) {
   v1::MapInfo out;
   absl::Status s = MapCall(false, r.id(), [&](grpc::ClientContext* c) {
     return stub_->UpdateCells(c, r, &out);
@@ -296,8 +306,10 @@ absl::Status Client::Health() {
   for (const grpc::Slice& s : slices) {
     bytes.append(reinterpret_cast<const char*>(s.begin()), s.size());
   }
-  if (bytes.size() == 2 && bytes[0] == 0x08 && bytes[1] == 0x01) return absl::OkStatus();
-  return absl::UnavailableError("the server is not serving (draining or starting)");
+  if (bytes.size() == 2 && bytes[0] == 0x08 && bytes[1] == 0x01)
+    return absl::OkStatus();
+  return absl::UnavailableError(
+      "the server is not serving (draining or starting)");
 }
 
 }  // namespace gridstar

@@ -40,10 +40,10 @@ struct ClientOptions {
   int max_attempts = 4;  // Including the first.
   absl::Duration initial_backoff = absl::Milliseconds(50);
   // Keep registered maps (their request and later updates: memory of the
-  // size of what was sent) to heal NOT_FOUND as described above. Turn it
-  // off against servers on a shared store (--store): they lose no map, and
-  // re-registering after NOT_FOUND would bring back a map another client
-  // deleted. (The client does not yet find that out by itself.)
+  // size of what was sent) to heal NOT_FOUND as described above. Against
+  // servers on a shared store (--store, which say so in kStoreHeader) the
+  // client never re-registers: they lose no map, and re-registering would
+  // bring back a map another client deleted.
   bool remember_maps = true;
 
   // Transport security. tls false = plaintext (the server's default).
@@ -72,6 +72,9 @@ absl::Status LoadClientSecurity(const std::string& tls_ca_file,
 
 // The header that names a call's map, for routing proxies.
 inline constexpr char kMapHeader[] = "x-gridstar-map";
+// Initial metadata of a server on a shared store (value "shared"): it loses
+// no map, so the client never re-registers one there.
+inline constexpr char kStoreHeader[] = "x-gridstar-store";
 
 class Client {
  public:
@@ -120,6 +123,8 @@ class Client {
   std::mutex mu_;  // Guards maps_.
   std::map<std::string, std::shared_ptr<Remembered>> maps_;
   std::atomic<uint64_t> reregistrations_{0};
+  // A server answered with kStoreHeader: NOT_FOUND there is the truth.
+  std::atomic<bool> shared_store_{false};
 };
 
 }  // namespace gridstar

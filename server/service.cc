@@ -15,30 +15,33 @@ PathfindingService::PathfindingService(MapRegistry* registry, Scheduler* search,
       admin_(admin),
       metrics_(metrics),
       flow_fields_(flow_fields),
-      background_(1, 64,
-                  [] {
-                    SearchContextOptions o;
-                    o.max_cells = 1;  // Rebuilds bring their own contexts.
-                    return o;
-                  }(),
-                  // Below updates (which it would otherwise delay on a busy
-                  // machine), above searches (which wait for its tables).
-                  kBackgroundNice),
+      background_(
+          1, 64,
+          [] {
+            SearchContextOptions o;
+            o.max_cells = 1;  // Rebuilds bring their own contexts.
+            return o;
+          }(),
+          // Below updates (which it would otherwise delay on a busy
+          // machine), above searches (which wait for its tables).
+          kBackgroundNice),
       options_(options) {
   SetMessageAllocatorFor_FindPath(&find_path_messages_);
   SetMessageAllocatorFor_FindPaths(&find_paths_messages_);
   SetMessageAllocatorFor_FindGroupPaths(&group_paths_messages_);
 }
 
-absl::Status PathfindingService::Authorize(const grpc::CallbackServerContext* ctx,
-                                           AccessLevel need,
-                                           absl::string_view method) const {
+absl::Status PathfindingService::Authorize(
+    const grpc::CallbackServerContext* ctx, AccessLevel need,
+    absl::string_view method) const {
   if (options_.access == nullptr) return absl::OkStatus();
   return options_.access->Authorize(AuthorizationOf(ctx), need, method);
 }
 
-bool PathfindingService::Admit(const grpc::CallbackServerContext* ctx,
+bool PathfindingService::Admit(grpc::CallbackServerContext* ctx,
                                AccessLevel need, UnaryCall* call) const {
+  if (registry_->shared_store())
+    ctx->AddInitialMetadata("x-gridstar-store", "shared");
   absl::Status s = Authorize(ctx, need, call->method());
   if (s.ok()) return true;
   call->Done(s);

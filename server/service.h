@@ -109,7 +109,9 @@ class PathfindingService final : public v1::Pathfinding::CallbackService {
 
  private:
   // Authorize, finishing `call` with the refusal; false when refused.
-  bool Admit(const grpc::CallbackServerContext* ctx, AccessLevel need,
+  // Also tells the caller, in initial metadata, that this server is on a
+  // shared store (gridstar::kStoreHeader: clients then never re-register).
+  bool Admit(grpc::CallbackServerContext* ctx, AccessLevel need,
              UnaryCall* call) const;
   // How many levels the background thread runs below the rest of the server
   // (searches run --search_nice, 10 by default).

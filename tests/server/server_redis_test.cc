@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "client.h"
 #include "gtest/gtest.h"
 #include "server/server_test_util.h"
 #include "testing/redis_process.h"
@@ -21,7 +22,6 @@ namespace {
 
 using namespace testing::server_suite;  // NOLINT(build/namespaces)
 using testing::RedisProcess;
-
 
 grpc::Status UpdateCorner(v1::Pathfinding::Stub& stub, const std::string& id,
                           uint32_t cost, v1::MapInfo* info) {
@@ -247,6 +247,31 @@ TEST(ServerRedisTest, MapsLoadOnFirstUseAndLeaveMemoryPastTheCellLimit) {
   EXPECT_NE(away.error_message().find("loading map 'm3' from the store"),
             std::string::npos)
       << away.error_message();
+}
+
+// The client library heals NOT_FOUND by registering the map again; on a
+// shared store that would bring back a map another client deleted, so the
+// servers say they are on one and the client believes NOT_FOUND there.
+TEST(ServerRedisTest, TheClientDoesNotBringBackAMapDeletedElsewhere) {
+  RedisProcess redis;
+  GRIDSTAR_REQUIRE_REDIS(redis);
+  const std::string store = absl::StrCat("--store=", redis.url());
+  ServerProcess a({store}), b({store});
+  ASSERT_TRUE(a.started() && b.started());
+  ClientOptions options;
+  options.deadline = absl::Seconds(300);
+  Client mine(absl::StrCat("127.0.0.1:", a.port()), options);
+  Client other(absl::StrCat("127.0.0.1:", b.port()), options);
+  v1::RegisterMapRequest r;
+  r.set_id("m");
+  r.set_movingai(ReadSample("dungeon.map"));
+  ASSERT_TRUE(mine.RegisterMap(r).ok());
+  ASSERT_TRUE(other.DeleteMap("m").ok());
+  ASSERT_TRUE(WaitFor([&] { return List(a.stub()).empty(); }));
+  absl::StatusOr<v1::PathResponse> path = mine.FindPath(Path("m", 1, 1, 2, 1));
+  EXPECT_TRUE(absl::IsNotFound(path.status())) << path.status();
+  EXPECT_EQ(mine.reregistrations(), 0u);
+  EXPECT_TRUE(List(b.stub()).empty());
 }
 
 TEST(ServerRedisTest, BadOrUnreachableStoreRefusesToStart) {
