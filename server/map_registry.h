@@ -130,6 +130,8 @@ class MapRegistry {
     // Versions this replica was behind (updates applied; for content, the
     // stored version less the one held, 0 for a map new here).
     uint64_t versions_behind = 0;
+    // For content: reading it from the store and building the map.
+    double load_seconds = 0;
   };
   absl::StatusOr<Followed> Follow(MapStoreFollower& follower,
                                   const std::string& id);

@@ -5,6 +5,8 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "map_registry.h"
 #include "map_registry_internal.h"
 
@@ -15,6 +17,7 @@ absl::StatusOr<MapRegistry::Followed> MapRegistry::Follow(
   if (absl::Status s = ValidateMapId(id, "id"); !s.ok()) return s;
   WriteLock write(this, id);
   std::shared_ptr<const MapSnapshot> held = Find(id);
+  const absl::Time start = absl::Now();
   absl::StatusOr<StoreCatchUp> catch_up =
       follower.CatchUp(id, held == nullptr ? 0 : held->version);
   if (!catch_up.ok()) return catch_up.status();
@@ -34,6 +37,7 @@ absl::StatusOr<MapRegistry::Followed> MapRegistry::Follow(
                        (held == nullptr ? 0 : held->map.cell_count()));
     }
     followed.kind = Followed::Kind::kContent;
+    followed.load_seconds = absl::ToDoubleSeconds(absl::Now() - start);
     if (held != nullptr && catch_up->content.version > held->version) {
       followed.versions_behind = catch_up->content.version - held->version;
     }

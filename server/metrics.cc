@@ -59,7 +59,11 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()) {
                      .Register(*registry_)
                      .Add({}, ExpansionBuckets());
   auto gauge = [this](const char* name, const char* help) {
-    return &prometheus::BuildGauge().Name(name).Help(help).Register(*registry_).Add({});
+    return &prometheus::BuildGauge()
+                .Name(name)
+                .Help(help)
+                .Register(*registry_)
+                .Add({});
   };
   maps_ = gauge("gridstar_maps", "Registered maps");
   cells_ = gauge("gridstar_map_cells", "Cells of all registered maps");
@@ -79,7 +83,8 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()) {
     SearchHandles h;
     h.algorithm = AlgorithmName(a);
     const std::string name(h.algorithm);
-    h.seconds = &search_seconds_->Add({{"algorithm", name}}, SharedTimeBuckets());
+    h.seconds =
+        &search_seconds_->Add({{"algorithm", name}}, SharedTimeBuckets());
     for (size_t o = 0; o < std::size(kOutcomes); ++o) {
       h.outcomes[o] = &searches_->Add(
           {{"algorithm", name}, {"outcome", std::string(kOutcomes[o])}});
@@ -94,9 +99,10 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()) {
   flow_field_misses_ = &lookups.Add({{"result", "miss"}});
   store_errors_ = &prometheus::BuildCounter()
                        .Name("gridstar_store_errors_total")
-                       .Help("Failed map store calls outside a call, by "
-                             "operation (compact: a background compaction; "
-                             "follow: reading other replicas' writes)")
+                       .Help(
+                           "Failed map store calls outside a call, by "
+                           "operation (compact: a background compaction; "
+                           "follow: reading other replicas' writes)")
                        .Register(*registry_);
   // Present from the start, so that dashboards read 0, not "no data".
   store_errors_->Add({{"operation", "compact"}});
@@ -104,9 +110,10 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()) {
   auto& followed =
       prometheus::BuildCounter()
           .Name("gridstar_store_followed_total")
-          .Help("Maps brought over from the shared store after writes through "
-                "other replicas, by kind (updates: applied from the stream; "
-                "content: loaded whole; drop: deleted there)")
+          .Help(
+              "Maps brought over from the shared store after writes through "
+              "other replicas, by kind (updates: applied from the stream; "
+              "content: loaded whole; drop: deleted there)")
           .Register(*registry_);
   followed_updates_ = &followed.Add({{"kind", "updates"}});
   followed_contents_ = &followed.Add({{"kind", "content"}});
@@ -114,23 +121,36 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()) {
   follow_lag_versions_ =
       &prometheus::BuildHistogram()
            .Name("gridstar_store_follow_lag_versions")
-           .Help("Versions a map held here was behind the shared store when "
-                 "its writes were brought over (1: each update as it came)")
+           .Help(
+               "Versions a map held here was behind the shared store when "
+               "its writes were brought over (1: each update as it came)")
            .Register(*registry_)
            .Add({}, prometheus::Histogram::BucketBoundaries{1, 2, 4, 8, 16, 64,
                                                             256, 1024});
+  load_seconds_ =
+      &prometheus::BuildHistogram()
+           .Name("gridstar_store_load_seconds")
+           .Help(
+               "Time to load a map whole from the shared store (read and "
+               "build): first uses, replacements, catch-ups past a "
+               "compaction")
+           .Register(*registry_)
+           .Add({}, prometheus::Histogram::BucketBoundaries{
+                        0.001, 0.004, 0.016, 0.064, 0.25, 1, 4, 16, 64});
   auto& repairs =
       prometheus::BuildCounter()
           .Name("gridstar_jump_table_repairs_total")
-          .Help("Jump tables repaired in the background after updates, by "
-                "result (error: that version runs online jps)")
+          .Help(
+              "Jump tables repaired in the background after updates, by "
+              "result (error: that version runs online jps)")
           .Register(*registry_);
   table_repairs_ok_ = &repairs.Add({{"result", "ok"}});
   table_repairs_error_ = &repairs.Add({{"result", "error"}});
   auto& reloads = prometheus::BuildCounter()
                       .Name("gridstar_key_reloads_total")
-                      .Help("Re-reads of the token files on SIGHUP by result "
-                            "(ok; error: the old keys were kept)")
+                      .Help(
+                          "Re-reads of the token files on SIGHUP by result "
+                          "(ok; error: the old keys were kept)")
                       .Register(*registry_);
   key_reloads_ok_ = &reloads.Add({{"result", "ok"}});
   key_reloads_error_ = &reloads.Add({{"result", "error"}});
@@ -154,6 +174,7 @@ void Metrics::StoreFollowed(const MapRegistry::Followed& what) {
       break;
     case Kind::kContent:
       followed_contents_->Increment();
+      load_seconds_->Observe(what.load_seconds);
       break;
     case Kind::kDropped:
       followed_drops_->Increment();

@@ -88,6 +88,7 @@ class Metrics {
   prometheus::Counter* followed_contents_;
   prometheus::Counter* followed_drops_;
   prometheus::Histogram* follow_lag_versions_;
+  prometheus::Histogram* load_seconds_;
   prometheus::Counter* table_repairs_ok_;
   prometheus::Counter* table_repairs_error_;
   prometheus::Counter* key_reloads_ok_;

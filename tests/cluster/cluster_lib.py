@@ -113,9 +113,11 @@ class Replica:
     def start(self):
         port_file = os.path.join(self.tmp, f"port.{time.monotonic_ns()}")
         pin = ["taskset", "-c", str(self.pin)] if self.pin is not None else []
+        self.metrics_port = free_port()
         self.proc = subprocess.Popen(
             pin + [os.path.join(BUILD, "server", "gridstar-server"), "--host=127.0.0.1",
-                   "--port=0", "--port_file=" + port_file, "--metrics_port=0",
+                   "--port=0", "--port_file=" + port_file,
+                   f"--metrics_port={self.metrics_port}",
                    f"--workers={self.workers}", "--max_search_time=3600s",
                    "--store=" + self.store_url],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -134,6 +136,16 @@ class Replica:
             self.proc.send_signal(signal.SIGKILL)
         self.proc.wait()
         self.channel.close()
+
+    def metric(self, prefix):
+        """The value of the first /metrics line starting with `prefix`."""
+        import urllib.request  # pylint: disable=import-outside-toplevel
+        with urllib.request.urlopen(
+                f"http://127.0.0.1:{self.metrics_port}/metrics", timeout=GENEROUS_S) as page:
+            for line in page.read().decode().splitlines():
+                if line.startswith(prefix):
+                    return float(line[len(prefix):].strip())
+        return 0.0
 
     def version(self, map_id):
         try:

@@ -126,6 +126,30 @@ class ClusterTest(unittest.TestCase):
         print(f"slowest propagation to all three: {slowest * 1e3:.1f} ms "
               f"(over {len(cells)} updates)", file=sys.stderr)
 
+    def test_replicas_racing_to_load_a_map_load_it_once_each(self):
+        register(self.replicas[0], "world")
+        start, goal = scenarios(1)[0]
+        answers = []
+        lock = threading.Lock()
+
+        def call(r):
+            got = r.path("world", start, goal)
+            with lock:
+                answers.append((tuple(got.cells), got.map_version))
+
+        # Four first calls at once on each of the two replicas that do not
+        # hold the map yet.
+        threads = [threading.Thread(target=call, args=(r,))
+                   for r in self.replicas[1:] for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        self.assertEqual(len(answers), 8)
+        self.assertEqual(len(set(answers)), 1)  # Never a half map.
+        for r in self.replicas[1:]:
+            self.assertEqual(r.metric('gridstar_store_followed_total{kind="content"} '), 1)
+
     def test_plain_round_robin_through_nginx(self):
         # deploy/nginx/nginx-store.conf with this test's ports and paths.
         nginx = shutil.which("nginx") or "/usr/sbin/nginx"

@@ -215,10 +215,13 @@ TEST(ServerRedisTest, MapsLoadOnFirstUseAndLeaveMemoryPastTheCellLimit) {
   ASSERT_TRUE(PathOn(b.stub(), "m1").ok());  // Back; m2 goes.
   EXPECT_EQ(Held(b.stub()), (std::set<std::string>{"m3", "m1"}));
   EXPECT_EQ(List(b.stub()).size(), 3u);
-  EXPECT_EQ(
-      testing::MetricValue(Scrape(b.metrics_port()),
-                           "gridstar_store_followed_total{kind=\"content\"} "),
-      4);
+  const std::string page = Scrape(b.metrics_port());
+  EXPECT_EQ(testing::MetricValue(
+                page, "gridstar_store_followed_total{kind=\"content\"} "),
+            4);
+  EXPECT_EQ(testing::MetricValue(page, "gridstar_store_load_seconds_count "),
+            4);
+  EXPECT_GT(testing::MetricValue(page, "gridstar_store_load_seconds_sum "), 0);
   // A held map follows an update made through another replica.
   ASSERT_TRUE(UpdateCorner(a.stub(), "m1", 7, &info).ok());
   ASSERT_TRUE(WaitFor([&] { return InfoOf(b.stub(), "m1").version() == 2; }));
