@@ -350,7 +350,10 @@ int Run() {
     };
     store_follower = std::make_unique<StoreFollower>(
         &registry, std::move(follower), on_store_change,
-        [&metrics] { metrics.StoreError("follow"); });
+        [&metrics] { metrics.StoreError("follow"); },
+        [&metrics](const std::vector<std::pair<std::string, uint64_t>>& lags) {
+          metrics.SetStoreLags(lags);
+        });
   }
 
   grpc::EnableDefaultHealthCheckService(true);

@@ -8,9 +8,11 @@
 #include <atomic>
 #include <cstdint>
 #include <iterator>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/string_view.h"
@@ -48,6 +50,10 @@ class Metrics {
   void StoreError(absl::string_view operation);
   // A map brought over from the shared store (StoreFollower).
   void StoreFollowed(const MapRegistry::Followed& what);
+  // Every held map's versions behind the shared store (StoreFollower's
+  // measurement): one gauge per map, those of maps no longer held removed.
+  void SetStoreLags(
+      const std::vector<std::pair<std::string, uint64_t>>& lags);
   // A jump table repaired in the background after an update (ok) or not
   // (error: that version keeps running online jps).
   void JumpTableRepair(bool ok) {
@@ -88,6 +94,9 @@ class Metrics {
   prometheus::Counter* followed_contents_;
   prometheus::Counter* followed_drops_;
   prometheus::Histogram* follow_lag_versions_;
+  prometheus::Family<prometheus::Gauge>* store_lag_;
+  std::mutex store_lag_mu_;  // Guards store_lag_series_.
+  std::map<std::string, prometheus::Gauge*> store_lag_series_;
   prometheus::Histogram* load_seconds_;
   prometheus::Counter* table_repairs_ok_;
   prometheus::Counter* table_repairs_error_;

@@ -1,5 +1,6 @@
 #include "store_follower.h"
 
+#include <algorithm>
 #include <set>
 #include <utility>
 #include <vector>
@@ -12,15 +13,18 @@ namespace gridstar::server {
 namespace {
 constexpr absl::Duration kWait = absl::Seconds(1);
 constexpr absl::Duration kFullSyncEvery = absl::Seconds(30);
+constexpr absl::Duration kLagsEvery = absl::Seconds(5);
 }  // namespace
 
 StoreFollower::StoreFollower(MapRegistry* registry,
                              std::unique_ptr<MapStoreFollower> follower,
-                             Changed changed, std::function<void()> failed)
+                             Changed changed, std::function<void()> failed,
+                             Lags lags)
     : registry_(registry),
       follower_(std::move(follower)),
       changed_(std::move(changed)),
       failed_(std::move(failed)),
+      lags_(std::move(lags)),
       thread_([this] { Loop(); }) {}
 
 void StoreFollower::Stop() {
@@ -33,6 +37,7 @@ void StoreFollower::Loop() {
   // creation and the registry's load are caught up (harmlessly twice).
   bool full = true;
   absl::Time next_full = absl::Now();
+  absl::Time next_lags = absl::Now();
   while (!stop_.load()) {
     std::set<std::string> ids;
     absl::StatusOr<std::vector<std::string>> written =
@@ -68,7 +73,39 @@ void StoreFollower::Loop() {
         changed_(id, *followed);
       }
     }
+    if (absl::Now() >= next_lags) {
+      if (!MeasureLags()) {
+        failed_();
+        full = true;
+      }
+      next_lags = absl::Now() + kLagsEvery;
+    }
   }
+}
+
+bool StoreFollower::MeasureLags() {
+  // Held versions first: a map updated between the two reads then shows
+  // behind (by what came meanwhile), never ahead.
+  std::vector<std::pair<std::string, uint64_t>> held;
+  for (const auto& snapshot : registry_->List()) {
+    held.emplace_back(snapshot->id, snapshot->version);
+  }
+  absl::StatusOr<std::vector<std::pair<std::string, uint64_t>>> stored =
+      follower_->StoredVersions();
+  if (!stored.ok()) return false;
+  std::sort(held.begin(), held.end());
+  std::vector<std::pair<std::string, uint64_t>> lags;
+  auto s = stored->begin();
+  for (const auto& [id, version] : held) {
+    while (s != stored->end() && s->first < id) ++s;
+    // A held map the store no longer has is about to be dropped: no lag.
+    const bool in_store = s != stored->end() && s->first == id;
+    lags.emplace_back(id, in_store && s->second > version
+                              ? s->second - version
+                              : 0);
+  }
+  lags_(lags);
+  return true;
 }
 
 }  // namespace gridstar::server

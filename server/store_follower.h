@@ -6,7 +6,9 @@
 // (its caches and background repairs) which maps changed. Every 30 s, and
 // after any store error, it also goes through every held id, so that a
 // missed event (Redis restarted, the event stream trimmed past it) costs at
-// most that delay.
+// most that delay. Every 5 s, after its pass, it measures how many versions
+// each held map is behind the store (the store's version less the held one:
+// 0 unless following it failed, e.g. a corrupt record) and reports them.
 //
 // Thread-safety: construct, then Stop() (or destroy) from one thread.
 
@@ -18,6 +20,8 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "map_registry.h"
 #include "store/map_store.h"
@@ -28,11 +32,15 @@ class StoreFollower {
  public:
   using Changed = std::function<void(const std::string& id,
                                      const MapRegistry::Followed& what)>;
+  // Each held map's id and versions behind the store, ordered by id.
+  using Lags = std::function<void(
+      const std::vector<std::pair<std::string, uint64_t>>& lags)>;
   // `changed` runs on the follower's thread for each map that changed here
-  // (updated, installed or dropped). `failed` for each failed store call.
+  // (updated, installed or dropped); `failed` for each failed store call;
+  // `lags` with every measurement of the held maps' lag.
   StoreFollower(MapRegistry* registry,
                 std::unique_ptr<MapStoreFollower> follower, Changed changed,
-                std::function<void()> failed);
+                std::function<void()> failed, Lags lags);
   ~StoreFollower() { Stop(); }
   StoreFollower(const StoreFollower&) = delete;
   StoreFollower& operator=(const StoreFollower&) = delete;
@@ -42,11 +50,14 @@ class StoreFollower {
 
  private:
   void Loop();
+  // Measures and reports the lags; false when the store could not be asked.
+  bool MeasureLags();
 
   MapRegistry* const registry_;
   const std::unique_ptr<MapStoreFollower> follower_;
   const Changed changed_;
   const std::function<void()> failed_;
+  const Lags lags_;
   std::atomic<bool> stop_{false};
   std::thread thread_;
 };

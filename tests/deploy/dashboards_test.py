@@ -1,11 +1,13 @@
 """Every Grafana panel and every Prometheus rule returns a value on a healthy,
 loaded server: a real Prometheus (Debian's) with deploy/prometheus's rules
-scrapes a real gridstar-server (with keys) while the gridstar CLI loads it
-with every kind of call. promtool's rule tests use made-up series; this test
+scrapes a real gridstar-server (with keys, on a shared store in a real
+redis-server, so that the store's panel and alerts have series too) while
+the gridstar CLI loads it with every kind of call. promtool's rule tests use made-up series; this test
 is what sees "No data".
 
 Run by CTest as: /usr/bin/python3 tests/deploy/dashboards_test.py BUILD_DIR
-Exits 77 (skipped) without prometheus outside CI, fails without it in CI.
+Exits 77 (skipped) without prometheus or redis-server outside CI, fails
+without them in CI.
 """
 
 import json
@@ -68,12 +70,28 @@ class DashboardsTest(unittest.TestCase):
             f.write(ADMIN + "\n")
         with open(os.path.join(cls.tmp, "query.tokens"), "w", encoding="utf-8") as f:
             f.write(QUERY + "\n")
+        redis_port = free_port()
+        cls.start([shutil.which("redis-server"), "--port", str(redis_port),
+                   "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+                   "--dir", cls.tmp])
+        deadline = time.monotonic() + GENEROUS_S
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", redis_port), timeout=5) as c:
+                    c.sendall(b"PING\r\n")
+                    if c.recv(16).startswith(b"+PONG"):
+                        break
+            except OSError:
+                pass
+            assert time.monotonic() < deadline, "redis-server did not start"
+            time.sleep(0.05)
         cls.metrics_port = free_port()
         port_file = os.path.join(cls.tmp, "port")
         sample = os.path.join(ROOT, "data", "sample")
         cls.start([os.path.join(BUILD, "server", "gridstar-server"),
                    "--host=127.0.0.1", "--port=0", "--port_file=" + port_file,
                    f"--metrics_port={cls.metrics_port}", "--workers=2",
+                   f"--store=redis://127.0.0.1:{redis_port}",
                    "--admin_token_file=" + tokens,
                    "--query_token_file=" + os.path.join(cls.tmp, "query.tokens"),
                    "--preload=dungeon=" + os.path.join(sample, "dungeon.map"),
@@ -196,7 +214,8 @@ class DashboardsTest(unittest.TestCase):
 
 if __name__ == "__main__":
     BUILD = os.path.abspath(sys.argv.pop(1))
-    if shutil.which("prometheus") is None:
-        print("dashboards test needs prometheus (scripts/install-deps.sh --test)")
+    if shutil.which("prometheus") is None or shutil.which("redis-server") is None:
+        print("dashboards test needs prometheus and redis-server "
+              "(scripts/install-deps.sh --test)")
         sys.exit(1 if os.environ.get("CI") else 77)
     unittest.main(verbosity=2)

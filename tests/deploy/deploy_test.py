@@ -461,7 +461,8 @@ class ObservabilityTest(unittest.TestCase):
         alerts = {r["alert"] for r in rules if "alert" in r}
         self.assertEqual(alerts, {"GridstarP99OverBudget", "GridstarErrorRatioHigh",
                                   "GridstarQueueSaturated", "GridstarReplicaDown",
-                                  "GridstarUnauthenticatedBurst", "GridstarStoreErrors"})
+                                  "GridstarUnauthenticatedBurst", "GridstarStoreErrors",
+                                  "GridstarStoreLag"})
         known = metric_names()
         for r in rules:
             for name in names_in_promql(r["expr"]):

@@ -4,7 +4,6 @@
 // stream, and Redis down then back.
 #include "store/redis_store.h"
 
-#include <hiredis/hiredis.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -16,6 +15,7 @@
 #include "gtest/gtest.h"
 #include "store/map_codec.h"
 #include "testing/redis_process.h"
+#include "testing/redis_raw.h"
 #include "testing/status_matchers.h"
 
 namespace gridstar::server {
@@ -53,34 +53,7 @@ std::unique_ptr<RedisStore> Store(const RedisProcess& redis,
   return std::make_unique<RedisStore>(options);
 }
 
-// A raw command for looking behind the store's back.
-struct Raw {
-  explicit Raw(int port) : c(redisConnect("127.0.0.1", port)) {}
-  ~Raw() { redisFree(c); }
-  // The reply's integer, or -1; `ok` says whether it was not an error.
-  long long Run(const std::vector<std::string>& args, bool* ok = nullptr) {
-    std::vector<const char*> argv;
-    std::vector<size_t> len;
-    for (const auto& a : args) {
-      argv.push_back(a.data());
-      len.push_back(a.size());
-    }
-    auto* r = static_cast<redisReply*>(redisCommandArgv(
-        c, static_cast<int>(args.size()), argv.data(), len.data()));
-    if (ok != nullptr) *ok = r != nullptr && r->type != REDIS_REPLY_ERROR;
-    const long long v =
-        r != nullptr && r->type == REDIS_REPLY_INTEGER ? r->integer : -1;
-    if (r != nullptr) freeReplyObject(r);
-    return v;
-  }
-  long long Integer(const std::vector<std::string>& args) { return Run(args); }
-  bool Ok(const std::vector<std::string>& args) {
-    bool ok = false;
-    Run(args, &ok);
-    return ok;
-  }
-  redisContext* c;
-};
+using Raw = ::gridstar::testing::RedisRaw;
 
 TEST(RedisUrlTest, ParsesHostPortAndDatabase) {
   struct Case {

@@ -16,6 +16,7 @@
 #include "gtest/gtest.h"
 #include "server/server_test_util.h"
 #include "testing/redis_process.h"
+#include "testing/redis_raw.h"
 
 namespace gridstar {
 namespace {
@@ -163,6 +164,69 @@ TEST(ServerRedisTest, WritesThroughOneReplicaReachTheOther) {
   EXPECT_GE(
       testing::MetricValue(page_b, "gridstar_store_follow_lag_versions_count "),
       3);
+}
+
+bool HasLine(const std::string& page, const std::string& line) {
+  return page.find("\n" + line + "\n") != std::string::npos;
+}
+
+// A map whose stream this replica cannot follow (a corrupt record put there
+// behind the servers' backs) shows its lag in versions, by map, while its
+// searches go on at the held version; once the map is replaced its lag is
+// 0 again, and a deleted map's series goes away.
+TEST(ServerRedisTest, StoreLagIsReportedPerMap) {
+  RedisProcess redis;
+  GRIDSTAR_REQUIRE_REDIS(redis);
+  ServerProcess a({absl::StrCat("--store=", redis.url())});
+  ASSERT_TRUE(a.started());
+  const std::string dungeon = ReadSample("dungeon.map");
+  v1::MapInfo info;
+  ASSERT_TRUE(Register(a.stub(), "good", dungeon, &info).ok());
+  ASSERT_TRUE(Register(a.stub(), "stuck", dungeon, &info).ok());
+  ASSERT_TRUE(WaitFor([&] {
+    const std::string page = Scrape(a.metrics_port());
+    return HasLine(page, "gridstar_store_lag_versions{map=\"good\"} 0") &&
+           HasLine(page, "gridstar_store_lag_versions{map=\"stuck\"} 0");
+  }));
+  testing::RedisRaw raw(redis.port());
+  ASSERT_TRUE(raw.Ok({"XADD", "gridstar:log:stuck", "2-1", "u", "no record"}));
+  ASSERT_TRUE(raw.Ok({"SET", "gridstar:ver:stuck", "2"}));
+  ASSERT_TRUE(raw.Ok({"XADD", "gridstar:events", "*", "id", "stuck"}));
+  ASSERT_TRUE(WaitFor([&] {
+    return HasLine(Scrape(a.metrics_port()),
+                   "gridstar_store_lag_versions{map=\"stuck\"} 1");
+  }));
+  const std::string page = Scrape(a.metrics_port());
+  EXPECT_TRUE(HasLine(page, "gridstar_store_lag_versions{map=\"good\"} 0"))
+      << page;
+  EXPECT_GE(testing::MetricValue(
+                page, "gridstar_store_errors_total{operation=\"follow\"} "),
+            1);
+  {
+    grpc::ClientContext ctx;
+    SetDeadline(&ctx);
+    v1::PathResponse out;
+    ASSERT_TRUE(a.stub().FindPath(&ctx, Path("stuck", 1, 1, 1, 1), &out).ok());
+    EXPECT_EQ(out.map_version(), 1u);
+  }
+  // Replaced: the new content is followed, the lag is gone. Deleted: so is
+  // the map's series.
+  const std::string small =
+      "type octile\nheight 3\nwidth 5\nmap\n.....\n.@@..\n.....\n";
+  ASSERT_TRUE(Register(a.stub(), "stuck", small, &info, true).ok());
+  grpc::ClientContext ctx;
+  v1::DeleteMapRequest d;
+  d.set_id("good");
+  v1::DeleteMapResponse dr;
+  ASSERT_TRUE(a.stub().DeleteMap(&ctx, d, &dr).ok());
+  std::string now;
+  ASSERT_TRUE(WaitFor([&] {
+    now = Scrape(a.metrics_port());
+    return HasLine(now, "gridstar_store_lag_versions{map=\"stuck\"} 0") &&
+           now.find("gridstar_store_lag_versions{map=\"good\"}") ==
+               std::string::npos;
+  }, absl::Seconds(60)))
+      << now;
 }
 
 grpc::Status PathOn(v1::Pathfinding::Stub& stub, const std::string& id) {
