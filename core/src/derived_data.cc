@@ -53,6 +53,36 @@ class JumpTableStructure final : public DerivedStructure {
   const bool defer_;
 };
 
+// The HPA* abstraction (hpa/hpa.h) for one policy, on any map.
+class HpaStructure final : public DerivedStructure {
+ public:
+  explicit HpaStructure(DiagonalPolicy policy) : policy_(policy) {}
+  absl::string_view name() const override { return "hpa"; }
+  bool AppliesTo(const GridMap&) const override { return true; }
+  size_t BytesFor(const GridMap& map) const override {
+    return GridMap::HpaBytesFor(map.width(), map.height());
+  }
+  absl::StatusOr<DerivedOutcome> Build(GridMap* map) const override {
+    if (absl::Status s = map->BuildHpa(policy_); !s.ok()) return s;
+    return DerivedOutcome::kBuilt;
+  }
+  absl::StatusOr<DerivedOutcome> Repair(const GridMap& previous,
+                                        const ChangeSummary& summary,
+                                        GridMap* next) const override {
+    // Without the rectangles (ApplyChangesToCosts) or an abstraction for
+    // this policy to start from, build.
+    if (!previous.has_hpa() || previous.hpa_policy() != policy_ ||
+        (summary.rects.empty() && summary.cells_changed > 0)) {
+      return Build(next);
+    }
+    next->RepairHpaFrom(previous, summary.rects);
+    return DerivedOutcome::kRepaired;
+  }
+
+ private:
+  const DiagonalPolicy policy_;
+};
+
 // Landmark distances for the differential heuristic (8 bytes a padded cell
 // per landmark).
 class LandmarkStructure final : public DerivedStructure {
@@ -129,7 +159,16 @@ absl::Status ValidateDerivedOptions(const DerivedOptions& options) {
         absl::StrCat("landmarks: ", options.landmarks, " is out of range [0, ",
                      GridMap::kMaxLandmarks, "]"));
   }
-  return ValidateMovement(MovementModel{options.landmark_policy});
+  if (absl::Status s = ValidateMovement(MovementModel{options.landmark_policy});
+      !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = ValidateMovement(MovementModel{options.hpa_policy});
+      !s.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("hpa_policy: ", s.message()));
+  }
+  return absl::OkStatus();
 }
 
 std::vector<std::unique_ptr<const DerivedStructure>> DerivedStructuresFor(
@@ -143,6 +182,9 @@ std::vector<std::unique_ptr<const DerivedStructure>> DerivedStructuresFor(
   if (options.jump_table) {
     out.push_back(std::make_unique<JumpTableStructure>(
         options.defer_jump_table_repair));
+  }
+  if (options.hpa) {
+    out.push_back(std::make_unique<HpaStructure>(options.hpa_policy));
   }
   return out;
 }

@@ -11,6 +11,7 @@
 #include "checks.h"
 #include "engine.h"
 #include "geometry.h"
+#include "hpa/hpa.h"
 #include "jps.h"
 #include "path_tools.h"
 
@@ -27,6 +28,7 @@ absl::Status ValidateAlgorithm(Algorithm algorithm, double weight) {
     case Algorithm::kAuto:
     case Algorithm::kAlt:
     case Algorithm::kBidirectional:
+    case Algorithm::kHpa:
       break;
     default:
       return absl::InvalidArgumentError(absl::StrCat(
@@ -86,6 +88,15 @@ bool LandmarksServe(const GridMap& map, DiagonalPolicy policy, Cell goal) {
 
 Algorithm ResolveAlgorithm(const GridMap& map, const PathQuery& q) {
   switch (q.algorithm) {
+    case Algorithm::kHpa:
+      if (map.has_hpa() && map.hpa_policy() == q.movement.diagonal) {
+        return Algorithm::kHpa;
+      }
+      {
+        PathQuery as_auto = q;
+        as_auto.algorithm = Algorithm::kAuto;
+        return ResolveAlgorithm(map, as_auto);
+      }
     case Algorithm::kJps:
     case Algorithm::kJpsPlus:
     case Algorithm::kAuto:
@@ -203,6 +214,9 @@ absl::Status Search(const GridMap& map, const PathQuery& q,
         break;
       case Algorithm::kBidirectional:
         internal::RunBidirectional(map, q.movement.diagonal, p, state, r);
+        break;
+      case Algorithm::kHpa:
+        internal::RunHpa(map, *map.hpa(), p, state, r);
         break;
       case Algorithm::kJps:
         internal::RunJps(map, p, state, r);

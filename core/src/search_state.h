@@ -13,6 +13,7 @@
 #define GRIDSTAR_SRC_SEARCH_STATE_H_
 
 #include <cstdint>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -31,6 +32,14 @@ struct Node {
   uint32_t stamp;
 };
 static_assert(sizeof(Node) == 16, "Node should stay one quarter cache line");
+
+// HPA*'s buffers (hpa/hpa_search.cc), made on a context's first HPA* search.
+struct HpaScratch;
+void DeleteHpaScratch(HpaScratch* scratch);
+size_t HpaScratchBytes(const HpaScratch* scratch);
+struct HpaScratchDeleter {
+  void operator()(HpaScratch* scratch) const { DeleteHpaScratch(scratch); }
+};
 
 struct SearchState {
   // An open-list entry of bidirectional search (bidirectional.cc).
@@ -56,6 +65,7 @@ struct SearchState {
   std::vector<std::pair<double, uint32_t>> baseline_queue;
   // Scratch for smoothing: cost of the grid path up to each cell.
   std::vector<double> prefix_cost;
+  std::unique_ptr<HpaScratch, HpaScratchDeleter> hpa;
   uint32_t open_mark = 0;
   uint32_t closed_mark = 1;
   // Node records created since the pages were last measured or handed back.
@@ -117,7 +127,7 @@ struct SearchState {
            open.capacity() * sizeof(OpenList::Entry) +
            ties.capacity() * sizeof(uint32_t) + radix.MemoryBytes() +
            baseline_queue.capacity() * sizeof(baseline_queue[0]) +
-           prefix_cost.capacity() * sizeof(double);
+           prefix_cost.capacity() * sizeof(double) + HpaScratchBytes(hpa.get());
   }
 };
 

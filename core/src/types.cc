@@ -27,6 +27,8 @@ absl::string_view AlgorithmName(Algorithm a) {
       return "alt";
     case Algorithm::kBidirectional:
       return "bidirectional";
+    case Algorithm::kHpa:
+      return "hpa";
   }
   return "unknown";
 }

@@ -48,6 +48,9 @@ constexpr char kUsage[] =
     "              scenarios' optimal lengths assume)\n"
     "  --csv       write query,length,expanded,micros for every query\n"
     "  --landmarks K  build K landmarks (for alt and auto) under --diagonal\n"
+    "  --reference ALGO  with a non-optimal --algo (hpa, weighted) and a\n"
+    "              scenario without optimal lengths: run ALGO (exact, not\n"
+    "              timed) on each query for the suboptimality figures\n"
     "  --flow N    instead: time the goal's flow field against one --algo\n"
     "              search, over the N longest queries\n"
     "  --group U   instead: U units scattered over the goal's component\n"
@@ -70,6 +73,10 @@ struct Options {
   std::string map, scen, csv;
   PathQuery query;
   int landmarks = 0;   // --landmarks: built for alt and auto.
+  // --reference: an exact algorithm for the optimum where the scenario has
+  // none (kAuto's value here means none given).
+  bool has_reference = false;
+  Algorithm reference = Algorithm::kAStar;
   int flow = 0;        // --flow N: flow field vs one search, N longest queries.
   int group = 0;       // --group U: a group of U units vs 20 searches.
   int make_terrain = 0;  // --make_terrain SIZE: write a terrain map + scen.
@@ -100,6 +107,12 @@ int ParseArgs(int argc, char** argv, Options* o) {
       absl::StatusOr<Algorithm> a = ParseAlgorithm(value);
       if (!a.ok()) return Usage(std::string(a.status().message()));
       o->query.algorithm = *a;
+    } else if (flag == "--reference") {
+      absl::StatusOr<Algorithm> a = ParseAlgorithm(value);
+      if (!a.ok()) return Usage(std::string(a.status().message()));
+      if (!IsOptimal(*a)) return Usage("--reference: must be exact");
+      o->reference = *a;
+      o->has_reference = true;
     } else if (flag == "--diagonal") {
       absl::StatusOr<DiagonalPolicy> p = ParseDiagonalPolicy(value);
       if (!p.ok()) return Usage(std::string(p.status().message()));
@@ -254,6 +267,8 @@ double MicrosSince(absl::Time t0) {
 int RunUpdates(const Options& o, GridMap map) {
   DerivedOptions derived;
   derived.jump_table = map.has_jump_table();
+  derived.hpa = map.has_hpa();
+  if (map.has_hpa()) derived.hpa_policy = map.hpa_policy();
   std::mt19937 rng(o.seed);
   std::vector<double> apply_ms, repair_ms, total_ms;
   double copied = 0;
@@ -290,7 +305,9 @@ int RunUpdates(const Options& o, GridMap map) {
   if (derived.jump_table && fresh.uniform_cost()) {
     if (!fresh.BuildJumpTable().ok()) return 1;
   }
+  if (derived.hpa && !fresh.BuildHpa(derived.hpa_policy).ok()) return 1;
   bool same = fresh.component_count() == map.component_count() &&
+              map.HpaEquals(fresh) &&
               fresh.has_jump_table() == map.has_jump_table() &&
               (!map.has_jump_table() ||
                std::equal(map.jump_table(),
@@ -308,10 +325,11 @@ int RunUpdates(const Options& o, GridMap map) {
     }
   }
   std::printf(
-      "repaired_equals_fresh=%d updates=%d side=%d table=%d apply_p50_ms=%.3f apply_p99_ms=%.3f "
+      "repaired_equals_fresh=%d updates=%d side=%d table=%d hpa=%d apply_p50_ms=%.3f apply_p99_ms=%.3f "
       "repair_p50_ms=%.3f repair_p99_ms=%.3f total_p50_ms=%.3f "
       "total_p99_ms=%.3f copied_kib_mean=%.1f\n",
-      same ? 1 : 0, o.updates, k, derived.jump_table ? 1 : 0, Percentile(apply_ms, 0.5),
+      same ? 1 : 0, o.updates, k, derived.jump_table ? 1 : 0,
+      derived.hpa ? 1 : 0, Percentile(apply_ms, 0.5),
       Percentile(apply_ms, 0.99), Percentile(repair_ms, 0.5),
       Percentile(repair_ms, 0.99), Percentile(total_ms, 0.5),
       Percentile(total_ms, 0.99), copied / o.updates / 1024);
@@ -453,6 +471,17 @@ int Run(int argc, char** argv) {
                 absl::ToDoubleMilliseconds(absl::Now() - t0),
                 map->JumpTableBytes());
   }
+  if (o.query.algorithm == Algorithm::kHpa) {
+    const absl::Time t0 = absl::Now();
+    if (absl::Status s = map->BuildHpa(o.query.movement.diagonal); !s.ok()) {
+      std::fprintf(stderr, "gridstar-bench: %s\n",
+                   std::string(s.message()).c_str());
+      return 2;
+    }
+    std::printf("hpa_ms=%.1f hpa_bytes=%zu hpa_bytes_per_cell=%.3f\n",
+                absl::ToDoubleMilliseconds(absl::Now() - t0), map->HpaBytes(),
+                static_cast<double>(map->HpaBytes()) / map->cell_count());
+  }
   if (o.landmarks > 0) {
     const absl::Time t0 = absl::Now();
     if (absl::Status s = map->BuildLandmarks(o.landmarks, o.query.movement.diagonal);
@@ -492,6 +521,9 @@ int Run(int argc, char** argv) {
   micros.reserve(scen->size());
   double expanded_sum = 0;
   int64_t mismatches = 0;
+  SearchContext reference_context;
+  double ratio_sum = 0, ratio_max = 0;
+  int64_t ratios = 0;
   for (size_t i = 0; i < scen->size(); ++i) {
     const ScenarioQuery& sq = (*scen)[i];
     if (!warned_size &&
@@ -519,8 +551,30 @@ int Run(int argc, char** argv) {
       std::fprintf(stderr, "gridstar-bench: %s line %d: %s\n", o.scen.c_str(),
                    sq.line, std::string(s.message()).c_str());
     }
+    double optimum = sq.optimal;
+    if (o.has_reference && !optimal && s.ok() && optimum <= 0) {
+      PathQuery ref = q;
+      ref.algorithm = o.reference;
+      ref.smooth = false;
+      PathResult exact;
+      if (FindPath(*map, ref, reference_context, &exact).ok()) {
+        optimum = exact.cost;
+      }
+    }
+    if (!optimal && s.ok() && optimum > 0) {
+      const double ratio = length / optimum;
+      ratio_sum += ratio;
+      ratio_max = std::max(ratio_max, ratio);
+      ++ratios;
+    }
     bool match;
-    if (weight == 1.0) {
+    if (o.query.algorithm == Algorithm::kHpa) {
+      // Bounded-suboptimal: found when the scenario has a path, never
+      // shorter than the optimum.
+      match = (sq.optimal < 0) == (length < 0) &&
+              (length < 0 || sq.optimal <= 0 ||
+               length >= sq.optimal - 0.01 - 1e-5 * sq.optimal);
+    } else if (weight == 1.0) {
       match = LengthMatches(length, sq.optimal);
     } else if (sq.optimal < 0 || length < 0) {
       match = sq.optimal < 0 && length < 0;
@@ -555,7 +609,16 @@ int Run(int argc, char** argv) {
       scen->size(), static_cast<long long>(mismatches), mean,
       Percentile(micros, 0.50), Percentile(micros, 0.99),
       found > 0 ? expanded_sum / found : 0.0);
-  return mismatches > 0 && (optimal || weight > 1.0) ? 1 : 0;
+  if (ratios > 0) {
+    std::printf("suboptimality_mean=%.4f suboptimality_max=%.4f over=%lld\n",
+                ratio_sum / static_cast<double>(ratios), ratio_max,
+                static_cast<long long>(ratios));
+  }
+  return mismatches > 0 &&
+                 (optimal || weight > 1.0 ||
+                  o.query.algorithm == Algorithm::kHpa)
+             ? 1
+             : 0;
 }
 
 }  // namespace

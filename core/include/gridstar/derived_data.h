@@ -1,5 +1,5 @@
 // Derived data: the opt-in structures a map carries for faster searches
-// (the jump table of jps+, the landmarks of alt), each behind one interface
+// (the jump table of jps+, the landmarks of alt, the abstraction of hpa), each behind one interface
 // that says what it costs, builds it, and repairs it for a new version.
 //
 // Whoever keeps versions of a map (the server's registry) asks these
@@ -88,6 +88,11 @@ struct DerivedOptions {
   // the background). A version before without a table is no help: the
   // table is built as without this option.
   bool defer_jump_table_repair = false;
+  // The HPA* abstraction (Algorithm::kHpa) for hpa_policy: built at
+  // registration, repaired inside each update for the clusters it reaches
+  // (a one-cell change rebuilds at most five 32 x 32 clusters).
+  bool hpa = false;
+  DiagonalPolicy hpa_policy = DiagonalPolicy::kNoCornerCutting;
 };
 
 // InvalidArgument naming "landmarks" for a count out of range, or the

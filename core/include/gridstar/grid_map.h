@@ -50,6 +50,7 @@ namespace gridstar {
 namespace internal {
 class ComponentTiles;
 class CowBuffer;
+class HpaAbstraction;
 }  // namespace internal
 
 struct CellChange;
@@ -233,6 +234,28 @@ class GridMap {
   // REQUIRES: same width and height; not yet shared between threads.
   void ShareLandmarksOf(const GridMap& other);
 
+  // The HPA* abstraction (Algorithm::kHpa; core/src/hpa/hpa.h): clusters of
+  // 32 x 32 cells, entrances on their borders and the exact costs between a
+  // cluster's entrances inside it, for one diagonal policy. BuildHpa makes
+  // it from scratch; RepairHpaFrom rebuilds only the clusters (and the
+  // neighbours across a border) that `rects` reach and shares the rest
+  // with `previous`, whose abstraction must be for `policy`. Not
+  // thread-safe: call before sharing the map.
+  absl::Status BuildHpa(DiagonalPolicy policy);
+  void RepairHpaFrom(const GridMap& previous, absl::Span<const CellRect> rects);
+  bool has_hpa() const { return hpa_ != nullptr; }
+  // REQUIRES: has_hpa().
+  DiagonalPolicy hpa_policy() const;
+  size_t HpaBytes() const;
+  const internal::HpaAbstraction* hpa() const { return hpa_.get(); }
+  // True when both maps carry equal abstractions (or neither has one).
+  bool HpaEquals(const GridMap& other) const;
+  // Bytes an abstraction of a width x height map is expected to take (an
+  // estimate checked against --max_derived_bytes before building; the
+  // measured mean on the Moving AI families is below it).
+  static size_t HpaBytesFor(int32_t width, int32_t height);
+  static constexpr size_t kHpaBytesPerCluster = 2048;
+
   // Bit lines of uniform-cost maps (empty otherwise): bit 64 + i of a line is
   // 1 when padded cell i of that padded row (column) is passable; the 64
   // leading and the trailing bits are 0, so a scan may read a whole word on
@@ -312,6 +335,8 @@ class GridMap {
   std::vector<Cell> landmarks_;
   // Shared, not copied, by copies of the map and by ShareLandmarksOf.
   std::shared_ptr<const std::vector<double>> landmark_distances_;
+  // Shared by copies of the map; versions share its untouched clusters.
+  std::shared_ptr<const internal::HpaAbstraction> hpa_;
 };
 
 }  // namespace gridstar

@@ -83,18 +83,27 @@ enum class Algorithm : uint8_t {
   // step on the side with fewer open cells, until no path left unseen can
   // beat the best meeting found. Optimal, on every map and policy.
   kBidirectional = 8,
+  // HPA* (hierarchical A*) on the map's abstraction (GridMap::BuildHpa) for
+  // the query's policy: bounded-suboptimal, not exact (see hpa/hpa.h and the
+  // README for how far from optimal it runs); what kAuto runs when the map
+  // has no abstraction for the policy. Never chosen by kAuto.
+  kHpa = 9,
 };
 
 inline constexpr Algorithm kAllAlgorithms[] = {
     Algorithm::kAStar,    Algorithm::kWeighted, Algorithm::kDijkstra,
     Algorithm::kBaseline, Algorithm::kJps,      Algorithm::kJpsPlus,
-    Algorithm::kAuto,     Algorithm::kAlt,      Algorithm::kBidirectional};
+    Algorithm::kAuto,     Algorithm::kAlt,      Algorithm::kBidirectional,
+    Algorithm::kHpa};
 
 // True for algorithms that promise optimal paths.
-constexpr bool IsOptimal(Algorithm a) { return a != Algorithm::kWeighted; }
+constexpr bool IsOptimal(Algorithm a) {
+  return a != Algorithm::kWeighted && a != Algorithm::kHpa;
+}
 
 // Names as used on command lines and in the API: "astar", "weighted",
-// "dijkstra", "baseline", "jps", "jps+", "auto", "alt", "bidirectional";
+// "dijkstra", "baseline", "jps", "jps+", "auto", "alt", "bidirectional",
+// "hpa";
 // "never", "no-corner-cutting", "allow-corner-cutting".
 absl::string_view AlgorithmName(Algorithm a);
 absl::string_view DiagonalPolicyName(DiagonalPolicy p);

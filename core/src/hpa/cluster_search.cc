@@ -1,0 +1,137 @@
+#include "hpa/cluster_search.h"
+
+#include <algorithm>
+#include <cassert>
+#include <functional>
+
+#include "geometry.h"
+
+namespace gridstar::internal {
+
+ClusterSearch::ClusterSearch()
+    : g_(kCells, 0.0), parent_(kCells, 0), stamp_(kCells, 0) {}
+
+void ClusterSearch::Begin(const GridMap& map, DiagonalPolicy policy,
+                          int32_t x0, int32_t y0, int32_t w, int32_t h) {
+  assert(w >= 1 && h >= 1 && w <= kClusterSize && h <= kClusterSize);
+  costs_ = map.padded_costs();
+  padded_width_ = map.padded_width();
+  policy_ = policy;
+  min_cost_ = std::max<double>(1, map.min_cost());
+  x0_ = x0;
+  y0_ = y0;
+  w_ = w;
+  h_ = h;
+}
+
+uint64_t ClusterSearch::Dijkstra(uint16_t source,
+                                 absl::Span<const uint16_t> targets) {
+  return Run<false>(source, 0, targets);
+}
+
+uint64_t ClusterSearch::AStar(uint16_t source, uint16_t goal) {
+  return Run<true>(source, goal, {});
+}
+
+template <bool kAStar>
+uint64_t ClusterSearch::Run(uint16_t source, uint16_t goal,
+                            absl::Span<const uint16_t> targets) {
+  if (closed_ >= UINT32_MAX - 2) {
+    std::fill(stamp_.begin(), stamp_.end(), 0);
+    open_ = 0;
+  }
+  open_ += 2;
+  closed_ = open_ + 1;
+  heap_.clear();
+  const bool diagonal = policy_ != DiagonalPolicy::kNever;
+  const int gx = goal % kClusterSize, gy = goal / kClusterSize;
+  auto heuristic = [&](int x, int y) {
+    if constexpr (!kAStar) return 0.0;
+    return min_cost_ * GridDistance(x - gx, y - gy, diagonal);
+  };
+  // Min-heap on f (std::greater on the pair).
+  auto push = [&](double f, uint16_t local) {
+    heap_.emplace_back(f, local);
+    std::push_heap(heap_.begin(), heap_.end(), std::greater<>());
+  };
+  g_[source] = 0;
+  parent_[source] = source;
+  stamp_[source] = open_;
+  push(heuristic(source % kClusterSize, source / kClusterSize), source);
+  size_t targets_left = targets.size();
+  uint64_t expanded = 0;
+  // The padded index of local (0, 0).
+  const int64_t origin =
+      int64_t{y0_ + 1} * padded_width_ + int64_t{x0_ + 1};
+  while (!heap_.empty()) {
+    std::pop_heap(heap_.begin(), heap_.end(), std::greater<>());
+    const uint16_t cur = heap_.back().second;
+    heap_.pop_back();
+    if (stamp_[cur] == closed_) continue;
+    stamp_[cur] = closed_;
+    ++expanded;
+    if constexpr (kAStar) {
+      if (cur == goal) break;
+    } else {
+      if (targets_left > 0 &&
+          std::find(targets.begin(), targets.end(), cur) != targets.end() &&
+          --targets_left == 0) {
+        break;
+      }
+    }
+    const int x = cur % kClusterSize, y = cur / kClusterSize;
+    const int64_t pi = origin + int64_t{y} * padded_width_ + x;
+    const double cost_here = costs_[pi];
+    const double g = g_[cur];
+    for (int m = 0; m < 8; ++m) {
+      const int nx = x + kMoveDx[m], ny = y + kMoveDy[m];
+      if (nx < 0 || ny < 0 || nx >= w_ || ny >= h_) continue;
+      const int64_t npi = pi + int64_t{kMoveDy[m]} * padded_width_ + kMoveDx[m];
+      const uint8_t c = costs_[npi];
+      if (c == 0) continue;
+      double step = 0.5 * (cost_here + c);
+      if (m >= 4) {
+        if (!diagonal) break;  // Diagonals are the last four moves.
+        const uint8_t side_x = costs_[pi + kMoveDx[m]];
+        const uint8_t side_y = costs_[pi + int64_t{kMoveDy[m]} * padded_width_];
+        const bool ok = policy_ == DiagonalPolicy::kNoCornerCutting
+                            ? DiagonalAllowed<DiagonalPolicy::kNoCornerCutting>(
+                                  side_x, side_y)
+                            : DiagonalAllowed<
+                                  DiagonalPolicy::kAllowCornerCutting>(side_x,
+                                                                       side_y);
+        if (!ok) continue;
+        step *= kSqrt2;
+      }
+      const uint16_t next = static_cast<uint16_t>(ny * kClusterSize + nx);
+      if (stamp_[next] == closed_) continue;
+      const double ng = g + step;
+      if (stamp_[next] != open_ || ng < g_[next]) {
+        g_[next] = ng;
+        parent_[next] = cur;
+        stamp_[next] = open_;
+        push(ng + heuristic(nx, ny), next);
+      }
+    }
+  }
+  return expanded;
+}
+
+void ClusterSearch::AppendPathTo(uint16_t local, bool skip_source,
+                                 std::vector<Cell>* out) const {
+  const size_t first = out->size();
+  AppendPathFrom(local, false, out);
+  std::reverse(out->begin() + static_cast<std::ptrdiff_t>(first), out->end());
+  if (skip_source) out->erase(out->begin() + static_cast<std::ptrdiff_t>(first));
+}
+
+void ClusterSearch::AppendPathFrom(uint16_t local, bool skip_local,
+                                   std::vector<Cell>* out) const {
+  assert(stamp_[local] == closed_);
+  for (uint16_t i = local;; i = parent_[i]) {
+    if (!(skip_local && i == local)) out->push_back(CellOf(i));
+    if (parent_[i] == i) break;
+  }
+}
+
+}  // namespace gridstar::internal

@@ -1,0 +1,125 @@
+// HPA* (Botea, Müller & Schaeffer 2004): a map cut into square clusters,
+// entrances where two clusters' border cells are both passable, the exact
+// costs between a cluster's entrances inside it, and a search of that small
+// graph refined into a cell path. Bounded-suboptimal: paths are confined to
+// entrance cells at cluster borders and to cluster interiors between them.
+//
+// The abstraction (HpaAbstraction) is built for one DiagonalPolicy and is
+// immutable once built; an update makes a new one that shares every cluster
+// the update does not reach (Repair). Clusters are kClusterSize cells a side
+// (the last row and column of clusters may be smaller).
+//
+// Entrances: along each border between two clusters, every maximal run of
+// rows (columns) where both sides are passable gives one transition (its
+// middle) when shorter than kSplitRun, else two (its ends); a transition is a
+// node on each side, joined by the straight move across. Every crossing of a
+// border by a legal path implies a straight crossing in some run (a diagonal
+// crossing needs an orthogonal cell passable, which is then a straight
+// crossing next to it), and a run's cells are joined along the border, so
+// the abstraction finds a path whenever one exists.
+//
+// Thread-safety: an HpaAbstraction is read by any number of searches at once.
+// HpaScratch belongs to one thread (it lives in its SearchState).
+
+#ifndef GRIDSTAR_SRC_HPA_HPA_H_
+#define GRIDSTAR_SRC_HPA_HPA_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "gridstar/find_path.h"
+#include "gridstar/grid_map.h"
+#include "gridstar/types.h"
+
+namespace gridstar::internal {
+
+struct SearchParams;
+struct SearchState;
+
+inline constexpr int32_t kClusterSize = 32;
+inline constexpr int32_t kSplitRun = 6;
+
+// One cluster's entrances and the costs between them inside it.
+struct HpaCluster {
+  struct Edge {
+    float cost;
+    uint16_t to;  // Local index of the other node.
+  };
+  // Each node's cell as a cluster-local index (ly * kClusterSize + lx),
+  // ascending (looked up by binary search).
+  std::vector<uint16_t> nodes;
+  // Node i's edges are edges[edge_begin[i], edge_begin[i + 1]).
+  std::vector<uint32_t> edge_begin;
+  std::vector<Edge> edges;
+
+  size_t MemoryBytes() const {
+    return sizeof(*this) + nodes.capacity() * sizeof(uint16_t) +
+           edge_begin.capacity() * sizeof(uint32_t) +
+           edges.capacity() * sizeof(Edge);
+  }
+  // Local index of the node on cell `local`, or -1.
+  int Find(uint16_t local) const;
+};
+
+class HpaAbstraction {
+ public:
+  // Builds the abstraction of `map` for `policy`.
+  static std::shared_ptr<const HpaAbstraction> Build(const GridMap& map,
+                                                     DiagonalPolicy policy);
+  // The abstraction of `next`, which is `previous_map` with the cells of
+  // `rects` changed: the clusters holding changed cells are rebuilt, and so
+  // are their neighbours across a border on which a changed cell lies; the
+  // others are shared with `previous`.
+  static std::shared_ptr<const HpaAbstraction> Repair(
+      const HpaAbstraction& previous, const GridMap& next,
+      absl::Span<const CellRect> rects);
+
+  DiagonalPolicy policy() const { return policy_; }
+  int32_t clusters_x() const { return clusters_x_; }
+  int32_t clusters_y() const { return clusters_y_; }
+  int32_t ClusterOf(Cell c) const {
+    return (c.y / kClusterSize) * clusters_x_ + c.x / kClusterSize;
+  }
+  const HpaCluster& cluster(int32_t index) const { return *clusters_[index]; }
+  // Dense numbering of every node: cluster c's node i is node_offset(c) + i.
+  uint32_t node_offset(int32_t cluster) const { return offsets_[cluster]; }
+  uint32_t node_count() const { return offsets_.back(); }
+  size_t edge_count() const;
+  size_t MemoryBytes() const;
+  // Clusters rebuilt by the Repair that made this abstraction (all of them
+  // for Build).
+  size_t clusters_built() const { return clusters_built_; }
+
+  // True when both hold the same nodes and edges (tests compare a repaired
+  // abstraction with one built from scratch).
+  bool SameAs(const HpaAbstraction& other) const;
+
+ private:
+  void ComputeOffsets();
+
+  DiagonalPolicy policy_ = DiagonalPolicy::kNoCornerCutting;
+  int32_t clusters_x_ = 0;
+  int32_t clusters_y_ = 0;
+  std::vector<std::shared_ptr<const HpaCluster>> clusters_;
+  std::vector<uint32_t> offsets_;
+  size_t clusters_built_ = 0;
+};
+
+// Per-thread buffers of HPA* searches (HpaScratch, declared in
+// search_state.h): three cluster-sized local searches (from the start, from
+// the goal, refinement) and the abstract search's records, sized by the
+// abstraction's node count.
+
+// Searches from p.start to p.goal (padded indices, same component) with the
+// abstraction and refines the result into *r (cells, cost, expanded,
+// generated, partial when the budget ran out).
+void RunHpa(const GridMap& map, const HpaAbstraction& hpa,
+            const SearchParams& p, SearchState& state, PathResult* r);
+
+}  // namespace gridstar::internal
+
+#endif  // GRIDSTAR_SRC_HPA_HPA_H_

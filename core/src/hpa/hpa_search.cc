@@ -1,0 +1,266 @@
+// HPA*'s query: the start and goal joined to their clusters' entrances by
+// cluster-local Dijkstra, A* over the entrances (octile heuristic), and
+// the abstract path refined into cells by cluster-local A*.
+
+#include <algorithm>
+#include <cassert>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <vector>
+
+#include "engine.h"
+#include "geometry.h"
+#include "hpa/cluster_search.h"
+#include "hpa/hpa.h"
+#include "search_state.h"
+
+namespace gridstar::internal {
+
+struct HpaScratch {
+  struct Record {
+    double g;
+    uint32_t parent;
+    uint32_t stamp;
+    int32_t cluster;  // Of the node (the start's and goal's own too).
+  };
+  ClusterSearch from_start, from_goal, refine;
+  std::vector<Record> records;
+  uint32_t open = 0, closed = 1;
+  std::vector<std::pair<double, uint32_t>> heap;
+  std::vector<uint32_t> node_path;
+  std::vector<uint16_t> targets;
+
+  void Begin(size_t n) {
+    if (records.size() < n) records.resize(n, Record{0, 0, 0, 0});
+    if (closed >= UINT32_MAX - 2) {
+      for (Record& r : records) r.stamp = 0;
+      open = 0;
+    }
+    open += 2;
+    closed = open + 1;
+    heap.clear();
+  }
+};
+
+void DeleteHpaScratch(HpaScratch* scratch) { delete scratch; }
+
+size_t HpaScratchBytes(const HpaScratch* scratch) {
+  if (scratch == nullptr) return 0;
+  return 3 * ClusterSearch::MemoryBytes() +
+         scratch->records.capacity() * sizeof(HpaScratch::Record) +
+         scratch->heap.capacity() * sizeof(scratch->heap[0]) +
+         scratch->node_path.capacity() * sizeof(uint32_t) +
+         scratch->targets.capacity() * sizeof(uint16_t);
+}
+
+namespace {
+
+struct ClusterBox {
+  int32_t x0, y0, w, h;
+};
+
+ClusterBox BoxOf(const GridMap& map, const HpaAbstraction& hpa,
+                 int32_t index) {
+  const int32_t cx = index % hpa.clusters_x(), cy = index / hpa.clusters_x();
+  const int32_t x0 = cx * kClusterSize, y0 = cy * kClusterSize;
+  return ClusterBox{x0, y0, std::min(kClusterSize, map.width() - x0),
+                    std::min(kClusterSize, map.height() - y0)};
+}
+
+uint16_t LocalOf(Cell c) {
+  return static_cast<uint16_t>((c.y % kClusterSize) * kClusterSize +
+                               c.x % kClusterSize);
+}
+
+Cell CellOfNode(const HpaAbstraction& hpa, int32_t cluster, uint16_t local) {
+  const int32_t cx = cluster % hpa.clusters_x(), cy = cluster / hpa.clusters_x();
+  return Cell{cx * kClusterSize + local % kClusterSize,
+              cy * kClusterSize + local / kClusterSize};
+}
+
+}  // namespace
+
+void RunHpa(const GridMap& map, const HpaAbstraction& hpa,
+            const SearchParams& p, SearchState& state, PathResult* r) {
+  if (state.hpa == nullptr) state.hpa.reset(new HpaScratch());
+  HpaScratch& s = *state.hpa;
+  const DiagonalPolicy policy = hpa.policy();
+  const bool diagonal = policy != DiagonalPolicy::kNever;
+  const double h_scale = std::max<double>(1, map.min_cost());
+  const Cell start = map.CellOfPaddedIndex(p.start);
+  const Cell goal = map.CellOfPaddedIndex(p.goal);
+  const int32_t cs = hpa.ClusterOf(start), cg = hpa.ClusterOf(goal);
+  const HpaCluster& start_cluster = hpa.cluster(cs);
+  const HpaCluster& goal_cluster = hpa.cluster(cg);
+  uint64_t expanded = 0;
+
+  // The ways into the abstract graph (and, in one cluster, straight across).
+  const ClusterBox start_box = BoxOf(map, hpa, cs);
+  const ClusterBox goal_box = BoxOf(map, hpa, cg);
+  s.targets.assign(start_cluster.nodes.begin(), start_cluster.nodes.end());
+  if (cs == cg) s.targets.push_back(LocalOf(goal));
+  s.from_start.Begin(map, policy, start_box.x0, start_box.y0, start_box.w,
+                     start_box.h);
+  expanded += s.from_start.Dijkstra(LocalOf(start), s.targets);
+  s.from_goal.Begin(map, policy, goal_box.x0, goal_box.y0, goal_box.w,
+                    goal_box.h);
+  expanded += s.from_goal.Dijkstra(LocalOf(goal), goal_cluster.nodes);
+  double direct = std::numeric_limits<double>::infinity();
+  if (cs == cg && s.from_start.Distance(LocalOf(goal)) >= 0) {
+    direct = s.from_start.Distance(LocalOf(goal));
+  }
+
+  // A* over the entrances, with the start and goal as nodes N and N + 1.
+  const uint32_t n = hpa.node_count();
+  const uint32_t kStart = n, kGoal = n + 1;
+  s.Begin(size_t{n} + 2);
+  HpaScratch::Record* rec = s.records.data();
+  auto heuristic = [&](Cell c) {
+    return h_scale * GridDistance(c.x - goal.x, c.y - goal.y, diagonal);
+  };
+  auto push = [&](double f, uint32_t node) {
+    s.heap.emplace_back(f, node);
+    std::push_heap(s.heap.begin(), s.heap.end(), std::greater<>());
+  };
+  uint64_t generated = 1;
+  uint32_t cur = kStart;
+  auto relax = [&](uint32_t node, int32_t cluster, Cell cell, double g) {
+    HpaScratch::Record& v = rec[node];
+    if (v.stamp == s.closed) return;
+    if (v.stamp != s.open || g < v.g) {
+      if (v.stamp != s.open) ++generated;
+      v = HpaScratch::Record{g, cur, s.open, cluster};
+      push(g + (node == kGoal ? 0.0 : heuristic(cell)), node);
+    }
+  };
+  rec[kStart] = HpaScratch::Record{0, kStart, s.open, cs};
+  push(heuristic(start), kStart);
+  uint32_t best = kStart;
+  double best_h = heuristic(start);
+  bool found = false;
+  PartialReason stop = PartialReason::kNone;
+  uint64_t abstract_expanded = 0;
+  while (!s.heap.empty()) {
+    std::pop_heap(s.heap.begin(), s.heap.end(), std::greater<>());
+    const auto [f, node] = s.heap.back();
+    s.heap.pop_back();
+    if (rec[node].stamp == s.closed) continue;
+    if (f >= direct) break;  // The path inside the cluster is no worse.
+    if (node == kGoal) {
+      found = true;
+      break;
+    }
+    if (Budgeted(p)) {
+      stop = BudgetExhausted(p, abstract_expanded + 1, generated);
+      if (stop != PartialReason::kNone) break;
+    }
+    rec[node].stamp = s.closed;
+    ++abstract_expanded;
+    cur = node;
+    const double g = rec[node].g;
+    if (node == kStart) {
+      for (size_t i = 0; i < start_cluster.nodes.size(); ++i) {
+        const double d = s.from_start.Distance(start_cluster.nodes[i]);
+        if (d < 0) continue;
+        relax(hpa.node_offset(cs) + static_cast<uint32_t>(i), cs,
+              CellOfNode(hpa, cs, start_cluster.nodes[i]), d);
+      }
+      continue;
+    }
+    const int32_t c = rec[node].cluster;
+    const HpaCluster& cluster = hpa.cluster(c);
+    const uint32_t i = node - hpa.node_offset(c);
+    const Cell cell = CellOfNode(hpa, c, cluster.nodes[i]);
+    const double h = heuristic(cell);
+    if (h < best_h) {
+      best_h = h;
+      best = node;
+    }
+    for (uint32_t e = cluster.edge_begin[i]; e < cluster.edge_begin[i + 1];
+         ++e) {
+      const HpaCluster::Edge& edge = cluster.edges[e];
+      relax(hpa.node_offset(c) + edge.to, c,
+            CellOfNode(hpa, c, cluster.nodes[edge.to]), g + edge.cost);
+    }
+    // Across the borders: the straight neighbour in another cluster, when
+    // it is an entrance there.
+    const uint8_t cost_here = map.cost(cell);
+    for (int m = 0; m < 4; ++m) {
+      const Cell next{cell.x + kMoveDx[m], cell.y + kMoveDy[m]};
+      if (!map.Passable(next)) continue;
+      const int32_t c2 = hpa.ClusterOf(next);
+      if (c2 == c) continue;
+      const int j = hpa.cluster(c2).Find(LocalOf(next));
+      if (j < 0) continue;
+      relax(hpa.node_offset(c2) + static_cast<uint32_t>(j), c2, next,
+            g + 0.5 * (cost_here + map.cost(next)));
+    }
+    if (c == cg) {
+      const double d = s.from_goal.Distance(cluster.nodes[i]);
+      if (d >= 0) relax(kGoal, cg, goal, g + d);
+    }
+  }
+  expanded += abstract_expanded;
+
+  // Refinement into cells.
+  std::vector<Cell>& cells = r->cells;
+  cells.clear();
+  if (!found && (stop == PartialReason::kNone ||
+                 direct != std::numeric_limits<double>::infinity())) {
+    // The path inside the start's cluster won (or the budget ran out with
+    // it in hand), or the heap ran dry.
+    if (direct == std::numeric_limits<double>::infinity()) {
+      // Cannot happen: start and goal share a component (FindPath checked)
+      // and the entrances join every border crossing. Answer as partial
+      // rather than assert in production.
+      assert(false);
+      cells.push_back(start);
+      r->partial = true;
+      r->partial_reason = PartialReason::kMaxExpansions;
+    } else {
+      s.from_start.AppendPathTo(LocalOf(goal), false, &cells);
+    }
+  } else {
+    const uint32_t last = found ? kGoal : best;
+    s.node_path.clear();
+    for (uint32_t v = last; v != kStart; v = rec[v].parent) {
+      s.node_path.push_back(v);
+    }
+    std::reverse(s.node_path.begin(), s.node_path.end());
+    auto local_of_node = [&](uint32_t v) {
+      const int32_t c = rec[v].cluster;
+      return hpa.cluster(c).nodes[v - hpa.node_offset(c)];
+    };
+    if (s.node_path.empty() || s.node_path[0] == kGoal) {
+      cells.push_back(start);
+    } else {
+      s.from_start.AppendPathTo(local_of_node(s.node_path[0]), false, &cells);
+    }
+    for (size_t k = 0; k + 1 < s.node_path.size(); ++k) {
+      const uint32_t a = s.node_path[k], b = s.node_path[k + 1];
+      if (b == kGoal) {
+        s.from_goal.AppendPathFrom(local_of_node(a), true, &cells);
+        break;
+      }
+      const int32_t ca = rec[a].cluster, cb = rec[b].cluster;
+      if (ca != cb) {
+        cells.push_back(CellOfNode(hpa, cb, local_of_node(b)));
+        continue;
+      }
+      const ClusterBox box = BoxOf(map, hpa, ca);
+      s.refine.Begin(map, policy, box.x0, box.y0, box.w, box.h);
+      expanded += s.refine.AStar(local_of_node(a), local_of_node(b));
+      s.refine.AppendPathTo(local_of_node(b), true, &cells);
+    }
+    if (!found) {
+      r->partial = true;
+      r->partial_reason = stop;
+    }
+  }
+  r->cost = PathCost(map, cells, policy);
+  r->expanded = expanded;
+  r->generated = generated;
+}
+
+}  // namespace gridstar::internal

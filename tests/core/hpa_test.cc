@@ -1,0 +1,268 @@
+// HPA* (Algorithm::kHpa): legal paths whose reported cost is their true
+// cost, found whenever a path exists (brute force says), on seeded random
+// maps of every policy and of mixed costs; the abstraction repaired after
+// every step of random update sequences equal to one built from scratch;
+// fallbacks and edge cases by name. Suboptimality is measured (printed), not
+// asserted: HPA* promises legality and completeness, not optimality.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "gridstar/find_path.h"
+#include "gridstar/grid_map.h"
+#include "gridstar/map_update.h"
+#include "gridstar/search_context.h"
+#include "gtest/gtest.h"
+#include "hpa/hpa.h"
+#include "testing/drawn_maps.h"
+#include "testing/reference.h"
+#include "testing/status_matchers.h"
+
+namespace gridstar {
+namespace {
+
+using testing::MakeRandomMap;
+using testing::RandomMapSpec;
+
+struct MapCase {
+  const char* name;
+  RandomMapSpec spec;
+};
+
+// Sizes that are and are not multiples of the cluster size, one cluster
+// and many, open, cluttered, mazes and mixed costs.
+const MapCase kMaps[] = {
+    {"open 80x70", {80, 70, 0.1, 1, false, 1}},
+    {"cluttered 100x64", {100, 64, 0.35, 1, false, 1}},
+    {"maze 65x97", {65, 97, 0.0, 1, true, 1}},
+    {"terrain 90x90", {90, 90, 0.2, 9, false, 1}},
+    {"one cluster 20x13", {20, 13, 0.25, 1, false, 1}},
+    {"thin 150x3", {150, 3, 0.15, 1, false, 1}},
+};
+
+TEST(HpaTest, PathsAreLegalCompleteAndNeverBetterThanOptimal) {
+  SearchContext context;
+  for (const MapCase& m : kMaps) {
+    for (DiagonalPolicy policy : kAllDiagonalPolicies) {
+      for (uint32_t seed = 1; seed <= 3; ++seed) {
+        SCOPED_TRACE(absl::StrCat(m.name, " ", DiagonalPolicyName(policy),
+                                  " seed ", seed));
+        GridMap map = MakeRandomMap(m.spec, seed);
+        ASSERT_OK(map.BuildHpa(policy));
+        std::mt19937 rng(seed * 7919);
+        double ratio_sum = 0, ratio_max = 1;
+        int paths = 0;
+        for (int q = 0; q < 25; ++q) {
+          const Cell start{static_cast<int32_t>(rng() % m.spec.width),
+                           static_cast<int32_t>(rng() % m.spec.height)};
+          if (!map.Passable(start)) continue;
+          const std::vector<double> dist =
+              testing::ReferenceDistances(map, start, policy);
+          const Cell goal{static_cast<int32_t>(rng() % m.spec.width),
+                          static_cast<int32_t>(rng() % m.spec.height)};
+          if (!map.Passable(goal)) continue;
+          const double optimum = testing::Distance(dist, map, goal);
+          PathQuery query = testing::Query(start, goal, Algorithm::kHpa, policy);
+          absl::StatusOr<PathResult> r = FindPath(map, query, context);
+          if (optimum == testing::kUnreachable) {
+            EXPECT_TRUE(absl::IsNotFound(r.status())) << r.status();
+            continue;
+          }
+          ASSERT_OK(r.status());
+          EXPECT_EQ(r->algorithm, Algorithm::kHpa);
+          EXPECT_FALSE(r->partial);
+          EXPECT_EQ(testing::CheckPath(map, *r, start, goal, policy, true), "");
+          EXPECT_GE(r->cost, optimum - 1e-9 * (1 + optimum));
+          if (optimum > 0) {
+            ratio_sum += r->cost / optimum;
+            ratio_max = std::max(ratio_max, r->cost / optimum);
+            ++paths;
+          }
+          // Smoothing works on HPA*'s paths as on any other.
+          query.smooth = true;
+          absl::StatusOr<PathResult> smooth = FindPath(map, query, context);
+          ASSERT_OK(smooth.status());
+          EXPECT_LE(smooth->smoothed_cost, smooth->cost + 1e-9);
+          EXPECT_EQ(smooth->waypoints.front(), start);
+          EXPECT_EQ(smooth->waypoints.back(), goal);
+        }
+        if (paths > 0 && seed == 1) {
+          std::printf("[hpa] %-20s %-21s mean %.4f max %.4f over %d\n", m.name,
+                      std::string(DiagonalPolicyName(policy)).c_str(),
+                      ratio_sum / paths, ratio_max, paths);
+        }
+      }
+    }
+  }
+}
+
+std::vector<CellChange> RandomChanges(int32_t w, int32_t h, bool uniform,
+                                      std::mt19937& rng) {
+  std::vector<CellChange> changes;
+  for (int k = 1 + static_cast<int>(rng() % 3); k > 0; --k) {
+    const int32_t side =
+        rng() % 4 == 0 ? 1 + static_cast<int32_t>(rng() % 40) : 1;
+    CellChange c;
+    c.min = {static_cast<int32_t>(rng() % w), static_cast<int32_t>(rng() % h)};
+    // One change in three ends on a cluster border line (31/32, 63/64...),
+    // where a neighbour's entrances change too.
+    if (rng() % 3 == 0) {
+      const int32_t line = 32 * (1 + static_cast<int32_t>(rng() % 4)) -
+                           static_cast<int32_t>(rng() % 2);
+      if (rng() % 2 == 0) {
+        c.min.x = std::min(w - 1, line);
+      } else {
+        c.min.y = std::min(h - 1, line);
+      }
+    }
+    c.max = {std::min(w, c.min.x + side),
+             std::min(h, c.min.y + 1 + static_cast<int32_t>(rng() % side))};
+    c.cost = static_cast<uint8_t>(uniform ? rng() % 2 : rng() % 6);
+    changes.push_back(c);
+  }
+  return changes;
+}
+
+// After every step of a random update sequence, the repaired abstraction
+// equals one built from scratch on the new version, and searches on it
+// stay legal and complete.
+TEST(HpaTest, RepairAfterEveryUpdateEqualsAFreshBuild) {
+  SearchContext context;
+  for (const MapCase& m : kMaps) {
+    for (DiagonalPolicy policy : kAllDiagonalPolicies) {
+      SCOPED_TRACE(absl::StrCat(m.name, " ", DiagonalPolicyName(policy)));
+      std::mt19937 rng(4242);
+      GridMap map = MakeRandomMap(m.spec, 11);
+      ASSERT_OK(map.BuildHpa(policy));
+      for (int step = 0; step < 30; ++step) {
+        SCOPED_TRACE(absl::StrCat("step ", step));
+        ChangeSummary summary;
+        absl::StatusOr<GridMap> next = ApplyChanges(
+            map, RandomChanges(m.spec.width, m.spec.height,
+                               m.spec.max_cost == 1, rng),
+            &summary);
+        ASSERT_OK(next.status());
+        next->RepairHpaFrom(map, summary.rects);
+        GridMap fresh = *next;
+        ASSERT_OK(fresh.BuildHpa(policy));
+        ASSERT_TRUE(next->hpa()->SameAs(*fresh.hpa()));
+        // A one-cell change rebuilds at most its cluster and the four
+        // across its borders; nothing rebuilds everything but a big change.
+        if (summary.cells_changed == 1) {
+          EXPECT_LE(next->hpa()->clusters_built(), 5u);
+        }
+        map = *std::move(next);
+        const auto [a, b] = testing::FarConnectedPair(map);
+        if (a.x < 0) continue;
+        absl::StatusOr<PathResult> r =
+            FindPath(map, testing::Query(a, b, Algorithm::kHpa, policy), context);
+        ASSERT_OK(r.status());
+        EXPECT_EQ(testing::CheckPath(map, *r, a, b, policy, true), "");
+      }
+    }
+  }
+}
+
+// A cell on a cluster's border line changes the entrances of that border,
+// so the neighbour across it is rebuilt too: each of the four sides and a
+// corner, against a fresh build.
+TEST(HpaTest, ChangeOnABorderRebuildsTheNeighbourAcrossIt) {
+  const GridMap open = MakeRandomMap({96, 96, 0.0, 1, false, 1}, 1);
+  for (const Cell& c : {Cell{31, 40}, Cell{32, 40}, Cell{40, 31}, Cell{40, 32},
+                        Cell{63, 63}, Cell{64, 64}, Cell{0, 0}, Cell{95, 95}}) {
+    SCOPED_TRACE(absl::StrCat(c.x, ",", c.y));
+    GridMap map = open;
+    ASSERT_OK(map.BuildHpa(DiagonalPolicy::kNoCornerCutting));
+    ChangeSummary summary;
+    absl::StatusOr<GridMap> next =
+        ApplyChanges(map, {{c, {c.x + 1, c.y + 1}, 0}}, &summary);
+    ASSERT_OK(next.status());
+    next->RepairHpaFrom(map, summary.rects);
+    GridMap fresh = *next;
+    ASSERT_OK(fresh.BuildHpa(DiagonalPolicy::kNoCornerCutting));
+    EXPECT_TRUE(next->hpa()->SameAs(*fresh.hpa()));
+  }
+}
+
+TEST(HpaTest, WithoutAnAbstractionForThePolicyRunsWhatAutoWould) {
+  GridMap map = MakeRandomMap({64, 64, 0.2, 1, false, 1}, 3);
+  SearchContext context;
+  const auto [a, b] = testing::FarConnectedPair(map);
+  PathQuery q = testing::Query(a, b, Algorithm::kHpa,
+                               DiagonalPolicy::kNoCornerCutting);
+  absl::StatusOr<PathResult> r = FindPath(map, q, context);
+  ASSERT_OK(r.status());
+  EXPECT_EQ(r->algorithm, Algorithm::kJps);
+  ASSERT_OK(map.BuildHpa(DiagonalPolicy::kNever));
+  r = FindPath(map, q, context);
+  ASSERT_OK(r.status());
+  EXPECT_EQ(r->algorithm, Algorithm::kJps);
+  q.movement.diagonal = DiagonalPolicy::kNever;
+  r = FindPath(map, q, context);
+  ASSERT_OK(r.status());
+  EXPECT_EQ(r->algorithm, Algorithm::kHpa);
+}
+
+// Start and goal in one cluster, split inside it by a wall and joined only
+// by a way round through the cluster below: the abstract graph finds it.
+TEST(HpaTest, OneClusterJoinedOnlyThroughOthers) {
+  std::vector<std::string> rows(40, std::string(64, '.'));
+  for (int y = 0; y < 32; ++y) rows[y][10] = '#';  // All of cluster (0, 0).
+  GridMap map = testing::Draw(rows);
+  SearchContext context;
+  for (DiagonalPolicy policy : kAllDiagonalPolicies) {
+    SCOPED_TRACE(DiagonalPolicyName(policy));
+    ASSERT_OK(map.BuildHpa(policy));
+    const Cell start{2, 2}, goal{20, 2};
+    absl::StatusOr<PathResult> r = FindPath(
+        map, testing::Query(start, goal, Algorithm::kHpa, policy), context);
+    ASSERT_OK(r.status());
+    EXPECT_EQ(testing::CheckPath(map, *r, start, goal, policy, true), "");
+    EXPECT_GT(std::max_element(r->cells.begin(), r->cells.end(),
+                               [](Cell a, Cell b) { return a.y < b.y; })
+                  ->y,
+              31);
+  }
+}
+
+TEST(HpaTest, BudgetGivesAPartialPathFromTheStart) {
+  GridMap map = MakeRandomMap({256, 256, 0.2, 1, false, 1}, 5);
+  ASSERT_OK(map.BuildHpa(DiagonalPolicy::kNoCornerCutting));
+  SearchContext context;
+  const auto [a, b] = testing::FarConnectedPair(map);
+  PathQuery q = testing::Query(a, b, Algorithm::kHpa,
+                               DiagonalPolicy::kNoCornerCutting);
+  q.budget.max_expansions = 3;
+  absl::StatusOr<PathResult> r = FindPath(map, q, context);
+  ASSERT_OK(r.status());
+  EXPECT_TRUE(r->partial);
+  EXPECT_EQ(r->partial_reason, PartialReason::kMaxExpansions);
+  EXPECT_EQ(testing::CheckPath(map, *r, a, b, DiagonalPolicy::kNoCornerCutting,
+                               false),
+            "");
+}
+
+TEST(HpaTest, StartEqualsGoalAndNeighbours) {
+  GridMap map = MakeRandomMap({70, 70, 0.0, 3, false, 1}, 9);
+  ASSERT_OK(map.BuildHpa(DiagonalPolicy::kAllowCornerCutting));
+  SearchContext context;
+  for (const Cell& goal : {Cell{31, 31}, Cell{32, 31}, Cell{32, 32}}) {
+    SCOPED_TRACE(absl::StrCat(goal.x, ",", goal.y));
+    absl::StatusOr<PathResult> r = FindPath(
+        map,
+        testing::Query({31, 31}, goal, Algorithm::kHpa,
+                       DiagonalPolicy::kAllowCornerCutting),
+        context);
+    ASSERT_OK(r.status());
+    EXPECT_EQ(testing::CheckPath(map, *r, {31, 31}, goal,
+                                 DiagonalPolicy::kAllowCornerCutting, true),
+              "");
+  }
+}
+
+}  // namespace
+}  // namespace gridstar
