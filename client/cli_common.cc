@@ -39,6 +39,9 @@ ABSL_FLAG(double, max_cost, 0,
 ABSL_FLAG(bool, jump_table, true,
           "register: precompute jump distances for jps+ (8 bytes a cell; "
           "kept only on uniform-cost maps)");
+ABSL_FLAG(bool, hpa, false,
+          "register: build the HPA* abstraction for --algo hpa (about 0.3 "
+          "bytes a cell; bounded-suboptimal paths)");
 ABSL_FLAG(std::string, diagonal, "",
           "never, no-corner-cutting, allow-corner-cutting "
           "(default: the map's)");

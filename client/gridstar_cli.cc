@@ -75,11 +75,12 @@ int Run(const std::vector<std::string>& argv) {
     for (const v1::MapInfo& m : list->maps()) {
       std::printf(
           "%s version=%llu size=%dx%d passable=%lld components=%u bytes=%llu "
-          "jump_table_bytes=%llu auto=%s\n",
+          "jump_table_bytes=%llu hpa_bytes=%llu auto=%s\n",
           m.id().c_str(), static_cast<unsigned long long>(m.version()),
           m.width(), m.height(), static_cast<long long>(m.passable_cells()),
           m.components(), static_cast<unsigned long long>(m.memory_bytes()),
           static_cast<unsigned long long>(m.jump_table_bytes()),
+          static_cast<unsigned long long>(m.hpa_bytes()),
           v1::Algorithm_Name(m.auto_algorithm()).c_str());
     }
     return 0;
@@ -97,6 +98,7 @@ int Run(const std::vector<std::string>& argv) {
     r.set_replace(absl::GetFlag(FLAGS_replace));
     r.set_jump_table(absl::GetFlag(FLAGS_jump_table));
     r.set_landmarks(absl::GetFlag(FLAGS_landmarks));
+    r.set_hpa(absl::GetFlag(FLAGS_hpa));
     if (data->rfind("P5", 0) == 0 || data->rfind("P2", 0) == 0) {
       r.set_pgm(*data);
     } else {

@@ -148,9 +148,12 @@ absl::StatusOr<std::shared_ptr<const MapSnapshot>> MapRegistry::Register(
       absl::StrAppend(&parts, parts.empty() ? "" : ", ", structure->name(), " ",
                       structure->BytesFor(map), " bytes");
     }
+    std::string fields;
+    for (const auto& structure : DerivedStructuresFor(derived)) {
+      absl::StrAppend(&fields, fields.empty() ? "" : ", ", structure->name());
+    }
     return absl::ResourceExhaustedError(absl::StrCat(
-        options.landmarks > 0 ? "landmarks, jump_table" : "jump_table",
-        ": the ", map.width(), " x ", map.height(), " map's derived data (",
+        fields, ": the ", map.width(), " x ", map.height(), " map's derived data (",
         parts, ") exceeds --max_derived_bytes (", limits_.max_derived_bytes,
         ")"));
   }

@@ -61,6 +61,7 @@ absl::StatusOr<MapOptions> MapOptionsOfRequest(
   options.default_diagonal = *policy;
   options.jump_table = r.jump_table();
   options.landmarks = r.landmarks();
+  options.hpa = r.hpa();
   if (absl::Status s = ValidateDerivedOptions(options.derived()); !s.ok()) {
     return s;
   }
@@ -85,6 +86,9 @@ void MapInfoToProto(const MapSnapshot& s, v1::MapInfo* info) {
   info->set_landmark_build_micros(s.BuildMicros("landmarks"));
   info->set_landmarks_current(!s.landmarks_pending());
   info->set_jump_table_current(!s.jump_table_pending());
+  info->set_hpa(s.options.hpa);
+  info->set_hpa_bytes(s.map.HpaBytes());
+  info->set_hpa_build_micros(s.BuildMicros("hpa"));
   // What auto runs under the default policy, for a goal the landmarks reach.
   PathQuery q;
   q.algorithm = Algorithm::kAuto;

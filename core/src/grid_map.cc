@@ -231,7 +231,7 @@ size_t GridMap::MemoryBytes() const {
          cost_counts_.capacity() * sizeof(int64_t) +
          (components_ == nullptr ? 0 : components_->MemoryBytes()) +
          bytes(row_bits_buffer_) + bytes(column_bits_buffer_) +
-         JumpTableBytes() + LandmarkBytes();
+         JumpTableBytes() + LandmarkBytes() + HpaBytes();
 }
 
 size_t GridMap::UnsharedTileBytes() const {

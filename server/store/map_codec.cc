@@ -94,7 +94,8 @@ std::string EncodeMapFile(const StoredMap& m) {
   PutU64(&out, m.version);
   PutU64(&out, static_cast<uint64_t>(m.options.default_diagonal) |
                    (m.options.jump_table ? uint64_t{1} << 8 : 0) |
-                   (static_cast<uint64_t>(m.options.landmarks) << 9));
+                   (static_cast<uint64_t>(m.options.landmarks) << 9) |
+                   (m.options.hpa ? uint64_t{1} << 15 : 0));
   PutU64(&out, static_cast<uint64_t>(m.width));
   PutU64(&out, static_cast<uint64_t>(m.height));
   out.append(reinterpret_cast<const char*>(m.costs.data()), m.costs.size());
@@ -125,7 +126,7 @@ absl::StatusOr<StoredMap> DecodeMapFile(absl::string_view data) {
   in.remove_prefix(id_len);
   if (!GetU64(&in, &version) || !GetU64(&in, &flags) || !GetU64(&in, &width) ||
       !GetU64(&in, &height) || (flags & 0xff) > 2 ||
-      ((flags >> 9) & 63) > GridMap::kMaxLandmarks || (flags >> 15) != 0 ||
+      ((flags >> 9) & 63) > GridMap::kMaxLandmarks || (flags >> 16) != 0 ||
       version == 0) {
     return absl::DataLossError("truncated or invalid header");
   }
@@ -137,6 +138,7 @@ absl::StatusOr<StoredMap> DecodeMapFile(absl::string_view data) {
   m.options.default_diagonal = static_cast<DiagonalPolicy>(flags & 0xff);
   m.options.jump_table = ((flags >> 8) & 1) != 0;
   m.options.landmarks = static_cast<int>((flags >> 9) & 63);
+  m.options.hpa = ((flags >> 15) & 1) != 0;
   m.width = static_cast<int32_t>(width);
   m.height = static_cast<int32_t>(height);
   m.costs.assign(in.begin(), in.end());

@@ -39,6 +39,8 @@ struct MapOptions {
   // Landmarks for the differential heuristic, built for default_diagonal;
   // 0 = none, at most GridMap::kMaxLandmarks.
   int landmarks = 0;
+  // The HPA* abstraction, built for default_diagonal.
+  bool hpa = false;
 
   // The derived structures these options ask for.
   DerivedOptions derived() const {
@@ -46,12 +48,15 @@ struct MapOptions {
     d.jump_table = jump_table;
     d.landmarks = landmarks;
     d.landmark_policy = default_diagonal;
+    d.hpa = hpa;
+    d.hpa_policy = default_diagonal;
     return d;
   }
 
   friend bool operator==(const MapOptions& a, const MapOptions& b) {
     return a.default_diagonal == b.default_diagonal &&
-           a.jump_table == b.jump_table && a.landmarks == b.landmarks;
+           a.jump_table == b.jump_table && a.landmarks == b.landmarks &&
+           a.hpa == b.hpa;
   }
 };
 

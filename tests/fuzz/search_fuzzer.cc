@@ -54,6 +54,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                                    kAllDiagonalPolicies[(landmarks / 4) % 3])
                    .ok());
   }
+  // And the HPA* abstraction for one policy, now and then.
+  if (landmarks & 128) {
+    FUZZ_CHECK(map->BuildHpa(kAllDiagonalPolicies[(landmarks / 16) % 3]).ok());
+  }
   // Ends in [-4, w+3] x [-4, h+3]: off the map now and then.
   auto coord = [&](int n) {
     return static_cast<int32_t>(in.Byte() % (n + 8)) - 4;

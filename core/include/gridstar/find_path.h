@@ -75,8 +75,12 @@ struct PathResult {
   // kAuto and kAlt resolved to for this map, policy and goal (kAStar, kJps,
   // kJpsPlus or kAlt).
   Algorithm algorithm = Algorithm::kAStar;
-  uint64_t expanded = 0;   // Cells (jump points, for jps) taken off the open list.
-  uint64_t generated = 0;  // Cells put on the open list.
+  // Cells (jump points, for jps; entrances, for hpa) taken off the open
+  // list, and put on it. For hpa the cluster-local searches that join the
+  // ends to the entrances and refine the path (at most a few cluster-sized
+  // searches) are not counted, nor limited by max_expansions.
+  uint64_t expanded = 0;
+  uint64_t generated = 0;
   bool partial = false;
   PartialReason partial_reason = PartialReason::kNone;
   // The ends actually searched, after snapping.

@@ -93,7 +93,6 @@ void RunHpa(const GridMap& map, const HpaAbstraction& hpa,
   const int32_t cs = hpa.ClusterOf(start), cg = hpa.ClusterOf(goal);
   const HpaCluster& start_cluster = hpa.cluster(cs);
   const HpaCluster& goal_cluster = hpa.cluster(cg);
-  uint64_t expanded = 0;
 
   // The ways into the abstract graph (and, in one cluster, straight across).
   const ClusterBox start_box = BoxOf(map, hpa, cs);
@@ -102,10 +101,10 @@ void RunHpa(const GridMap& map, const HpaAbstraction& hpa,
   if (cs == cg) s.targets.push_back(LocalOf(goal));
   s.from_start.Begin(map, policy, start_box.x0, start_box.y0, start_box.w,
                      start_box.h);
-  expanded += s.from_start.Dijkstra(LocalOf(start), s.targets);
+  s.from_start.Dijkstra(LocalOf(start), s.targets);
   s.from_goal.Begin(map, policy, goal_box.x0, goal_box.y0, goal_box.w,
                     goal_box.h);
-  expanded += s.from_goal.Dijkstra(LocalOf(goal), goal_cluster.nodes);
+  s.from_goal.Dijkstra(LocalOf(goal), goal_cluster.nodes);
   double direct = std::numeric_limits<double>::infinity();
   if (cs == cg && s.from_start.Distance(LocalOf(goal)) >= 0) {
     direct = s.from_start.Distance(LocalOf(goal));
@@ -201,7 +200,6 @@ void RunHpa(const GridMap& map, const HpaAbstraction& hpa,
       if (d >= 0) relax(kGoal, cg, goal, g + d);
     }
   }
-  expanded += abstract_expanded;
 
   // Refinement into cells.
   std::vector<Cell>& cells = r->cells;
@@ -250,7 +248,7 @@ void RunHpa(const GridMap& map, const HpaAbstraction& hpa,
       }
       const ClusterBox box = BoxOf(map, hpa, ca);
       s.refine.Begin(map, policy, box.x0, box.y0, box.w, box.h);
-      expanded += s.refine.AStar(local_of_node(a), local_of_node(b));
+      s.refine.AStar(local_of_node(a), local_of_node(b));
       s.refine.AppendPathTo(local_of_node(b), true, &cells);
     }
     if (!found) {
@@ -259,7 +257,7 @@ void RunHpa(const GridMap& map, const HpaAbstraction& hpa,
     }
   }
   r->cost = PathCost(map, cells, policy);
-  r->expanded = expanded;
+  r->expanded = abstract_expanded;
   r->generated = generated;
 }
 
