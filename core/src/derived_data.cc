@@ -60,7 +60,7 @@ class HpaStructure final : public DerivedStructure {
   absl::string_view name() const override { return "hpa"; }
   bool AppliesTo(const GridMap&) const override { return true; }
   size_t BytesFor(const GridMap& map) const override {
-    return GridMap::HpaBytesFor(map.width(), map.height());
+    return map.HpaBytesFor();
   }
   absl::StatusOr<DerivedOutcome> Build(GridMap* map) const override {
     if (absl::Status s = map->BuildHpa(policy_); !s.ok()) return s;

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -26,6 +27,8 @@ namespace gridstar {
 namespace {
 
 using testing::MakeRandomMap;
+
+constexpr int32_t kC = internal::kClusterSize;
 using testing::RandomMapSpec;
 
 struct MapCase {
@@ -36,16 +39,28 @@ struct MapCase {
 // Sizes that are and are not multiples of the cluster size, one cluster
 // and many, open, cluttered, mazes and mixed costs.
 const MapCase kMaps[] = {
-    {"open 80x70", {80, 70, 0.1, 1, false, 1}},
-    {"cluttered 100x64", {100, 64, 0.35, 1, false, 1}},
-    {"maze 65x97", {65, 97, 0.0, 1, true, 1}},
-    {"terrain 90x90", {90, 90, 0.2, 9, false, 1}},
+    {"open 160x140", {160, 140, 0.1, 1, false, 1}},
+    {"cluttered 200x128", {200, 128, 0.35, 1, false, 1}},
+    {"maze 129x193", {129, 193, 0.0, 1, true, 1}},
+    {"terrain 150x150", {150, 150, 0.2, 9, false, 1}},
     {"one cluster 20x13", {20, 13, 0.25, 1, false, 1}},
-    {"thin 150x3", {150, 3, 0.15, 1, false, 1}},
+    {"thin 300x3", {300, 3, 0.15, 1, false, 1}},
+};
+
+// Runs the rest of a test with the exact search of near ends off, so that
+// small maps exercise the abstract search and its refinement.
+class AbstractOnly {
+ public:
+  AbstractOnly() { internal::SetHpaNearSearchForTesting(false); }
+  ~AbstractOnly() { internal::SetHpaNearSearchForTesting(true); }
 };
 
 TEST(HpaTest, PathsAreLegalCompleteAndNeverBetterThanOptimal) {
   SearchContext context;
+  for (const bool near_search : {false, true}) {
+  SCOPED_TRACE(near_search ? "near search on" : "abstract only");
+  std::unique_ptr<AbstractOnly> abstract_only;
+  if (!near_search) abstract_only = std::make_unique<AbstractOnly>();
   for (const MapCase& m : kMaps) {
     for (DiagonalPolicy policy : kAllDiagonalPolicies) {
       for (uint32_t seed = 1; seed <= 3; ++seed) {
@@ -91,12 +106,14 @@ TEST(HpaTest, PathsAreLegalCompleteAndNeverBetterThanOptimal) {
           EXPECT_EQ(smooth->waypoints.back(), goal);
         }
         if (paths > 0 && seed == 1) {
-          std::printf("[hpa] %-20s %-21s mean %.4f max %.4f over %d\n", m.name,
+          std::printf("[hpa%s] %-20s %-21s mean %.4f max %.4f over %d\n",
+                      near_search ? "" : " abstract only", m.name,
                       std::string(DiagonalPolicyName(policy)).c_str(),
                       ratio_sum / paths, ratio_max, paths);
         }
       }
     }
+  }
   }
 }
 
@@ -108,10 +125,10 @@ std::vector<CellChange> RandomChanges(int32_t w, int32_t h, bool uniform,
         rng() % 4 == 0 ? 1 + static_cast<int32_t>(rng() % 40) : 1;
     CellChange c;
     c.min = {static_cast<int32_t>(rng() % w), static_cast<int32_t>(rng() % h)};
-    // One change in three ends on a cluster border line (31/32, 63/64...),
+    // One change in three starts on a cluster border line (63/64 ...),
     // where a neighbour's entrances change too.
     if (rng() % 3 == 0) {
-      const int32_t line = 32 * (1 + static_cast<int32_t>(rng() % 4)) -
+      const int32_t line = kC * (1 + static_cast<int32_t>(rng() % 2)) -
                            static_cast<int32_t>(rng() % 2);
       if (rng() % 2 == 0) {
         c.min.x = std::min(w - 1, line);
@@ -132,6 +149,7 @@ std::vector<CellChange> RandomChanges(int32_t w, int32_t h, bool uniform,
 // stay legal and complete.
 TEST(HpaTest, RepairAfterEveryUpdateEqualsAFreshBuild) {
   SearchContext context;
+  AbstractOnly abstract_only;
   for (const MapCase& m : kMaps) {
     for (DiagonalPolicy policy : kAllDiagonalPolicies) {
       SCOPED_TRACE(absl::StrCat(m.name, " ", DiagonalPolicyName(policy)));
@@ -171,9 +189,12 @@ TEST(HpaTest, RepairAfterEveryUpdateEqualsAFreshBuild) {
 // so the neighbour across it is rebuilt too: each of the four sides and a
 // corner, against a fresh build.
 TEST(HpaTest, ChangeOnABorderRebuildsTheNeighbourAcrossIt) {
-  const GridMap open = MakeRandomMap({96, 96, 0.0, 1, false, 1}, 1);
-  for (const Cell& c : {Cell{31, 40}, Cell{32, 40}, Cell{40, 31}, Cell{40, 32},
-                        Cell{63, 63}, Cell{64, 64}, Cell{0, 0}, Cell{95, 95}}) {
+  const GridMap open =
+      MakeRandomMap({2 * kC + kC / 2, 2 * kC + kC / 2, 0.0, 1, false, 1}, 1);
+  for (const Cell& c :
+       {Cell{kC - 1, 10}, Cell{kC, 10}, Cell{10, kC - 1}, Cell{10, kC},
+        Cell{kC - 1, kC - 1}, Cell{kC, kC}, Cell{0, 0},
+        Cell{open.width() - 1, open.height() - 1}}) {
     SCOPED_TRACE(absl::StrCat(c.x, ",", c.y));
     GridMap map = open;
     ASSERT_OK(map.BuildHpa(DiagonalPolicy::kNoCornerCutting));
@@ -210,8 +231,9 @@ TEST(HpaTest, WithoutAnAbstractionForThePolicyRunsWhatAutoWould) {
 // Start and goal in one cluster, split inside it by a wall and joined only
 // by a way round through the cluster below: the abstract graph finds it.
 TEST(HpaTest, OneClusterJoinedOnlyThroughOthers) {
-  std::vector<std::string> rows(40, std::string(64, '.'));
-  for (int y = 0; y < 32; ++y) rows[y][10] = '#';  // All of cluster (0, 0).
+  AbstractOnly abstract_only;
+  std::vector<std::string> rows(kC + 8, std::string(2 * kC, '.'));
+  for (int y = 0; y < kC; ++y) rows[y][10] = '#';  // All of cluster (0, 0).
   GridMap map = testing::Draw(rows);
   SearchContext context;
   for (DiagonalPolicy policy : kAllDiagonalPolicies) {
@@ -225,7 +247,7 @@ TEST(HpaTest, OneClusterJoinedOnlyThroughOthers) {
     EXPECT_GT(std::max_element(r->cells.begin(), r->cells.end(),
                                [](Cell a, Cell b) { return a.y < b.y; })
                   ->y,
-              31);
+              kC - 1);
   }
 }
 
@@ -241,24 +263,27 @@ TEST(HpaTest, BudgetGivesAPartialPathFromTheStart) {
   ASSERT_OK(r.status());
   EXPECT_TRUE(r->partial);
   EXPECT_EQ(r->partial_reason, PartialReason::kMaxExpansions);
+  EXPECT_LE(r->expanded, 3u);
   EXPECT_EQ(testing::CheckPath(map, *r, a, b, DiagonalPolicy::kNoCornerCutting,
                                false),
             "");
 }
 
 TEST(HpaTest, StartEqualsGoalAndNeighbours) {
-  GridMap map = MakeRandomMap({70, 70, 0.0, 3, false, 1}, 9);
+  AbstractOnly abstract_only;
+  GridMap map = MakeRandomMap({kC + 6, kC + 6, 0.0, 3, false, 1}, 9);
   ASSERT_OK(map.BuildHpa(DiagonalPolicy::kAllowCornerCutting));
   SearchContext context;
-  for (const Cell& goal : {Cell{31, 31}, Cell{32, 31}, Cell{32, 32}}) {
+  const Cell from{kC - 1, kC - 1};
+  for (const Cell& goal : {from, Cell{kC, kC - 1}, Cell{kC, kC}}) {
     SCOPED_TRACE(absl::StrCat(goal.x, ",", goal.y));
     absl::StatusOr<PathResult> r = FindPath(
         map,
-        testing::Query({31, 31}, goal, Algorithm::kHpa,
+        testing::Query(from, goal, Algorithm::kHpa,
                        DiagonalPolicy::kAllowCornerCutting),
         context);
     ASSERT_OK(r.status());
-    EXPECT_EQ(testing::CheckPath(map, *r, {31, 31}, goal,
+    EXPECT_EQ(testing::CheckPath(map, *r, from, goal,
                                  DiagonalPolicy::kAllowCornerCutting, true),
               "");
   }

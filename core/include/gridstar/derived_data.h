@@ -90,7 +90,7 @@ struct DerivedOptions {
   bool defer_jump_table_repair = false;
   // The HPA* abstraction (Algorithm::kHpa) for hpa_policy: built at
   // registration, repaired inside each update for the clusters it reaches
-  // (a one-cell change rebuilds at most five 32 x 32 clusters).
+  // (a one-cell change rebuilds at most five 64 x 64 clusters).
   bool hpa = false;
   DiagonalPolicy hpa_policy = DiagonalPolicy::kNoCornerCutting;
 };

@@ -235,7 +235,7 @@ class GridMap {
   void ShareLandmarksOf(const GridMap& other);
 
   // The HPA* abstraction (Algorithm::kHpa; core/src/hpa/hpa.h): clusters of
-  // 32 x 32 cells, entrances on their borders and the exact costs between a
+  // 64 x 64 cells, entrances on their borders and the exact costs between a
   // cluster's entrances inside it, for one diagonal policy. BuildHpa makes
   // it from scratch; RepairHpaFrom rebuilds only the clusters (and the
   // neighbours across a border) that `rects` reach and shares the rest
@@ -250,11 +250,11 @@ class GridMap {
   const internal::HpaAbstraction* hpa() const { return hpa_.get(); }
   // True when both maps carry equal abstractions (or neither has one).
   bool HpaEquals(const GridMap& other) const;
-  // Bytes an abstraction of a width x height map is expected to take (an
-  // estimate checked against --max_derived_bytes before building; the
-  // measured mean on the Moving AI families is below it).
-  static size_t HpaBytesFor(int32_t width, int32_t height);
-  static constexpr size_t kHpaBytesPerCluster = 2048;
+  // At least the bytes BuildHpa would take on this map (every pair of a
+  // cluster's entrances joined): counts the entrances, a pass over the
+  // cluster borders, without building anything, so that limits are checked
+  // first.
+  size_t HpaBytesFor() const;
 
   // Bit lines of uniform-cost maps (empty otherwise): bit 64 + i of a line is
   // 1 when padded cell i of that padded row (column) is passable; the 64

@@ -40,7 +40,7 @@ namespace gridstar::internal {
 struct SearchParams;
 struct SearchState;
 
-inline constexpr int32_t kClusterSize = 32;
+inline constexpr int32_t kClusterSize = 64;
 inline constexpr int32_t kSplitRun = 6;
 
 // One cluster's entrances and the costs between them inside it.
@@ -78,6 +78,10 @@ class HpaAbstraction {
       const HpaAbstraction& previous, const GridMap& next,
       absl::Span<const CellRect> rects);
 
+  // At least MemoryBytes() of Build(map, any policy): every pair of a
+  // cluster's entrances counted as joined.
+  static size_t BytesUpperBound(const GridMap& map);
+
   DiagonalPolicy policy() const { return policy_; }
   int32_t clusters_x() const { return clusters_x_; }
   int32_t clusters_y() const { return clusters_y_; }
@@ -113,6 +117,11 @@ class HpaAbstraction {
 // search_state.h): three cluster-sized local searches (from the start, from
 // the goal, refinement) and the abstract search's records, sized by the
 // abstraction's node count.
+
+// Ends at most 2 * kClusterSize apart first get an exact A* of at most
+// kClusterSize^2 expansions (its path is returned when it finishes). Tests
+// turn that off to exercise the abstract search on small maps.
+void SetHpaNearSearchForTesting(bool enabled);
 
 // Searches from p.start to p.goal (padded indices, same component) with the
 // abstraction and refines the result into *r (cells, cost, expanded,

@@ -129,8 +129,9 @@ void BuildClusters(const GridMap& map, DiagonalPolicy policy,
                    int32_t clusters_x, const std::vector<int32_t>& which,
                    std::vector<std::shared_ptr<const HpaCluster>>* clusters) {
   const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
-  const size_t threads =
-      std::min<size_t>({hardware, 8, (which.size() + 63) / 64});
+  // A repair's few clusters are worth a thread each too: a one-cell change
+  // rebuilds up to five.
+  const size_t threads = std::min<size_t>({hardware, 8, which.size()});
   auto work = [&](size_t part) {
     ClusterSearch search;
     for (size_t k = part; k < which.size(); k += std::max<size_t>(threads, 1)) {
@@ -215,6 +216,22 @@ std::shared_ptr<const HpaAbstraction> HpaAbstraction::Repair(
   out->clusters_built_ = which.size();
   out->ComputeOffsets();
   return out;
+}
+
+size_t HpaAbstraction::BytesUpperBound(const GridMap& map) {
+  const int32_t clusters_x = (map.width() + kClusterSize - 1) / kClusterSize;
+  const int32_t clusters_y = (map.height() + kClusterSize - 1) / kClusterSize;
+  const int32_t count = clusters_x * clusters_y;
+  size_t bytes = sizeof(HpaAbstraction) + (size_t{1} + count) * sizeof(uint32_t) +
+                 static_cast<size_t>(count) *
+                     sizeof(std::shared_ptr<const HpaCluster>);
+  for (int32_t i = 0; i < count; ++i) {
+    const size_t n = EntranceNodes(map, ClusterRect(map, clusters_x, i)).size();
+    bytes += sizeof(HpaCluster) + 16 + n * sizeof(uint16_t) +
+             (n + 1) * sizeof(uint32_t) +
+             n * (n > 0 ? n - 1 : 0) * sizeof(HpaCluster::Edge);
+  }
+  return bytes;
 }
 
 void HpaAbstraction::ComputeOffsets() {

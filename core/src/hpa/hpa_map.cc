@@ -33,11 +33,8 @@ bool GridMap::HpaEquals(const GridMap& other) const {
   return hpa_->SameAs(*other.hpa_);
 }
 
-size_t GridMap::HpaBytesFor(int32_t width, int32_t height) {
-  const int64_t clusters =
-      int64_t{(width + internal::kClusterSize - 1) / internal::kClusterSize} *
-      ((height + internal::kClusterSize - 1) / internal::kClusterSize);
-  return static_cast<size_t>(clusters) * kHpaBytesPerCluster;
+size_t GridMap::HpaBytesFor() const {
+  return internal::HpaAbstraction::BytesUpperBound(*this);
 }
 
 }  // namespace gridstar

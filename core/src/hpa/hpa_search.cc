@@ -3,6 +3,7 @@
 // the abstract path refined into cells by cluster-local A*.
 
 #include <algorithm>
+#include <atomic>
 #include <cassert>
 #include <functional>
 #include <limits>
@@ -56,6 +57,8 @@ size_t HpaScratchBytes(const HpaScratch* scratch) {
 
 namespace {
 
+std::atomic<bool> near_search{true};
+
 struct ClusterBox {
   int32_t x0, y0, w, h;
 };
@@ -81,6 +84,8 @@ Cell CellOfNode(const HpaAbstraction& hpa, int32_t cluster, uint16_t local) {
 
 }  // namespace
 
+void SetHpaNearSearchForTesting(bool enabled) { near_search.store(enabled); }
+
 void RunHpa(const GridMap& map, const HpaAbstraction& hpa,
             const SearchParams& p, SearchState& state, PathResult* r) {
   if (state.hpa == nullptr) state.hpa.reset(new HpaScratch());
@@ -90,6 +95,24 @@ void RunHpa(const GridMap& map, const HpaAbstraction& hpa,
   const double h_scale = std::max<double>(1, map.min_cost());
   const Cell start = map.CellOfPaddedIndex(p.start);
   const Cell goal = map.CellOfPaddedIndex(p.goal);
+  // Near ends first get an exact A* of a cluster's worth of expansions: on
+  // short queries the entrances' detours are at their worst (relative to
+  // the path), and such a search is as cheap as joining the ends to them.
+  if (near_search.load(std::memory_order_relaxed) &&
+      GridDistance(start.x - goal.x, start.y - goal.y, diagonal) <=
+          2 * kClusterSize) {
+    SearchParams near = p;
+    const uint64_t cap = uint64_t{kClusterSize} * kClusterSize;
+    near.budget.max_expansions = p.budget.max_expansions != 0
+                                     ? std::min(p.budget.max_expansions, cap)
+                                     : cap;
+    RunBestFirst(map, policy, near, state, r);
+    if (!r->partial) return;
+    r->partial = false;
+    r->partial_reason = PartialReason::kNone;
+    r->cells.clear();
+    state.BeginSearch(map);
+  }
   const int32_t cs = hpa.ClusterOf(start), cg = hpa.ClusterOf(goal);
   const HpaCluster& start_cluster = hpa.cluster(cs);
   const HpaCluster& goal_cluster = hpa.cluster(cg);
@@ -248,6 +271,12 @@ void RunHpa(const GridMap& map, const HpaAbstraction& hpa,
       }
       const ClusterBox box = BoxOf(map, hpa, ca);
       s.refine.Begin(map, policy, box.x0, box.y0, box.w, box.h);
+      // On uniform costs a legal straight (octile-shaped) path is a least
+      // one: no search needed.
+      if (map.uniform_cost() &&
+          s.refine.StraightPath(local_of_node(a), local_of_node(b), &cells)) {
+        continue;
+      }
       s.refine.AStar(local_of_node(a), local_of_node(b));
       s.refine.AppendPathTo(local_of_node(b), true, &cells);
     }
