@@ -9,7 +9,10 @@
 namespace gridstar::internal {
 
 ClusterSearch::ClusterSearch()
-    : g_(kCells, 0.0), parent_(kCells, 0), stamp_(kCells, 0) {}
+    : g_(kCells, 0.0),
+      parent_(kCells, 0),
+      stamp_(kCells, 0),
+      target_(kCells, 0) {}
 
 void ClusterSearch::Begin(const GridMap& map, DiagonalPolicy policy,
                           int32_t x0, int32_t y0, int32_t w, int32_t h) {
@@ -38,11 +41,21 @@ uint64_t ClusterSearch::Run(uint16_t source, uint16_t goal,
                             absl::Span<const uint16_t> targets) {
   if (closed_ >= UINT32_MAX - 2) {
     std::fill(stamp_.begin(), stamp_.end(), 0);
+    std::fill(target_.begin(), target_.end(), 0);
     open_ = 0;
   }
   open_ += 2;
   closed_ = open_ + 1;
   heap_.clear();
+  // Targets are marked with this search's open stamp (duplicates counted
+  // once).
+  size_t targets_left = 0;
+  for (uint16_t t : targets) {
+    if (target_[t] != open_) {
+      target_[t] = open_;
+      ++targets_left;
+    }
+  }
   const bool diagonal = policy_ != DiagonalPolicy::kNever;
   const int gx = goal % kClusterSize, gy = goal / kClusterSize;
   auto heuristic = [&](int x, int y) {
@@ -58,7 +71,6 @@ uint64_t ClusterSearch::Run(uint16_t source, uint16_t goal,
   parent_[source] = source;
   stamp_[source] = open_;
   push(heuristic(source % kClusterSize, source / kClusterSize), source);
-  size_t targets_left = targets.size();
   uint64_t expanded = 0;
   // The padded index of local (0, 0).
   const int64_t origin =
@@ -73,11 +85,7 @@ uint64_t ClusterSearch::Run(uint16_t source, uint16_t goal,
     if constexpr (kAStar) {
       if (cur == goal) break;
     } else {
-      if (targets_left > 0 &&
-          std::find(targets.begin(), targets.end(), cur) != targets.end() &&
-          --targets_left == 0) {
-        break;
-      }
+      if (target_[cur] == open_ && --targets_left == 0) break;
     }
     const int x = cur % kClusterSize, y = cur / kClusterSize;
     const int64_t pi = origin + int64_t{y} * padded_width_ + x;

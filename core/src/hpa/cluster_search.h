@@ -64,7 +64,7 @@ class ClusterSearch {
     return Cell{x0_ + local % kClusterSize, y0_ + local / kClusterSize};
   }
   static size_t MemoryBytes() {
-    return kCells * (sizeof(double) + sizeof(uint16_t) + sizeof(uint32_t));
+    return kCells * (sizeof(double) + sizeof(uint16_t) + 2 * sizeof(uint32_t));
   }
 
  private:
@@ -80,6 +80,7 @@ class ClusterSearch {
   std::vector<double> g_;
   std::vector<uint16_t> parent_;
   std::vector<uint32_t> stamp_;
+  std::vector<uint32_t> target_;  // == open_: a target of this search.
   uint32_t open_ = 0, closed_ = 1;
   std::vector<std::pair<double, uint16_t>> heap_;
 };

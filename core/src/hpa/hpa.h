@@ -42,6 +42,8 @@ struct SearchState;
 
 inline constexpr int32_t kClusterSize = 64;
 inline constexpr int32_t kSplitRun = 6;
+// Landmarks of the entrance graph (ALT's differential heuristic over it).
+inline constexpr int kHpaLandmarks = 8;
 
 // One cluster's entrances and the costs between them inside it.
 struct HpaCluster {
@@ -55,11 +57,17 @@ struct HpaCluster {
   // Node i's edges are edges[edge_begin[i], edge_begin[i + 1]).
   std::vector<uint32_t> edge_begin;
   std::vector<Edge> edges;
+  // Node i's distance in the entrance graph from each landmark, at
+  // landmarks[i * kHpaLandmarks + k] (infinity: not reached). Empty for a
+  // cluster rebuilt since they were computed (its nodes then use the octile
+  // heuristic alone).
+  std::vector<float> landmarks;
 
   size_t MemoryBytes() const {
     return sizeof(*this) + nodes.capacity() * sizeof(uint16_t) +
            edge_begin.capacity() * sizeof(uint32_t) +
-           edges.capacity() * sizeof(Edge);
+           edges.capacity() * sizeof(Edge) +
+           landmarks.capacity() * sizeof(float);
   }
   // Local index of the node on cell `local`, or -1.
   int Find(uint16_t local) const;
@@ -99,11 +107,31 @@ class HpaAbstraction {
   size_t clusters_built() const { return clusters_built_; }
 
   // True when both hold the same nodes and edges (tests compare a repaired
-  // abstraction with one built from scratch).
+  // abstraction with one built from scratch; landmark data is not compared:
+  // a repair keeps it for the clusters it does not rebuild).
   bool SameAs(const HpaAbstraction& other) const;
+
+  Cell CellOf(int32_t cluster, uint16_t local) const {
+    return Cell{(cluster % clusters_x_) * kClusterSize + local % kClusterSize,
+                (cluster / clusters_x_) * kClusterSize + local / kClusterSize};
+  }
+  static uint16_t LocalOf(Cell c) {
+    return static_cast<uint16_t>((c.y % kClusterSize) * kClusterSize +
+                                 c.x % kClusterSize);
+  }
+  // Calls visit(cluster, local index, cost) for each neighbour of node
+  // `i` of `cluster` in the entrance graph: the cluster's other entrances
+  // it reaches inside, and the entrance across a border by a straight move.
+  template <typename Visit>
+  void ForEachNeighbour(const GridMap& map, int32_t cluster, uint32_t i,
+                        const Visit& visit) const;
 
  private:
   void ComputeOffsets();
+  // Picks kHpaLandmarks entrances far apart (each the farthest from those
+  // before) and stores every node's distance from each in its cluster.
+  // REQUIRES: the clusters not yet shared (called by Build).
+  void BuildLandmarks(const GridMap& map);
 
   DiagonalPolicy policy_ = DiagonalPolicy::kNoCornerCutting;
   int32_t clusters_x_ = 0;
@@ -112,6 +140,27 @@ class HpaAbstraction {
   std::vector<uint32_t> offsets_;
   size_t clusters_built_ = 0;
 };
+
+template <typename Visit>
+void HpaAbstraction::ForEachNeighbour(const GridMap& map, int32_t cluster,
+                                      uint32_t i, const Visit& visit) const {
+  const HpaCluster& c = *clusters_[cluster];
+  for (uint32_t e = c.edge_begin[i]; e < c.edge_begin[i + 1]; ++e) {
+    visit(cluster, uint32_t{c.edges[e].to}, double{c.edges[e].cost});
+  }
+  const Cell cell = CellOf(cluster, c.nodes[i]);
+  const uint8_t here = map.cost(cell);
+  for (int m = 0; m < 4; ++m) {
+    const Cell next{cell.x + kMoveDx[m], cell.y + kMoveDy[m]};
+    if (!map.Passable(next)) continue;
+    const int32_t other = ClusterOf(next);
+    if (other == cluster) continue;
+    const int j = clusters_[other]->Find(LocalOf(next));
+    if (j >= 0) {
+      visit(other, static_cast<uint32_t>(j), 0.5 * (here + map.cost(next)));
+    }
+  }
+}
 
 // Per-thread buffers of HPA* searches (HpaScratch, declared in
 // search_state.h): three cluster-sized local searches (from the start, from

@@ -172,6 +172,7 @@ std::shared_ptr<const HpaAbstraction> HpaAbstraction::Build(
   BuildClusters(map, policy, out->clusters_x_, all, &out->clusters_);
   out->clusters_built_ = all.size();
   out->ComputeOffsets();
+  out->BuildLandmarks(map);
   return out;
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cassert>
+#include <cmath>
 #include <functional>
 #include <limits>
 #include <memory>
@@ -71,16 +72,8 @@ ClusterBox BoxOf(const GridMap& map, const HpaAbstraction& hpa,
                     std::min(kClusterSize, map.height() - y0)};
 }
 
-uint16_t LocalOf(Cell c) {
-  return static_cast<uint16_t>((c.y % kClusterSize) * kClusterSize +
-                               c.x % kClusterSize);
-}
+uint16_t LocalOf(Cell c) { return HpaAbstraction::LocalOf(c); }
 
-Cell CellOfNode(const HpaAbstraction& hpa, int32_t cluster, uint16_t local) {
-  const int32_t cx = cluster % hpa.clusters_x(), cy = cluster / hpa.clusters_x();
-  return Cell{cx * kClusterSize + local % kClusterSize,
-              cy * kClusterSize + local / kClusterSize};
-}
 
 }  // namespace
 
@@ -138,8 +131,43 @@ void RunHpa(const GridMap& map, const HpaAbstraction& hpa,
   const uint32_t kStart = n, kGoal = n + 1;
   s.Begin(size_t{n} + 2);
   HpaScratch::Record* rec = s.records.data();
-  auto heuristic = [&](Cell c) {
+  // h: the octile bound, and the landmarks' bound where the node's cluster
+  // has landmark data and the goal's distances from them are known (through
+  // the goal cluster's entrances: d(L, goal) = min over them of
+  // d(L, e) + d(e, goal)).
+  float goal_landmarks[kHpaLandmarks];
+  bool landmarks = !goal_cluster.landmarks.empty();
+  for (int k = 0; k < kHpaLandmarks; ++k) {
+    goal_landmarks[k] = std::numeric_limits<float>::infinity();
+  }
+  if (landmarks) {
+    for (size_t i = 0; i < goal_cluster.nodes.size(); ++i) {
+      const double d = s.from_goal.Distance(goal_cluster.nodes[i]);
+      if (d < 0) continue;
+      for (int k = 0; k < kHpaLandmarks; ++k) {
+        goal_landmarks[k] = std::min(
+            goal_landmarks[k],
+            static_cast<float>(goal_cluster.landmarks[i * kHpaLandmarks + k] +
+                               d));
+      }
+    }
+  }
+  auto octile = [&](Cell c) {
     return h_scale * GridDistance(c.x - goal.x, c.y - goal.y, diagonal);
+  };
+  auto heuristic = [&](const HpaCluster& cluster, uint32_t i, Cell c) {
+    double h = octile(c);
+    if (landmarks && !cluster.landmarks.empty()) {
+      const float* from = &cluster.landmarks[size_t{i} * kHpaLandmarks];
+      for (int k = 0; k < kHpaLandmarks; ++k) {
+        // Both finite: the same component as the landmark.
+        const float d = std::fabs(goal_landmarks[k] - from[k]);
+        if (d == d && d != std::numeric_limits<float>::infinity()) {
+          h = std::max(h, static_cast<double>(d));
+        }
+      }
+    }
+    return h;
   };
   auto push = [&](double f, uint32_t node) {
     s.heap.emplace_back(f, node);
@@ -147,19 +175,26 @@ void RunHpa(const GridMap& map, const HpaAbstraction& hpa,
   };
   uint64_t generated = 1;
   uint32_t cur = kStart;
-  auto relax = [&](uint32_t node, int32_t cluster, Cell cell, double g) {
+  // Relaxes node i of cluster c (node kGoal when c < 0).
+  auto relax = [&](int32_t c, uint32_t i, double g) {
+    const uint32_t node = c < 0 ? kGoal : hpa.node_offset(c) + i;
     HpaScratch::Record& v = rec[node];
     if (v.stamp == s.closed) return;
     if (v.stamp != s.open || g < v.g) {
       if (v.stamp != s.open) ++generated;
-      v = HpaScratch::Record{g, cur, s.open, cluster};
-      push(g + (node == kGoal ? 0.0 : heuristic(cell)), node);
+      v = HpaScratch::Record{g, cur, s.open, c < 0 ? cg : c};
+      double h = 0;
+      if (c >= 0) {
+        const HpaCluster& cluster = hpa.cluster(c);
+        h = heuristic(cluster, i, hpa.CellOf(c, cluster.nodes[i]));
+      }
+      push(g + h, node);
     }
   };
   rec[kStart] = HpaScratch::Record{0, kStart, s.open, cs};
-  push(heuristic(start), kStart);
+  push(octile(start), kStart);
   uint32_t best = kStart;
-  double best_h = heuristic(start);
+  double best_h = octile(start);
   bool found = false;
   PartialReason stop = PartialReason::kNone;
   uint64_t abstract_expanded = 0;
@@ -184,43 +219,24 @@ void RunHpa(const GridMap& map, const HpaAbstraction& hpa,
     if (node == kStart) {
       for (size_t i = 0; i < start_cluster.nodes.size(); ++i) {
         const double d = s.from_start.Distance(start_cluster.nodes[i]);
-        if (d < 0) continue;
-        relax(hpa.node_offset(cs) + static_cast<uint32_t>(i), cs,
-              CellOfNode(hpa, cs, start_cluster.nodes[i]), d);
+        if (d >= 0) relax(cs, static_cast<uint32_t>(i), d);
       }
       continue;
     }
     const int32_t c = rec[node].cluster;
-    const HpaCluster& cluster = hpa.cluster(c);
     const uint32_t i = node - hpa.node_offset(c);
-    const Cell cell = CellOfNode(hpa, c, cluster.nodes[i]);
-    const double h = heuristic(cell);
+    const uint16_t local = hpa.cluster(c).nodes[i];
+    const double h = octile(hpa.CellOf(c, local));
     if (h < best_h) {
       best_h = h;
       best = node;
     }
-    for (uint32_t e = cluster.edge_begin[i]; e < cluster.edge_begin[i + 1];
-         ++e) {
-      const HpaCluster::Edge& edge = cluster.edges[e];
-      relax(hpa.node_offset(c) + edge.to, c,
-            CellOfNode(hpa, c, cluster.nodes[edge.to]), g + edge.cost);
-    }
-    // Across the borders: the straight neighbour in another cluster, when
-    // it is an entrance there.
-    const uint8_t cost_here = map.cost(cell);
-    for (int m = 0; m < 4; ++m) {
-      const Cell next{cell.x + kMoveDx[m], cell.y + kMoveDy[m]};
-      if (!map.Passable(next)) continue;
-      const int32_t c2 = hpa.ClusterOf(next);
-      if (c2 == c) continue;
-      const int j = hpa.cluster(c2).Find(LocalOf(next));
-      if (j < 0) continue;
-      relax(hpa.node_offset(c2) + static_cast<uint32_t>(j), c2, next,
-            g + 0.5 * (cost_here + map.cost(next)));
-    }
+    hpa.ForEachNeighbour(map, c, i, [&](int32_t c2, uint32_t j, double cost) {
+      relax(c2, j, g + cost);
+    });
     if (c == cg) {
-      const double d = s.from_goal.Distance(cluster.nodes[i]);
-      if (d >= 0) relax(kGoal, cg, goal, g + d);
+      const double d = s.from_goal.Distance(local);
+      if (d >= 0) relax(-1, 0, g + d);
     }
   }
 
@@ -266,7 +282,7 @@ void RunHpa(const GridMap& map, const HpaAbstraction& hpa,
       }
       const int32_t ca = rec[a].cluster, cb = rec[b].cluster;
       if (ca != cb) {
-        cells.push_back(CellOfNode(hpa, cb, local_of_node(b)));
+        cells.push_back(hpa.CellOf(cb, local_of_node(b)));
         continue;
       }
       const ClusterBox box = BoxOf(map, hpa, ca);
