@@ -46,7 +46,7 @@ uint64_t ClusterSearch::Run(uint16_t source, uint16_t goal,
   }
   open_ += 2;
   closed_ = open_ + 1;
-  heap_.clear();
+  open_list_.Clear();
   // Targets are marked with this search's open stamp (duplicates counted
   // once).
   size_t targets_left = 0;
@@ -62,23 +62,23 @@ uint64_t ClusterSearch::Run(uint16_t source, uint16_t goal,
     if constexpr (!kAStar) return 0.0;
     return min_cost_ * GridDistance(x - gx, y - gy, diagonal);
   };
-  // Min-heap on f (std::greater on the pair).
-  auto push = [&](double f, uint16_t local) {
-    heap_.emplace_back(f, local);
-    std::push_heap(heap_.begin(), heap_.end(), std::greater<>());
+  auto push = [&](double f, double h, uint16_t local) {
+    open_list_.Push(local, f, h);
   };
   g_[source] = 0;
   parent_[source] = source;
   stamp_[source] = open_;
-  push(heuristic(source % kClusterSize, source / kClusterSize), source);
+  {
+    const double h = heuristic(source % kClusterSize, source / kClusterSize);
+    push(h, h, source);
+  }
   uint64_t expanded = 0;
   // The padded index of local (0, 0).
   const int64_t origin =
       int64_t{y0_ + 1} * padded_width_ + int64_t{x0_ + 1};
-  while (!heap_.empty()) {
-    std::pop_heap(heap_.begin(), heap_.end(), std::greater<>());
-    const uint16_t cur = heap_.back().second;
-    heap_.pop_back();
+  while (!open_list_.empty()) {
+    double f;
+    const uint16_t cur = static_cast<uint16_t>(open_list_.PopMin(&f));
     if (stamp_[cur] == closed_) continue;
     stamp_[cur] = closed_;
     ++expanded;
@@ -118,7 +118,8 @@ uint64_t ClusterSearch::Run(uint16_t source, uint16_t goal,
         g_[next] = ng;
         parent_[next] = cur;
         stamp_[next] = open_;
-        push(ng + heuristic(nx, ny), next);
+        const double h = heuristic(nx, ny);
+        push(ng + h, h, next);
       }
     }
   }

@@ -20,6 +20,7 @@
 #include "gridstar/grid_map.h"
 #include "gridstar/types.h"
 #include "hpa/hpa.h"
+#include "open_lists.h"
 
 namespace gridstar::internal {
 
@@ -63,8 +64,9 @@ class ClusterSearch {
   Cell CellOf(uint16_t local) const {
     return Cell{x0_ + local % kClusterSize, y0_ + local / kClusterSize};
   }
-  static size_t MemoryBytes() {
-    return kCells * (sizeof(double) + sizeof(uint16_t) + 2 * sizeof(uint32_t));
+  size_t MemoryBytes() const {
+    return kCells * (sizeof(double) + sizeof(uint16_t) + 2 * sizeof(uint32_t)) +
+           open_list_.MemoryBytes();
   }
 
  private:
@@ -82,7 +84,7 @@ class ClusterSearch {
   std::vector<uint32_t> stamp_;
   std::vector<uint32_t> target_;  // == open_: a target of this search.
   uint32_t open_ = 0, closed_ = 1;
-  std::vector<std::pair<double, uint16_t>> heap_;
+  RadixQueue open_list_;  // Keys never fall: Dijkstra, and A* on octile.
 };
 
 }  // namespace gridstar::internal

@@ -29,7 +29,9 @@ struct HpaScratch {
   ClusterSearch from_start, from_goal, refine;
   std::vector<Record> records;
   uint32_t open = 0, closed = 1;
-  std::vector<std::pair<double, uint32_t>> heap;
+  // Keys never fall while the landmark data is current (a stale bound
+  // that would lower one is raised to the last minimum, as a tie).
+  RadixQueue open_list;
   std::vector<uint32_t> node_path;
   std::vector<uint16_t> targets;
 
@@ -41,7 +43,7 @@ struct HpaScratch {
     }
     open += 2;
     closed = open + 1;
-    heap.clear();
+    open_list.Clear();
   }
 };
 
@@ -49,9 +51,10 @@ void DeleteHpaScratch(HpaScratch* scratch) { delete scratch; }
 
 size_t HpaScratchBytes(const HpaScratch* scratch) {
   if (scratch == nullptr) return 0;
-  return 3 * ClusterSearch::MemoryBytes() +
+  return scratch->from_start.MemoryBytes() + scratch->from_goal.MemoryBytes() +
+         scratch->refine.MemoryBytes() + scratch->open_list.MemoryBytes() +
          scratch->records.capacity() * sizeof(HpaScratch::Record) +
-         scratch->heap.capacity() * sizeof(scratch->heap[0]) +
+
          scratch->node_path.capacity() * sizeof(uint32_t) +
          scratch->targets.capacity() * sizeof(uint16_t);
 }
@@ -169,9 +172,8 @@ void RunHpa(const GridMap& map, const HpaAbstraction& hpa,
     }
     return h;
   };
-  auto push = [&](double f, uint32_t node) {
-    s.heap.emplace_back(f, node);
-    std::push_heap(s.heap.begin(), s.heap.end(), std::greater<>());
+  auto push = [&](double f, double h, uint32_t node) {
+    s.open_list.Push(node, f, h);
   };
   uint64_t generated = 1;
   uint32_t cur = kStart;
@@ -188,20 +190,19 @@ void RunHpa(const GridMap& map, const HpaAbstraction& hpa,
         const HpaCluster& cluster = hpa.cluster(c);
         h = heuristic(cluster, i, hpa.CellOf(c, cluster.nodes[i]));
       }
-      push(g + h, node);
+      push(g + h, h, node);
     }
   };
   rec[kStart] = HpaScratch::Record{0, kStart, s.open, cs};
-  push(octile(start), kStart);
+  push(octile(start), octile(start), kStart);
   uint32_t best = kStart;
   double best_h = octile(start);
   bool found = false;
   PartialReason stop = PartialReason::kNone;
   uint64_t abstract_expanded = 0;
-  while (!s.heap.empty()) {
-    std::pop_heap(s.heap.begin(), s.heap.end(), std::greater<>());
-    const auto [f, node] = s.heap.back();
-    s.heap.pop_back();
+  while (!s.open_list.empty()) {
+    double f;
+    const uint32_t node = s.open_list.PopMin(&f);
     if (rec[node].stamp == s.closed) continue;
     if (f >= direct) break;  // The path inside the cluster is no worse.
     if (node == kGoal) {
