@@ -18,6 +18,13 @@
 // crossing next to it), and a run's cells are joined along the border, so
 // the abstraction finds a path whenever one exists.
 //
+// The entrance A* takes the larger of the octile bound and the differential
+// bound of kHpaLandmarks landmarks of the entrance graph, computed by Build.
+// Repair leaves a rebuilt cluster without landmark data (octile bound only
+// there) and keeps the rest, which stay lower bounds while costs only rise
+// and may overestimate after an update that shortened distances: that can
+// lengthen a path, never make it illegal or lose it.
+//
 // Thread-safety: an HpaAbstraction is read by any number of searches at once.
 // HpaScratch belongs to one thread (it lives in its SearchState).
 
