@@ -139,6 +139,17 @@ class PlainServerTest(unittest.TestCase):
                     path = self.client.find_path("dungeon", start, goal, algorithm=algorithm)
                     self.assertAlmostEqual(path.cost, optimal, places=4)
                     assert_valid_path(self, path, start, goal)
+        # HPA* on a map registered with its abstraction: legal paths, never
+        # shorter than the optimum (bounded-suboptimal, so not equal).
+        info = self.client.register_map("dungeon-hpa", movingai=read(DUNGEON), hpa=True)
+        self.assertTrue(info.hpa)
+        self.assertGreater(info.hpa_bytes, 0)
+        for start, goal, optimal in scenarios(10):
+            with self.subTest(algorithm="hpa", start=start, goal=goal):
+                path = self.client.find_path("dungeon-hpa", start, goal, algorithm="hpa")
+                self.assertEqual(path.algorithm, pb.ALGORITHM_HPA)
+                self.assertGreaterEqual(path.cost, optimal - 1e-4)
+                assert_valid_path(self, path, start, goal)
         smoothed = self.client.find_path("dungeon", (57, 73), (77, 77), smooth=True)
         self.assertLessEqual(smoothed.smoothed_cost, smoothed.cost + 1e-9)
         self.assertGreaterEqual(len(cells_of(smoothed.waypoints)), 2)

@@ -238,11 +238,12 @@ class Client:
 
     def register_map(self, map_id, *, raw=None, movingai=None, pgm=None, width=0,
                      height=0, default_diagonal=None, replace=False, jump_table=False,
-                     landmarks=0, timeout=None):
+                     landmarks=0, hpa=False, timeout=None):
         """Registers a map from exactly one of raw (row-major cost bytes, with
         width and height), movingai (.map text) or pgm (P5/P2 bytes).
         Returns its MapInfo. Registering identical content again is a no-op
-        (so the call is retried like a read)."""
+        (so the call is retried like a read). hpa: build the HPA* abstraction
+        for algorithm="hpa" (bounded-suboptimal)."""
         given = [name for name, v in (("raw", raw), ("movingai", movingai), ("pgm", pgm))
                  if v is not None]
         if len(given) != 1:
@@ -251,7 +252,7 @@ class Client:
             id=map_id, width=width, height=height,
             default_diagonal=_enum(pb.DiagonalPolicy, "DIAGONAL_POLICY_",
                                    default_diagonal, "default_diagonal"),
-            replace=replace, jump_table=jump_table, landmarks=landmarks)
+            replace=replace, jump_table=jump_table, landmarks=landmarks, hpa=hpa)
         if raw is not None:
             request.raw = bytes(raw)
         elif movingai is not None:
@@ -314,7 +315,8 @@ class Client:
 
     def find_path(self, map_id, start, goal, *, timeout=None, **options):
         """One path (PathResponse). start, goal: (x, y). options: algorithm
-        ("astar", "jps", "jps_plus", "alt", "bidirectional", "auto", ...),
+        ("astar", "jps", "jps_plus", "alt", "bidirectional", "hpa", "auto",
+        ...),
         weight, diagonal
         ("never", "no_corner_cutting", "allow_corner_cutting"),
         max_expansions, smooth, snap_radius, allow_partial."""
