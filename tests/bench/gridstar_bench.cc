@@ -599,6 +599,12 @@ int Run(int argc, char** argv) {
               static_cast<double>(map->MemoryBytes()) / map->cell_count(),
               context.MemoryBytes(),
               static_cast<double>(context.MemoryBytes()) / map->cell_count());
+  // (Before the summary line, which stays last for scripts.)
+  if (ratios > 0) {
+    std::printf("suboptimality_mean=%.4f suboptimality_max=%.4f over=%lld\n",
+                ratio_sum / static_cast<double>(ratios), ratio_max,
+                static_cast<long long>(ratios));
+  }
   double mean = 0;
   for (double m : micros) mean += m;
   if (!micros.empty()) mean /= static_cast<double>(micros.size());
@@ -609,11 +615,6 @@ int Run(int argc, char** argv) {
       scen->size(), static_cast<long long>(mismatches), mean,
       Percentile(micros, 0.50), Percentile(micros, 0.99),
       found > 0 ? expanded_sum / found : 0.0);
-  if (ratios > 0) {
-    std::printf("suboptimality_mean=%.4f suboptimality_max=%.4f over=%lld\n",
-                ratio_sum / static_cast<double>(ratios), ratio_max,
-                static_cast<long long>(ratios));
-  }
   return mismatches > 0 &&
                  (optimal || weight > 1.0 ||
                   o.query.algorithm == Algorithm::kHpa)
