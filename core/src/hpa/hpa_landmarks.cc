@@ -33,7 +33,9 @@ void HpaAbstraction::BuildLandmarks(const GridMap& map) {
     heap.emplace_back(0.0, source);
     while (!heap.empty()) {
       std::pop_heap(heap.begin(), heap.end(), std::greater<>());
-      const auto [d, u] = heap.back();
+      // (Plain variables: clang 14 cannot capture structured bindings.)
+      const double d = heap.back().first;
+      const uint32_t u = heap.back().second;
       heap.pop_back();
       if (d > dist[u]) continue;
       const int32_t c = cluster_of[u];
