@@ -31,6 +31,7 @@
 #ifndef GRIDSTAR_SRC_HPA_HPA_H_
 #define GRIDSTAR_SRC_HPA_HPA_H_
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -51,6 +52,19 @@ inline constexpr int32_t kClusterSize = 64;
 inline constexpr int32_t kSplitRun = 6;
 // Landmarks of the entrance graph (ALT's differential heuristic over it).
 inline constexpr int kHpaLandmarks = 8;
+
+// The cells of cluster `index` (row-major among clusters_x a row):
+// [x0, x0 + w) x [y0, y0 + h), smaller than kClusterSize at the map's edges.
+struct ClusterRect {
+  int32_t x0, y0, w, h;
+};
+inline ClusterRect ClusterRectOf(const GridMap& map, int32_t clusters_x,
+                                 int32_t index) {
+  const int32_t x0 = (index % clusters_x) * kClusterSize;
+  const int32_t y0 = (index / clusters_x) * kClusterSize;
+  return ClusterRect{x0, y0, std::min(kClusterSize, map.width() - x0),
+                     std::min(kClusterSize, map.height() - y0)};
+}
 
 // One cluster's entrances and the costs between them inside it.
 struct HpaCluster {

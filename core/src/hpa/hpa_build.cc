@@ -13,17 +13,6 @@
 namespace gridstar::internal {
 namespace {
 
-struct Rect {
-  int32_t x0, y0, w, h;
-};
-
-Rect ClusterRect(const GridMap& map, int32_t clusters_x, int32_t index) {
-  const int32_t cx = index % clusters_x, cy = index / clusters_x;
-  const int32_t x0 = cx * kClusterSize, y0 = cy * kClusterSize;
-  return Rect{x0, y0, std::min(kClusterSize, map.width() - x0),
-              std::min(kClusterSize, map.height() - y0)};
-}
-
 // The transitions along a border line of `length` cells: position i is open
 // when open(i); each maximal open run gives its middle (short runs) or its
 // two ends. Appends the positions to *out.
@@ -48,7 +37,7 @@ void Transitions(int32_t length, const Open& open, std::vector<int32_t>* out) {
 }
 
 // The entrance cells of cluster `r` (local indices, ascending, unique).
-std::vector<uint16_t> EntranceNodes(const GridMap& map, const Rect& r) {
+std::vector<uint16_t> EntranceNodes(const GridMap& map, const ClusterRect& r) {
   std::vector<uint16_t> nodes;
   std::vector<int32_t> at;
   auto passable = [&](int32_t x, int32_t y) { return map.Passable({x, y}); };
@@ -90,7 +79,7 @@ std::vector<uint16_t> EntranceNodes(const GridMap& map, const Rect& r) {
 
 std::shared_ptr<const HpaCluster> BuildCluster(const GridMap& map,
                                                DiagonalPolicy policy,
-                                               const Rect& r,
+                                               const ClusterRect& r,
                                                ClusterSearch& search) {
   auto cluster = std::make_shared<HpaCluster>();
   cluster->nodes = EntranceNodes(map, r);
@@ -137,7 +126,7 @@ void BuildClusters(const GridMap& map, DiagonalPolicy policy,
     for (size_t k = part; k < which.size(); k += std::max<size_t>(threads, 1)) {
       const int32_t index = which[k];
       (*clusters)[index] =
-          BuildCluster(map, policy, ClusterRect(map, clusters_x, index), search);
+          BuildCluster(map, policy, ClusterRectOf(map, clusters_x, index), search);
     }
   };
   if (threads <= 1) {
@@ -227,7 +216,7 @@ size_t HpaAbstraction::BytesUpperBound(const GridMap& map) {
                  static_cast<size_t>(count) *
                      sizeof(std::shared_ptr<const HpaCluster>);
   for (int32_t i = 0; i < count; ++i) {
-    const size_t n = EntranceNodes(map, ClusterRect(map, clusters_x, i)).size();
+    const size_t n = EntranceNodes(map, ClusterRectOf(map, clusters_x, i)).size();
     bytes += sizeof(HpaCluster) + 16 + n * sizeof(uint16_t) +
              (n + 1) * sizeof(uint32_t) +
              n * (n > 0 ? n - 1 : 0) * sizeof(HpaCluster::Edge);

@@ -63,21 +63,6 @@ namespace {
 
 std::atomic<bool> near_search{true};
 
-struct ClusterBox {
-  int32_t x0, y0, w, h;
-};
-
-ClusterBox BoxOf(const GridMap& map, const HpaAbstraction& hpa,
-                 int32_t index) {
-  const int32_t cx = index % hpa.clusters_x(), cy = index / hpa.clusters_x();
-  const int32_t x0 = cx * kClusterSize, y0 = cy * kClusterSize;
-  return ClusterBox{x0, y0, std::min(kClusterSize, map.width() - x0),
-                    std::min(kClusterSize, map.height() - y0)};
-}
-
-uint16_t LocalOf(Cell c) { return HpaAbstraction::LocalOf(c); }
-
-
 }  // namespace
 
 void SetHpaNearSearchForTesting(bool enabled) { near_search.store(enabled); }
@@ -114,19 +99,19 @@ void RunHpa(const GridMap& map, const HpaAbstraction& hpa,
   const HpaCluster& goal_cluster = hpa.cluster(cg);
 
   // The ways into the abstract graph (and, in one cluster, straight across).
-  const ClusterBox start_box = BoxOf(map, hpa, cs);
-  const ClusterBox goal_box = BoxOf(map, hpa, cg);
+  const ClusterRect start_box = ClusterRectOf(map, hpa.clusters_x(), cs);
+  const ClusterRect goal_box = ClusterRectOf(map, hpa.clusters_x(), cg);
   s.targets.assign(start_cluster.nodes.begin(), start_cluster.nodes.end());
-  if (cs == cg) s.targets.push_back(LocalOf(goal));
+  if (cs == cg) s.targets.push_back(HpaAbstraction::LocalOf(goal));
   s.from_start.Begin(map, policy, start_box.x0, start_box.y0, start_box.w,
                      start_box.h);
-  s.from_start.Dijkstra(LocalOf(start), s.targets);
+  s.from_start.Dijkstra(HpaAbstraction::LocalOf(start), s.targets);
   s.from_goal.Begin(map, policy, goal_box.x0, goal_box.y0, goal_box.w,
                     goal_box.h);
-  s.from_goal.Dijkstra(LocalOf(goal), goal_cluster.nodes);
+  s.from_goal.Dijkstra(HpaAbstraction::LocalOf(goal), goal_cluster.nodes);
   double direct = std::numeric_limits<double>::infinity();
-  if (cs == cg && s.from_start.Distance(LocalOf(goal)) >= 0) {
-    direct = s.from_start.Distance(LocalOf(goal));
+  if (cs == cg && s.from_start.Distance(HpaAbstraction::LocalOf(goal)) >= 0) {
+    direct = s.from_start.Distance(HpaAbstraction::LocalOf(goal));
   }
 
   // A* over the entrances, with the start and goal as nodes N and N + 1.
@@ -257,7 +242,7 @@ void RunHpa(const GridMap& map, const HpaAbstraction& hpa,
       r->partial = true;
       r->partial_reason = PartialReason::kMaxExpansions;
     } else {
-      s.from_start.AppendPathTo(LocalOf(goal), false, &cells);
+      s.from_start.AppendPathTo(HpaAbstraction::LocalOf(goal), false, &cells);
     }
   } else {
     const uint32_t last = found ? kGoal : best;
@@ -286,7 +271,7 @@ void RunHpa(const GridMap& map, const HpaAbstraction& hpa,
         cells.push_back(hpa.CellOf(cb, local_of_node(b)));
         continue;
       }
-      const ClusterBox box = BoxOf(map, hpa, ca);
+      const ClusterRect box = ClusterRectOf(map, hpa.clusters_x(), ca);
       s.refine.Begin(map, policy, box.x0, box.y0, box.w, box.h);
       // On uniform costs a legal straight (octile-shaped) path is a least
       // one: no search needed.
