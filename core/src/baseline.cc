@@ -47,6 +47,7 @@ void RunBaseline(const GridMap& map, DiagonalPolicy policy,
     if (s.nodes[cur].stamp == closed_mark) continue;  // A stale duplicate.
     s.nodes[cur].stamp = closed_mark;
     ++expanded;
+    if (p.trace != nullptr) p.trace->push_back(cur);
     if (cur == p.goal) break;
     const Cell c = map.CellOfPaddedIndex(cur);
     const double g = s.nodes[cur].g;

@@ -93,6 +93,7 @@ class Bidirectional {
       Node& cn = side_[d].nodes[cur];
       cn.stamp = s_.closed_mark;
       ++expanded_;
+      if (p_.trace != nullptr) p_.trace->push_back(cur);
       if (budgeted_) {
         stop = BudgetExhausted(p_, expanded_, generated_);
         if (stop != PartialReason::kNone) break;

@@ -73,6 +73,10 @@ struct SearchParams {
   // Exhaustive searches (distance fields) set goal to kNoGoal, h_scale to 0
   // and may stop once g exceeds max_g; the cells closed are then exact.
   double max_g = std::numeric_limits<double>::infinity();
+  // When non-null, every engine appends the padded index of each cell it
+  // expands, in order (FindPath's PathQuery::trace). Null costs one
+  // well-predicted branch per expansion.
+  std::vector<uint32_t>* trace = nullptr;
 };
 
 // Keeps the expanded cell closest to the goal, for partial results.
@@ -166,6 +170,7 @@ void RunSearchLoop(const GridMap& map, const SearchParams& p, SearchState& s,
   const uint32_t closed_mark = s.closed_mark;
   const bool budgeted = Budgeted(p);
   const double inv_pw = 1.0 / pw;
+  std::vector<uint32_t>* const trace = p.trace;
 
   uint64_t expanded = 0, generated = 1;
   nodes[p.start] = Node{0.0, p.start, open_mark};
@@ -198,6 +203,7 @@ void RunSearchLoop(const GridMap& map, const SearchParams& p, SearchState& s,
     if (cn.g > max_g) break;
     cn.stamp = closed_mark;
     ++expanded;
+    if (trace != nullptr) trace->push_back(cur);
     if (cur == goal) break;
     int32_t cx, cy;
     if constexpr (Expander::kDivideByMultiply) {
@@ -279,6 +285,13 @@ void RunBaseline(const GridMap& map, DiagonalPolicy policy,
 void RunBidirectional(const GridMap& map, DiagonalPolicy policy,
                       const SearchParams& params, SearchState& state,
                       PathResult* result);
+// Theta* (theta.cc): also fills waypoints and smoothed_cost. FindPath then
+// checks it against the string-pulled grid path (find_path.cc);
+// SetThetaGridCheckForTesting(false) turns that off to measure Theta* alone.
+void SetThetaGridCheckForTesting(bool enabled);
+void RunTheta(const GridMap& map, DiagonalPolicy policy,
+              const SearchParams& params, SearchState& state,
+              PathResult* result);
 
 // Dijkstra from `source` over its component under `policy`, stopping once g
 // exceeds max_g, for the budget, or past max_nodes node records (0 = none).

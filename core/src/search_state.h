@@ -65,6 +65,11 @@ struct SearchState {
   std::vector<std::pair<double, uint32_t>> baseline_queue;
   // Scratch for smoothing: cost of the grid path up to each cell.
   std::vector<double> prefix_cost;
+  // Theta*'s answer while the grid path is checked against it (find_path.cc).
+  std::vector<Cell> held_cells;
+  std::vector<Cell> held_waypoints;
+  // The cells a traced search expanded (SearchParams::trace).
+  std::vector<uint32_t> trace;
   std::unique_ptr<HpaScratch, HpaScratchDeleter> hpa;
   uint32_t open_mark = 0;
   uint32_t closed_mark = 1;
@@ -127,7 +132,10 @@ struct SearchState {
            open.capacity() * sizeof(OpenList::Entry) +
            ties.capacity() * sizeof(uint32_t) + radix.MemoryBytes() +
            baseline_queue.capacity() * sizeof(baseline_queue[0]) +
-           prefix_cost.capacity() * sizeof(double) + HpaScratchBytes(hpa.get());
+           prefix_cost.capacity() * sizeof(double) +
+           trace.capacity() * sizeof(uint32_t) +
+           (held_cells.capacity() + held_waypoints.capacity()) * sizeof(Cell) +
+           HpaScratchBytes(hpa.get());
   }
 };
 

@@ -29,6 +29,8 @@ absl::string_view AlgorithmName(Algorithm a) {
       return "bidirectional";
     case Algorithm::kHpa:
       return "hpa";
+    case Algorithm::kTheta:
+      return "theta";
   }
   return "unknown";
 }

@@ -5,6 +5,7 @@
 #ifndef GRIDSTAR_TESTS_TESTING_REFERENCE_H_
 #define GRIDSTAR_TESTS_TESTING_REFERENCE_H_
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -112,6 +113,82 @@ inline std::string CheckPath(const GridMap& map, const PathResult& r,
            std::to_string(sum);
   }
   return "";
+}
+
+// Cost of the straight segment between the centres of a and b by the
+// documented rules (segment.h), or -1 when it enters a blocked cell or passes
+// a corner the policy forbids (kNever as kNoCornerCutting). Written from the
+// rules, not shared with core: every cell of the bounding box is tested for
+// the stretch of the segment inside its open square, and every cell corner
+// for lying on the segment, in exact integer arithmetic (coordinates doubled,
+// so centres are odd and cell edges even).
+inline double ReferenceSegmentCost(const GridMap& map, Cell a, Cell b,
+                                   DiagonalPolicy policy) {
+  struct Fraction {  // num / den, den > 0.
+    int64_t num, den;
+    bool operator<(const Fraction& o) const { return num * o.den < o.num * den; }
+    double value() const { return static_cast<double>(num) / den; }
+  };
+  auto passable = [&](int64_t x, int64_t y) {
+    return x >= 0 && y >= 0 && x < map.width() && y < map.height() &&
+           map.cost({static_cast<int32_t>(x), static_cast<int32_t>(y)}) != 0;
+  };
+  const int64_t ax2 = 2 * int64_t{a.x} + 1, ay2 = 2 * int64_t{a.y} + 1;
+  const int64_t dx2 = 2 * (int64_t{b.x} - a.x), dy2 = 2 * (int64_t{b.y} - a.y);
+  const double length = std::hypot(dx2 / 2.0, dy2 / 2.0);
+  // Where along the segment one coordinate is strictly inside (lo, lo + 2),
+  // as a parameter interval; empty (lo >= hi) when never.
+  auto interval = [](int64_t start, int64_t delta, int64_t lo,
+                     Fraction* from, Fraction* to) {
+    if (delta == 0) {
+      const bool inside = start > lo && start < lo + 2;
+      *from = {inside ? 0 : 1, 1};
+      *to = {inside ? 1 : 0, 1};
+      return;
+    }
+    Fraction p{lo - start, delta}, q{lo + 2 - start, delta};
+    if (delta < 0) {
+      p = {start - lo, -delta};
+      q = {start - lo - 2, -delta};
+    }
+    *from = p < q ? p : q;
+    *to = p < q ? q : p;
+  };
+  double total = 0;
+  for (int64_t y = std::min(a.y, b.y); y <= std::max(a.y, b.y); ++y) {
+    for (int64_t x = std::min(a.x, b.x); x <= std::max(a.x, b.x); ++x) {
+      Fraction x_from, x_to, y_from, y_to;
+      interval(ax2, dx2, 2 * x, &x_from, &x_to);
+      interval(ay2, dy2, 2 * y, &y_from, &y_to);
+      Fraction from{0, 1}, to{1, 1};
+      if (from < x_from) from = x_from;
+      if (from < y_from) from = y_from;
+      if (x_to < to) to = x_to;
+      if (y_to < to) to = y_to;
+      if (!(from < to)) continue;
+      if (!passable(x, y)) return -1;
+      total += (to.value() - from.value()) * length *
+               map.cost({static_cast<int32_t>(x), static_cast<int32_t>(y)});
+    }
+  }
+  if (dx2 != 0 && dy2 != 0) {
+    // Corners (2X, 2Y) on the segment, strictly between its ends.
+    for (int64_t cx = std::min(a.x, b.x) + 1; cx <= std::max(a.x, b.x); ++cx) {
+      const int64_t num = (2 * cx - ax2) * dy2;  // 2Y - ay2 = num / dx2
+      if (num % dx2 != 0) continue;
+      const int64_t y2 = ay2 + num / dx2;
+      if (y2 % 2 != 0) continue;
+      const int64_t cy = y2 / 2;
+      const bool down_right = (dx2 > 0) == (dy2 > 0);
+      const bool side1 = down_right ? passable(cx, cy - 1) : passable(cx - 1, cy - 1);
+      const bool side2 = down_right ? passable(cx - 1, cy) : passable(cx, cy);
+      const bool ok = policy == DiagonalPolicy::kAllowCornerCutting
+                          ? (side1 || side2)
+                          : (side1 && side2);
+      if (!ok) return -1;
+    }
+  }
+  return total;
 }
 
 // The first passable cell in row-major order and the last cell of its

@@ -56,8 +56,12 @@ struct PathQuery {
   // (Euclidean, preferring cells reachable from the other end) within this
   // Chebyshev radius, in [0, kMaxSnapRadius]; 0 means no snapping.
   int32_t snap_radius = 0;
-  // Also string-pull the path into line-of-sight waypoints.
+  // Also string-pull the path into line-of-sight waypoints. (kTheta's
+  // waypoints are any-angle already: smooth changes nothing there.)
   bool smooth = false;
+  // Also record the cells the search expanded, in order, in
+  // PathResult::trace. Off by default; off costs nothing measurable.
+  bool trace = false;
 };
 
 struct PathResult {
@@ -68,9 +72,13 @@ struct PathResult {
   double cost = 0;
   // With `smooth`: the waypoints (both ends included) of the string-pulled
   // path, and its true cost (each segment's length through each cell times
-  // that cell's cost). Never more than `cost`.
+  // that cell's cost). Never more than `cost`. For kTheta (smooth or not):
+  // the any-angle path and its true cost, never more than the optimal grid
+  // path's cost.
   std::vector<Cell> waypoints;
   double smoothed_cost = 0;
+  // For kTheta, `cells` are the cells the any-angle segments cross, each a
+  // legal move from the one before, and `cost` their grid cost.
   // The search that ran: the query's algorithm, or what kJps, kJpsPlus,
   // kAuto and kAlt resolved to for this map, policy and goal (kAStar, kJps,
   // kJpsPlus or kAlt).
@@ -88,6 +96,12 @@ struct PathResult {
   Cell goal;
   bool start_snapped = false;
   bool goal_snapped = false;
+  // With `trace`: each cell the search took off its open list, in the order
+  // it did (jump points for jps and jps+; entrance cells of the abstract
+  // search for hpa, after the cells of its near-ends search when that one
+  // ran; both directions interleaved for bidirectional). Empty when the
+  // start is the goal.
+  std::vector<Cell> trace;
   // Wall time of the whole call, in microseconds.
   double micros = 0;
 };

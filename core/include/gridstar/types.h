@@ -88,22 +88,31 @@ enum class Algorithm : uint8_t {
   // README for how far from optimal it runs); what kAuto runs when the map
   // has no abstraction for the policy. Never chosen by kAuto.
   kHpa = 9,
+  // Theta* (lazy, theta.cc): any-angle paths whose segments keep to passable
+  // cells under the policy's corner rule. PathResult::waypoints and
+  // smoothed_cost are the any-angle path and its true cost (never above the
+  // optimal grid path's cost, nor above A* + smooth's: FindPath answers with
+  // the string-pulled A* path where that one is cheaper); cells are the cells
+  // its segments cross. Not exact (as a grid path or as an any-angle path);
+  // never chosen by kAuto.
+  kTheta = 10,
 };
 
 inline constexpr Algorithm kAllAlgorithms[] = {
     Algorithm::kAStar,    Algorithm::kWeighted, Algorithm::kDijkstra,
     Algorithm::kBaseline, Algorithm::kJps,      Algorithm::kJpsPlus,
     Algorithm::kAuto,     Algorithm::kAlt,      Algorithm::kBidirectional,
-    Algorithm::kHpa};
+    Algorithm::kHpa,      Algorithm::kTheta};
 
 // True for algorithms that promise optimal paths.
 constexpr bool IsOptimal(Algorithm a) {
-  return a != Algorithm::kWeighted && a != Algorithm::kHpa;
+  return a != Algorithm::kWeighted && a != Algorithm::kHpa &&
+         a != Algorithm::kTheta;
 }
 
 // Names as used on command lines and in the API: "astar", "weighted",
 // "dijkstra", "baseline", "jps", "jps+", "auto", "alt", "bidirectional",
-// "hpa";
+// "hpa", "theta";
 // "never", "no-corner-cutting", "allow-corner-cutting".
 absl::string_view AlgorithmName(Algorithm a);
 absl::string_view DiagonalPolicyName(DiagonalPolicy p);

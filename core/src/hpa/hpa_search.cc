@@ -203,6 +203,7 @@ void RunHpa(const GridMap& map, const HpaAbstraction& hpa,
     cur = node;
     const double g = rec[node].g;
     if (node == kStart) {
+      if (p.trace != nullptr) p.trace->push_back(p.start);
       for (size_t i = 0; i < start_cluster.nodes.size(); ++i) {
         const double d = s.from_start.Distance(start_cluster.nodes[i]);
         if (d >= 0) relax(cs, static_cast<uint32_t>(i), d);
@@ -212,6 +213,9 @@ void RunHpa(const GridMap& map, const HpaAbstraction& hpa,
     const int32_t c = rec[node].cluster;
     const uint32_t i = node - hpa.node_offset(c);
     const uint16_t local = hpa.cluster(c).nodes[i];
+    if (p.trace != nullptr) {
+      p.trace->push_back(map.PaddedIndex(hpa.CellOf(c, local)));
+    }
     const double h = octile(hpa.CellOf(c, local));
     if (h < best_h) {
       best_h = h;
