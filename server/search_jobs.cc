@@ -1,5 +1,6 @@
 #include "search_jobs.h"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 
@@ -51,7 +52,8 @@ absl::string_view Outcome(const absl::Status& s, PartialReason stop) {
 absl::Status MakeJob(const v1::PathRequest& r,
                      std::shared_ptr<const MapSnapshot> snapshot,
                      absl::Time deadline, CancelFlag cancelled,
-                     absl::string_view prefix, PathJob* job) {
+                     absl::string_view prefix, size_t max_message_bytes,
+                     PathJob* job) {
   PathQuery& q = job->query;
   if (absl::Status s = convert::PathQueryFromProto(
           r, snapshot->options.default_diagonal, prefix, &q);
@@ -75,6 +77,7 @@ absl::Status MakeJob(const v1::PathRequest& r,
   q.budget.deadline = deadline;
   q.budget.cancelled = cancelled.get();
   job->allow_partial = r.allow_partial();
+  job->max_trace_cells = MaxTraceCells(max_message_bytes);
   job->snapshot = std::move(snapshot);
   job->cancelled = std::move(cancelled);
   job->enqueued = absl::Now();
@@ -125,10 +128,23 @@ absl::optional<absl::Status> Run(const PathJob& job, Metrics* metrics,
     return p;
   }
   convert::PackCells(r.cells, out->mutable_cells());
-  if (job.query.smooth)
+  if (job.query.smooth || r.algorithm == Algorithm::kTheta) {
     convert::PackCells(r.waypoints, out->mutable_waypoints());
+  }
   out->set_cost(r.cost);
-  out->set_smoothed_cost(r.smoothed_cost);
+  if (job.query.smooth || r.algorithm == Algorithm::kTheta) {
+    out->set_smoothed_cost(r.smoothed_cost);
+  }
+  if (job.query.trace) {
+    const size_t n = std::min(r.trace.size(), job.max_trace_cells);
+    auto* packed = out->mutable_trace();
+    packed->Reserve(static_cast<int>(2 * n));
+    for (size_t i = 0; i < n; ++i) {
+      packed->AddAlreadyReserved(r.trace[i].x);
+      packed->AddAlreadyReserved(r.trace[i].y);
+    }
+    out->set_trace_truncated(n < r.trace.size());
+  }
   out->set_expanded(r.expanded);
   out->set_partial(r.partial);
   convert::CellToProto(r.start, out->mutable_start());

@@ -46,16 +46,27 @@ struct PathJob {
   std::shared_ptr<const MapSnapshot> snapshot;
   PathQuery query;
   bool allow_partial = false;
+  // With query.trace, at most this many cells of the trace are returned
+  // (MaxTraceCells of --max_message_bytes).
+  size_t max_trace_cells = 0;
   absl::Time enqueued;
   CancelFlag cancelled;
 };
 
 // Validates a request against its map; `prefix` ("items[3].") goes before
-// every field name.
+// every field name. `max_message_bytes` (the server's flag) caps the trace.
 absl::Status MakeJob(const v1::PathRequest& request,
                      std::shared_ptr<const MapSnapshot> snapshot,
                      absl::Time deadline, CancelFlag cancelled,
-                     absl::string_view prefix, PathJob* job);
+                     absl::string_view prefix, size_t max_message_bytes,
+                     PathJob* job);
+
+// The most trace cells one path answer carries: a quarter of the message
+// limit, at 10 bytes a packed cell (two varints of coordinates < 2^28 take
+// at most 8, plus room for field overhead).
+inline size_t MaxTraceCells(size_t max_message_bytes) {
+  return max_message_bytes / 40;
+}
 
 // Runs one validated job on a worker and fills `out`.
 absl::Status RunJob(const PathJob& job, Metrics* metrics,

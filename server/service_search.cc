@@ -30,7 +30,8 @@ grpc::ServerUnaryReactor* PathfindingService::FindPath(
   PathJob inline_job;
   absl::Status s = MakeJob(*request, std::move(snapshot),
                            CallDeadline(ctx, options_.max_search_time),
-                           call->cancelled(), "", &inline_job);
+                           call->cancelled(), "", options_.max_message_bytes,
+                           &inline_job);
   if (!s.ok()) {
     call->Done(s);
     return call;
@@ -114,7 +115,8 @@ grpc::ServerUnaryReactor* PathfindingService::FindPaths(
     auto job = std::make_shared<PathJob>();
     absl::Status s =
         MakeJob(request->items(static_cast<int>(i)), snapshot, deadline,
-                call->cancelled(), absl::StrCat("items[", i, "]."), job.get());
+                call->cancelled(), absl::StrCat("items[", i, "]."),
+                options_.max_message_bytes, job.get());
     if (!s.ok()) {
       SetItem(s, item);
       finish_one();

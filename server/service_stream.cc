@@ -62,7 +62,8 @@ class StreamCall : public grpc::ServerBidiReactor<v1::StreamPathRequest,
             ? UnknownMap("request.map_id", r.map_id())
             : MakeJob(r, std::move(snapshot),
                       CallDeadline(ctx_, service_->options().max_search_time),
-                      cancelled_, "request.", job.get());
+                      cancelled_, "request.",
+                      service_->options().max_message_bytes, job.get());
     bool queued = false;
     if (s.ok()) {
       {

@@ -131,6 +131,7 @@ absl::Status PathQueryFromProto(const v1::PathRequest& r,
   q->weight = r.weight() == 0 ? 1.5 : r.weight();
   q->snap_radius = r.snap_radius();
   q->smooth = r.smooth();
+  q->trace = r.trace();
   q->budget.max_expansions = r.max_expansions();
   return Prefixed(prefix, ValidatePathQuery(*q));
 }

@@ -55,7 +55,7 @@ v1::PathRequest Request(Cell start, Cell goal, v1::Algorithm algorithm) {
 absl::Status Job(const v1::PathRequest& r,
                  std::shared_ptr<const MapSnapshot> snapshot, PathJob* job) {
   return MakeJob(r, std::move(snapshot), absl::Now() + absl::Hours(1),
-                 std::make_shared<std::atomic<bool>>(false), "", job);
+                 std::make_shared<std::atomic<bool>>(false), "", 80 << 20, job);
 }
 
 // Sum of one counter family's series in the metrics registry.
