@@ -22,13 +22,14 @@ build_packages=(
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   prometheus-cpp-dev
   libhiredis-dev
+  libpng-dev
   clang-14 libclang-rt-14-dev
 )
 test_packages=(nginx prometheus redis-server python3 python3-yaml python3-grpcio python3-protobuf)
 runtime_packages=(
   libabsl20220623 libgrpc++1.51 libgrpc29 libprotobuf32
   libprometheus-cpp-core1.0 libprometheus-cpp-pull1.0 libcivetweb1
-  libre2-9 libc-ares2 libssl3 libhiredis0.14 ca-certificates
+  libre2-9 libc-ares2 libssl3 libhiredis0.14 libpng16-16 ca-certificates
 )
 
 case "${1:---build}" in

@@ -1,0 +1,265 @@
+// The raster picture (render.h's layers on an RGB canvas) and its PNG
+// encoding and decoding through libpng. libpng reports errors by longjmp: no
+// C++ object with a destructor lives across a setjmp in this file's libpng
+// calls, and the buffers they touch are owned outside them.
+
+#include <png.h>
+
+#include <algorithm>
+#include <cmath>
+#include <csetjmp>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "gridstar/render.h"
+#include "scene.h"
+
+namespace gridstar::render {
+namespace {
+
+class Canvas {
+ public:
+  Canvas(int width, int height)
+      : width_(width),
+        height_(height),
+        rgb_(static_cast<size_t>(width) * height * 3, 255) {}
+
+  void Set(int x, int y, Rgb c) {
+    if (x < 0 || y < 0 || x >= width_ || y >= height_) return;
+    uint8_t* p = &rgb_[(static_cast<size_t>(y) * width_ + x) * 3];
+    p[0] = c.r;
+    p[1] = c.g;
+    p[2] = c.b;
+  }
+  void Fill(int x0, int y0, int w, int h, Rgb c) {
+    for (int y = y0; y < y0 + h; ++y) {
+      for (int x = x0; x < x0 + w; ++x) Set(x, y, c);
+    }
+  }
+  // A line of `thickness` pixels between two pixel points (Bresenham, each
+  // point widened to a square).
+  void Line(int x0, int y0, int x1, int y1, int thickness, Rgb c) {
+    const int dx = std::abs(x1 - x0), dy = -std::abs(y1 - y0);
+    const int sx = x0 < x1 ? 1 : -1, sy = y0 < y1 ? 1 : -1;
+    const int lo = -(thickness - 1) / 2, hi = thickness / 2;
+    int err = dx + dy;
+    for (;;) {
+      Fill(x0 + lo, y0 + lo, hi - lo + 1, hi - lo + 1, c);
+      if (x0 == x1 && y0 == y1) break;
+      const int e2 = 2 * err;
+      if (e2 >= dy) {
+        err += dy;
+        x0 += sx;
+      }
+      if (e2 <= dx) {
+        err += dx;
+        y0 += sy;
+      }
+    }
+  }
+
+  int width() const { return width_; }
+  int height() const { return height_; }
+  const std::vector<uint8_t>& rgb() const { return rgb_; }
+
+ private:
+  int width_, height_;
+  std::vector<uint8_t> rgb_;
+};
+
+void Draw(const Scene& scene, int k, int arrow_spacing, Canvas& canvas) {
+  const GridMap& map = *scene.map;
+  for (int32_t y = 0; y < map.height(); ++y) {
+    for (int32_t x = 0; x < map.width(); ++x) {
+      canvas.Fill(x * k, y * k, k, k, internal::BackgroundColour(map, {x, y}));
+    }
+  }
+  for (size_t i = 0; i < scene.trace.size(); ++i) {
+    const Cell c = scene.trace[i];
+    canvas.Fill(c.x * k, c.y * k, k, k, TraceColour(i, scene.trace.size()));
+  }
+  // Path cells as squares inset by a quarter, so the trace shows round them.
+  const int inset = k >= 4 ? k / 4 : 0;
+  for (const Cell& c : scene.path) {
+    canvas.Fill(c.x * k + inset, c.y * k + inset, k - 2 * inset, k - 2 * inset,
+                kPathColour);
+  }
+  const int thickness = std::max(1, k / 4);
+  for (size_t i = 1; i < scene.waypoints.size(); ++i) {
+    const Cell a = scene.waypoints[i - 1], b = scene.waypoints[i];
+    canvas.Line(a.x * k + k / 2, a.y * k + k / 2, b.x * k + k / 2,
+                b.y * k + k / 2, thickness, kWaypointColour);
+  }
+  const int dot = std::max(1, k / 2);
+  for (const Cell& c : scene.waypoints) {
+    canvas.Fill(c.x * k + (k - dot) / 2, c.y * k + (k - dot) / 2, dot, dot,
+                kWaypointColour);
+  }
+  if (!scene.flow_directions.empty()) {
+    const int s = arrow_spacing;
+    const double length = 0.8 * s * k / 2;  // Half the gap: arrows never meet.
+    for (int32_t y = s / 2; y < map.height(); y += s) {
+      for (int32_t x = s / 2; x < map.width(); x += s) {
+        const uint8_t d = scene.flow_directions[static_cast<size_t>(y) *
+                                                    map.width() + x];
+        if (d >= 8) continue;
+        const double ux = kMoveDx[d], uy = kMoveDy[d];
+        const double norm = std::sqrt(ux * ux + uy * uy);
+        const double cx = x * k + k / 2.0, cy = y * k + k / 2.0;
+        const double tx = cx + ux / norm * length, ty = cy + uy / norm * length;
+        canvas.Line(static_cast<int>(cx), static_cast<int>(cy),
+                    static_cast<int>(tx), static_cast<int>(ty), 1,
+                    kArrowColour);
+        // The head: two strokes back from the tip at +-30 degrees.
+        const double head = std::max(2.0, length / 3);
+        for (const double turn : {2.618, -2.618}) {  // 150 degrees.
+          const double hx = std::cos(turn) * ux - std::sin(turn) * uy;
+          const double hy = std::sin(turn) * ux + std::cos(turn) * uy;
+          canvas.Line(static_cast<int>(tx), static_cast<int>(ty),
+                      static_cast<int>(tx + hx / norm * head),
+                      static_cast<int>(ty + hy / norm * head), 1,
+                      kArrowColour);
+        }
+      }
+    }
+  }
+  if (scene.start.has_value()) {
+    canvas.Fill(scene.start->x * k, scene.start->y * k, k, k, kStartColour);
+  }
+  if (scene.goal.has_value()) {
+    canvas.Fill(scene.goal->x * k, scene.goal->y * k, k, k, kGoalColour);
+  }
+}
+
+// libpng's errors become a false return (through its longjmp), without the
+// default handler's print to stderr; warnings are dropped.
+[[noreturn]] void QuietError(png_structp png, png_const_charp) {
+  png_longjmp(png, 1);
+}
+void QuietWarning(png_structp, png_const_charp) {}
+
+void AppendToString(png_structp png, png_bytep data, png_size_t length) {
+  static_cast<std::string*>(png_get_io_ptr(png))
+      ->append(reinterpret_cast<const char*>(data), length);
+}
+
+// Encodes without C++ objects on the stack across setjmp. False on a libpng
+// error.
+bool Encode(const Canvas& canvas, const std::vector<png_bytep>& rows,
+            std::string* out) {
+  png_structp png =
+      png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, QuietError,
+                              QuietWarning);
+  if (png == nullptr) return false;
+  png_infop info = png_create_info_struct(png);
+  if (info == nullptr || setjmp(png_jmpbuf(png))) {
+    png_destroy_write_struct(&png, &info);
+    return false;
+  }
+  png_set_write_fn(png, out, AppendToString, nullptr);
+  png_set_IHDR(png, info, canvas.width(), canvas.height(), 8,
+               PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
+               PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  png_write_info(png, info);
+  png_write_image(png, const_cast<png_bytepp>(rows.data()));
+  png_write_end(png, nullptr);
+  png_destroy_write_struct(&png, &info);
+  return true;
+}
+
+struct ReadSource {
+  const uint8_t* data;
+  size_t size;
+  size_t at;
+};
+
+void ReadFromSource(png_structp png, png_bytep data, png_size_t length) {
+  auto* source = static_cast<ReadSource*>(png_get_io_ptr(png));
+  if (source->size - source->at < length) png_error(png, "truncated PNG");
+  std::memcpy(data, source->data + source->at, length);
+  source->at += length;
+}
+
+// Decodes into *image (sized here, before any row is read). False on a
+// libpng error or an image over kMaxPixels.
+bool Decode(ReadSource* source, Image* image, std::vector<png_bytep>* rows) {
+  png_structp png =
+      png_create_read_struct(PNG_LIBPNG_VER_STRING, nullptr, QuietError,
+                             QuietWarning);
+  if (png == nullptr) return false;
+  png_infop info = png_create_info_struct(png);
+  if (info == nullptr || setjmp(png_jmpbuf(png))) {
+    png_destroy_read_struct(&png, &info, nullptr);
+    return false;
+  }
+  png_set_read_fn(png, source, ReadFromSource);
+  png_read_info(png, info);
+  const png_uint_32 width = png_get_image_width(png, info);
+  const png_uint_32 height = png_get_image_height(png, info);
+  if (int64_t{width} * height > kMaxPixels) png_error(png, "too large");
+  // Everything to 8-bit RGB.
+  png_set_expand(png);
+  png_set_strip_16(png);
+  png_set_strip_alpha(png);
+  png_set_gray_to_rgb(png);
+  png_read_update_info(png, info);
+  if (png_get_rowbytes(png, info) != size_t{width} * 3) {
+    png_error(png, "unexpected row size");
+  }
+  image->width = static_cast<int>(width);
+  image->height = static_cast<int>(height);
+  image->rgb.assign(size_t{width} * height * 3, 0);
+  rows->resize(height);
+  for (png_uint_32 y = 0; y < height; ++y) {
+    (*rows)[y] = &image->rgb[size_t{y} * width * 3];
+  }
+  png_read_image(png, rows->data());
+  png_read_end(png, nullptr);
+  png_destroy_read_struct(&png, &info, nullptr);
+  return true;
+}
+
+}  // namespace
+
+absl::StatusOr<std::string> RenderPng(const Scene& scene,
+                                      const RenderOptions& options) {
+  if (absl::Status s = internal::ValidateScene(scene, options); !s.ok()) {
+    return s;
+  }
+  const int k = *CellPixels(*scene.map, options);
+  Canvas canvas(scene.map->width() * k, scene.map->height() * k);
+  Draw(scene, k, internal::ArrowSpacing(options, k), canvas);
+  std::vector<png_bytep> rows(canvas.height());
+  for (int y = 0; y < canvas.height(); ++y) {
+    rows[y] = const_cast<png_bytep>(
+        &canvas.rgb()[static_cast<size_t>(y) * canvas.width() * 3]);
+  }
+  std::string out;
+  if (!Encode(canvas, rows, &out)) {
+    return absl::InternalError("png: libpng could not encode the image");
+  }
+  return out;
+}
+
+absl::StatusOr<Image> DecodePng(absl::string_view png) {
+  ReadSource source{reinterpret_cast<const uint8_t*>(png.data()), png.size(),
+                    0};
+  if (png.size() < 8 ||
+      png_sig_cmp(reinterpret_cast<png_const_bytep>(png.data()), 0, 8) != 0) {
+    return absl::InvalidArgumentError("png: not a PNG (bad signature)");
+  }
+  Image image;
+  std::vector<png_bytep> rows;
+  if (!Decode(&source, &image, &rows)) {
+    return absl::InvalidArgumentError(
+        "png: libpng could not read the image (corrupt, truncated or over "
+        "the size limit)");
+  }
+  return image;
+}
+
+}  // namespace gridstar::render
