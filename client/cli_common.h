@@ -44,6 +44,7 @@ ABSL_DECLARE_FLAG(double, rps);
 ABSL_DECLARE_FLAG(bool, stream);
 ABSL_DECLARE_FLAG(bool, compare);
 ABSL_DECLARE_FLAG(bool, overhead);
+ABSL_DECLARE_FLAG(bool, trace);
 
 namespace gridstar::cli {
 
@@ -60,6 +61,8 @@ absl::StatusOr<absl::Duration> LoadDuration();
 // The scen and load commands (cli_load.cc).
 int Scen(Client& client, const std::vector<std::string>& args);
 int Load(Client& client, const std::vector<std::string>& args);
+// The render command (cli_render.cc).
+int Render(Client& client, const std::vector<std::string>& args);
 
 }  // namespace gridstar::cli
 

@@ -135,6 +135,7 @@ int Run(const std::vector<std::string>& argv) {
     r->mutable_start()->set_y(v[1]);
     r->mutable_goal()->set_x(v[2]);
     r->mutable_goal()->set_y(v[3]);
+    r->set_trace(absl::GetFlag(FLAGS_trace));
     absl::StatusOr<v1::PathResponse> out = client.FindPath(*r);
     if (!out.ok()) return Fail(out.status());
     std::string cells;
@@ -145,13 +146,22 @@ int Run(const std::vector<std::string>& argv) {
     std::printf("%s\n", cells.c_str());
     std::printf(
         "cost=%.4f cells=%d algorithm=%s expanded=%llu partial=%d version=%llu "
-        "queue_us=%.0f search_us=%.0f\n",
+        "queue_us=%.0f search_us=%.0f",
         out->cost(), out->cells_size() / 2,
         v1::Algorithm_Name(out->algorithm()).c_str(),
         static_cast<unsigned long long>(out->expanded()),
         out->partial() ? 1 : 0,
         static_cast<unsigned long long>(out->map_version()),
         out->queue_micros(), out->search_micros());
+    if (out->waypoints_size() > 0) {
+      std::printf(" waypoints=%d smoothed_cost=%.4f", out->waypoints_size() / 2,
+                  out->smoothed_cost());
+    }
+    if (absl::GetFlag(FLAGS_trace)) {
+      std::printf(" traced=%d%s", out->trace_size() / 2,
+                  out->trace_truncated() ? " (truncated)" : "");
+    }
+    std::printf("\n");
     return 0;
   }
   if (cmd == "update") {
@@ -291,6 +301,7 @@ int Run(const std::vector<std::string>& argv) {
   }
   if (cmd == "scen") return Scen(client, args);
   if (cmd == "load") return Load(client, args);
+  if (cmd == "render") return Render(client, args);
   std::fprintf(stderr, "gridstar: unknown command '%s' (see --help)\n",
                cmd.c_str());
   return 2;
@@ -307,7 +318,9 @@ int main(int argc, char** argv) {
       "  flow ID GX GY [--max_cost C]       (the goal's flow field, "
       "summarised)\n"
       "  path ID SX SY GX GY [--algo A --diagonal P --smooth --allow_partial "
-      "...]\n"
+      "--trace ...]\n"
+      "  render ID OUT.png|OUT.svg [SX SY GX GY [--trace] | GX GY --flow] "
+      "[--cell_pixels N]\n"
       "  scen --map ID SCEN [--batch N] [--concurrency C]\n"
       "  load --map ID SCEN --concurrency C --duration S [--batch N] [--rps R] "
       "[--stream]\n"

@@ -1,0 +1,136 @@
+// `gridstar render`: fetches a map (GetMap with its cells), optionally one
+// path (with its trace) or one flow field, and writes a PNG or SVG picture
+// drawn by render.h.
+//
+//   render ID OUT                      the map alone
+//   render ID OUT SX SY GX GY          a path (--algo, --diagonal, --smooth,
+//                                      --trace: the cells it expanded)
+//   render ID OUT GX GY --flow         the goal's flow field as arrows
+// OUT ending in .svg, or --svg, writes SVG; else PNG.
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "cli_common.h"
+#include "convert/convert.h"
+#include "gridstar/grid_map.h"
+#include "gridstar/render.h"
+
+ABSL_FLAG(bool, trace, false,
+          "path, render: ask for the cells the search expanded (render draws "
+          "them by expansion order; path prints their count)");
+ABSL_FLAG(bool, flow, false, "render: draw the flow field of GX GY");
+ABSL_FLAG(bool, svg, false, "render: write SVG (also when OUT ends in .svg)");
+ABSL_FLAG(int, cell_pixels, 0,
+          "render: pixels per cell side (0 = fit the longer side in 2048 px)");
+ABSL_FLAG(int, arrow_spacing, 0,
+          "render: cells between flow arrows (0 = about every 16 px)");
+
+namespace gridstar::cli {
+
+int Render(Client& client, const std::vector<std::string>& args) {
+  std::vector<int> v;
+  for (size_t i = 2; i < args.size(); ++i) {
+    int n = 0;
+    if (!absl::SimpleAtoi(args[i], &n)) {
+      v.clear();
+      break;
+    }
+    v.push_back(n);
+  }
+  const bool flow = absl::GetFlag(FLAGS_flow);
+  const size_t want = flow ? 2 : v.empty() ? 0 : 4;
+  if (args.size() < 2 || v.size() != want || args.size() != 2 + want) {
+    std::fprintf(stderr,
+                 "usage: gridstar render ID OUT [SX SY GX GY] [--algo A "
+                 "--trace --smooth --svg --cell_pixels N]\n"
+                 "       gridstar render ID OUT GX GY --flow [--arrow_spacing "
+                 "N]\n");
+    return 2;
+  }
+  const std::string& id = args[0];
+  const std::string& out_path = args[1];
+  v1::GetMapRequest get;
+  get.set_id(id);
+  get.set_include_cells(true);
+  absl::StatusOr<v1::GetMapResponse> got = client.GetMap(get);
+  if (!got.ok()) return Fail(got.status());
+  absl::StatusOr<GridMap> map = GridMap::FromCosts(
+      got->info().width(), got->info().height(),
+      std::vector<uint8_t>(got->raw().begin(), got->raw().end()));
+  if (!map.ok()) return Fail(map.status());
+
+  render::Scene scene;
+  scene.map = &*map;
+  std::string summary;
+  if (flow) {
+    v1::FlowFieldRequest r;
+    r.set_map_id(id);
+    r.mutable_goal()->set_x(v[0]);
+    r.mutable_goal()->set_y(v[1]);
+    r.set_max_cost(absl::GetFlag(FLAGS_max_cost));
+    absl::StatusOr<v1::PathRequest> base = BaseRequest();
+    if (!base.ok()) return Fail(base.status());
+    r.set_diagonal(base->diagonal());
+    absl::StatusOr<v1::FlowFieldResponse> field = client.ComputeFlowField(r);
+    if (!field.ok()) return Fail(field.status());
+    if (field->width() != map->width() || field->height() != map->height()) {
+      return Fail(absl::AbortedError(
+          "the map changed size between GetMap and ComputeFlowField; retry"));
+    }
+    scene.flow_directions.assign(field->directions().begin(),
+                                 field->directions().end());
+    scene.goal = convert::CellFromProto(field->goal());
+    summary = absl::StrCat("reached=", field->reached_cells());
+  } else if (!v.empty()) {
+    absl::StatusOr<v1::PathRequest> r = BaseRequest();
+    if (!r.ok()) return Fail(r.status());
+    r->set_map_id(id);
+    r->mutable_start()->set_x(v[0]);
+    r->mutable_start()->set_y(v[1]);
+    r->mutable_goal()->set_x(v[2]);
+    r->mutable_goal()->set_y(v[3]);
+    r->set_trace(absl::GetFlag(FLAGS_trace));
+    absl::StatusOr<v1::PathResponse> path = client.FindPath(*r);
+    if (!path.ok()) return Fail(path.status());
+    scene.path = convert::UnpackCells(path->cells());
+    scene.waypoints = convert::UnpackCells(path->waypoints());
+    scene.trace = convert::UnpackCells(path->trace());
+    scene.start = convert::CellFromProto(path->start());
+    scene.goal = convert::CellFromProto(path->goal());
+    summary = absl::StrCat(
+        "cost=", path->cost(), " cells=", scene.path.size(),
+        " algorithm=", v1::Algorithm_Name(path->algorithm()),
+        " expanded=", path->expanded(), " traced=", scene.trace.size(),
+        path->trace_truncated() ? " (truncated)" : "",
+        " version=", path->map_version());
+  }
+  render::RenderOptions options;
+  options.cell_pixels = absl::GetFlag(FLAGS_cell_pixels);
+  options.arrow_spacing = absl::GetFlag(FLAGS_arrow_spacing);
+  const bool svg =
+      absl::GetFlag(FLAGS_svg) || absl::EndsWithIgnoreCase(out_path, ".svg");
+  absl::StatusOr<std::string> picture =
+      svg ? render::RenderSvg(scene, options) : render::RenderPng(scene, options);
+  if (!picture.ok()) return Fail(picture.status());
+  std::ofstream out(out_path, std::ios::binary | std::ios::trunc);
+  out.write(picture->data(), static_cast<std::streamsize>(picture->size()));
+  out.close();
+  if (!out) {
+    return Fail(absl::UnavailableError(
+        absl::StrCat("could not write ", out_path)));
+  }
+  const int k = *render::CellPixels(*map, options);
+  std::printf("wrote %s (%s, %dx%d px, %zu bytes)%s%s\n", out_path.c_str(),
+              svg ? "svg" : "png", map->width() * k, map->height() * k,
+              picture->size(), summary.empty() ? "" : " ", summary.c_str());
+  return 0;
+}
+
+}  // namespace gridstar::cli
