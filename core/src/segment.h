@@ -45,26 +45,30 @@ inline bool WalkSegment(const uint8_t* costs, int32_t pw, DiagonalPolicy policy,
   const bool need_both = policy != DiagonalPolicy::kAllowCornerCutting;
   int64_t cur = int64_t{ay} * pw + ax;
   int64_t k = 0, j = 0;  // Vertical and horizontal grid lines crossed.
+  // The k-th vertical line is crossed at t = (2k+1) / (2 adx), the j-th
+  // horizontal one at (2j+1) / (2 ady); they are compared cross-multiplied,
+  // as lhs = (2k+1) ady and rhs = (2j+1) adx, kept up to date by additions.
+  int64_t lhs = ady, rhs = adx;
+  const double inv_x = adx > 0 ? 1.0 / (2.0 * adx) : 0;
+  const double inv_y = ady > 0 ? 1.0 / (2.0 * ady) : 0;
   double t_prev = 0;
   uint32_t side = kNoSide;
   while (k < adx || j < ady) {
-    // The k-th vertical line is crossed at t = (2k+1) / (2 adx), the j-th
-    // horizontal one at (2j+1) / (2 ady); compare them cross-multiplied.
-    const int64_t lhs = (2 * k + 1) * ady, rhs = (2 * j + 1) * adx;
     const bool x_next = k < adx && (j >= ady || lhs < rhs);
     const bool y_next = j < ady && (k >= adx || rhs < lhs);
-    const double t = x_next || !y_next
-                         ? static_cast<double>(2 * k + 1) / (2.0 * adx)
-                         : static_cast<double>(2 * j + 1) / (2.0 * ady);
+    const double t = x_next || !y_next ? static_cast<double>(2 * k + 1) * inv_x
+                                       : static_cast<double>(2 * j + 1) * inv_y;
     visit(static_cast<uint32_t>(cur), t_prev, t, side);
     t_prev = t;
     side = kNoSide;
     if (x_next) {
       cur += step_x;
       ++k;
+      lhs += 2 * ady;
     } else if (y_next) {
       cur += step_y;
       ++j;
+      rhs += 2 * adx;
     } else {  // Through a corner.
       const bool side_x = costs[cur + step_x] != 0;
       const bool side_y = costs[cur + step_y] != 0;
@@ -73,10 +77,48 @@ inline bool WalkSegment(const uint8_t* costs, int32_t pw, DiagonalPolicy policy,
       cur += step_x + step_y;
       ++k;
       ++j;
+      lhs += 2 * ady;
+      rhs += 2 * adx;
     }
     if (costs[cur] == 0) return false;
   }
   visit(static_cast<uint32_t>(cur), t_prev, 1.0, side);
+  return true;
+}
+
+// Whether the segment from padded cell a to b is clear (WalkSegment's rule),
+// without its cost: integers only, for maps whose passable cells all cost
+// the same (the cost is then the length times that cost).
+inline bool SegmentClear(const uint8_t* costs, int32_t pw, DiagonalPolicy policy,
+                         int32_t ax, int32_t ay, int32_t bx, int32_t by) {
+  const int64_t dx = bx - ax, dy = by - ay;
+  const int64_t step_x = dx > 0 ? 1 : -1;
+  const int64_t step_y = dy > 0 ? int64_t{pw} : -int64_t{pw};
+  const int64_t adx = std::llabs(dx), ady = std::llabs(dy);
+  const bool need_both = policy != DiagonalPolicy::kAllowCornerCutting;
+  int64_t cur = int64_t{ay} * pw + ax;
+  int64_t k = 0, j = 0, lhs = ady, rhs = adx;
+  while (k < adx || j < ady) {
+    if (k < adx && (j >= ady || lhs < rhs)) {
+      cur += step_x;
+      ++k;
+      lhs += 2 * ady;
+    } else if (j < ady && (k >= adx || rhs < lhs)) {
+      cur += step_y;
+      ++j;
+      rhs += 2 * adx;
+    } else {
+      const bool side_x = costs[cur + step_x] != 0;
+      const bool side_y = costs[cur + step_y] != 0;
+      if (need_both ? !(side_x && side_y) : !(side_x || side_y)) return false;
+      cur += step_x + step_y;
+      ++k;
+      ++j;
+      lhs += 2 * ady;
+      rhs += 2 * adx;
+    }
+    if (costs[cur] == 0) return false;
+  }
   return true;
 }
 
@@ -92,6 +134,11 @@ inline double SegmentCost(const GridMap& map, DiagonalPolicy policy, int32_t ax,
                           int32_t ay, int32_t bx, int32_t by) {
   const uint8_t* costs = map.padded_costs();
   const double length = SegmentLength(ax, ay, bx, by);
+  if (map.uniform_cost()) {
+    return SegmentClear(costs, map.padded_width(), policy, ax, ay, bx, by)
+               ? length * map.min_cost()
+               : -1;
+  }
   double total = 0;
   const bool clear = WalkSegment(
       costs, map.padded_width(), policy, ax, ay, bx, by,

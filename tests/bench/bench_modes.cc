@@ -1,0 +1,281 @@
+// gridstar-bench's modes besides the query run: --make_terrain, --updates,
+// --flow and --group.
+
+#include <algorithm>
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_format.h"
+#include "absl/time/clock.h"
+#include "bench_common.h"
+#include "gridstar/derived_data.h"
+#include "gridstar/find_path.h"
+#include "gridstar/flow_field.h"
+#include "gridstar/group_paths.h"
+#include "gridstar/map_io.h"
+#include "gridstar/map_update.h"
+#include "gridstar/scenario.h"
+
+namespace gridstar::bench {
+namespace {
+
+// Smooth value noise in [0, 1): bilinear interpolation of a random lattice
+// with the given spacing, summed over three octaves.
+std::vector<double> ValueNoise(int size, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(0, 1);
+  std::vector<double> out(static_cast<size_t>(size) * size, 0);
+  double total = 0;
+  for (int spacing : {64, 16, 4}) {
+    const int n = size / spacing + 2;
+    std::vector<double> lattice(static_cast<size_t>(n) * n);
+    for (double& v : lattice) v = u(rng);
+    const double amplitude = spacing / 64.0 + 0.25;
+    total += amplitude;
+    for (int y = 0; y < size; ++y) {
+      for (int x = 0; x < size; ++x) {
+        const int gx = x / spacing, gy = y / spacing;
+        const double fx = (x % spacing) / static_cast<double>(spacing);
+        const double fy = (y % spacing) / static_cast<double>(spacing);
+        auto at = [&](int i, int j) { return lattice[static_cast<size_t>(j) * n + i]; };
+        const double top = at(gx, gy) * (1 - fx) + at(gx + 1, gy) * fx;
+        const double bottom = at(gx, gy + 1) * (1 - fx) + at(gx + 1, gy + 1) * fx;
+        out[static_cast<size_t>(y) * size + x] +=
+            amplitude * (top * (1 - fy) + bottom * fy);
+      }
+    }
+  }
+  for (double& v : out) v = std::min(0.999999, v / total);
+  return out;
+}
+
+}  // namespace
+
+// --make_terrain: a SIZE x SIZE terrain PGM (costs 1..9 from smooth noise,
+// about a tenth blocked in lakes and walls) and a scenario of --queries
+// random connected pairs with their optimal lengths (Dijkstra).
+int MakeTerrain(const Options& o) {
+  const int size = o.make_terrain;
+  const std::vector<double> relief = ValueNoise(size, o.seed);
+  const std::vector<double> water = ValueNoise(size, o.seed * 7919 + 1);
+  std::vector<uint8_t> costs(relief.size());
+  for (size_t i = 0; i < costs.size(); ++i) {
+    // Costs stretched over 1..9 from the middle of the noise's range.
+    const double r = std::clamp((relief[i] - 0.3) / 0.4, 0.0, 0.999);
+    costs[i] = water[i] > 0.64 ? 0 : static_cast<uint8_t>(1 + 9 * r);
+  }
+  absl::StatusOr<GridMap> map = GridMap::FromCosts(size, size, costs);
+  if (!map.ok()) return Usage(std::string(map.status().message()));
+  const std::string pgm_path = o.out + ".pgm";
+  const std::string pgm = WritePgm(*map, PgmEncoding::kBinary);
+  FILE* f = std::fopen(pgm_path.c_str(), "wb");
+  if (f == nullptr) return Usage(pgm_path + ": cannot write");
+  std::fwrite(pgm.data(), 1, pgm.size(), f);
+  std::fclose(f);
+  const std::string scen_path = pgm_path + ".scen";
+  f = std::fopen(scen_path.c_str(), "w");
+  if (f == nullptr) return Usage(scen_path + ": cannot write");
+  std::fprintf(f, "version 1\n");
+  std::mt19937 rng(o.seed);
+  SearchContext context;
+  PathQuery q;
+  q.algorithm = Algorithm::kDijkstra;
+  int written = 0;
+  while (written < o.queries) {
+    q.start = {static_cast<int32_t>(rng() % size), static_cast<int32_t>(rng() % size)};
+    q.goal = {static_cast<int32_t>(rng() % size), static_cast<int32_t>(rng() % size)};
+    if (!map->Connected(q.start, q.goal)) continue;
+    absl::StatusOr<PathResult> r = FindPath(*map, q, context);
+    if (!r.ok()) continue;
+    std::fprintf(f, "%d\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%.8f\n",
+                 static_cast<int>(r->cost / 40), pgm_path.c_str(), size, size,
+                 q.start.x, q.start.y, q.goal.x, q.goal.y, r->cost);
+    ++written;
+  }
+  std::fclose(f);
+  std::printf("wrote %s (%dx%d, %lld passable, costs %d..%d) and %s (%d queries)\n",
+              pgm_path.c_str(), size, size,
+              static_cast<long long>(map->passable_count()), map->min_cost(),
+              map->max_cost(), scen_path.c_str(), written);
+  return 0;
+}
+
+
+
+// --updates N: updates of random squares, each version made from the one before as the
+// server makes it (the version before stays alive until the next exists).
+int RunUpdates(const Options& o, GridMap map) {
+  DerivedOptions derived;
+  derived.jump_table = map.has_jump_table();
+  derived.hpa = map.has_hpa();
+  if (map.has_hpa()) derived.hpa_policy = map.hpa_policy();
+  std::mt19937 rng(o.seed);
+  std::vector<double> apply_ms, repair_ms, total_ms;
+  double copied = 0;
+  const int32_t k = std::min({o.update_side, map.width(), map.height()});
+  for (int i = 0; i < o.updates; ++i) {
+    const Cell c{static_cast<int32_t>(rng() % (map.width() - k + 1)),
+                 static_cast<int32_t>(rng() % (map.height() - k + 1))};
+    const CellChange change{c, {c.x + k, c.y + k}, uint8_t(i % 2 ? 1 : 0)};
+    const absl::Time t0 = absl::Now();
+    ChangeSummary summary;
+    absl::StatusOr<GridMap> next = ApplyChanges(map, {change}, &summary);
+    const absl::Time t1 = absl::Now();
+    std::vector<DerivedReport> reports;
+    absl::Status s = next.ok() ? RepairDerived(derived, map, summary, &*next,
+                                               &reports)
+                               : next.status();
+    const absl::Time t2 = absl::Now();
+    if (!s.ok()) {
+      std::fprintf(stderr, "gridstar-bench: update %d: %s\n", i,
+                   std::string(s.message()).c_str());
+      return 1;
+    }
+    apply_ms.push_back(absl::ToDoubleMilliseconds(t1 - t0));
+    repair_ms.push_back(absl::ToDoubleMilliseconds(t2 - t1));
+    total_ms.push_back(absl::ToDoubleMilliseconds(t2 - t0));
+    copied += static_cast<double>(next->UnsharedTileBytes());
+    map = *std::move(next);
+  }
+  // The repaired version against one built from scratch: every structure
+  // the updates repaired, compared whole.
+  const GridMap fresh_base =
+      GridMap::FromCosts(map.width(), map.height(), map.CopyCosts()).value();
+  GridMap fresh = fresh_base;
+  if (derived.jump_table && fresh.uniform_cost()) {
+    if (!fresh.BuildJumpTable().ok()) return 1;
+  }
+  if (derived.hpa && !fresh.BuildHpa(derived.hpa_policy).ok()) return 1;
+  bool same = fresh.component_count() == map.component_count() &&
+              map.HpaEquals(fresh) &&
+              fresh.has_jump_table() == map.has_jump_table() &&
+              (!map.has_jump_table() ||
+               std::equal(map.jump_table(),
+                          map.jump_table() + map.JumpTableBytes(),
+                          fresh.jump_table()));
+  for (int32_t y = 0; same && y < map.height(); ++y) {
+    for (int32_t x = 0; x < map.width(); ++x) {
+      if (map.component({x, y}) != fresh.component({x, y})) same = false;
+    }
+  }
+  if (map.uniform_cost()) {
+    for (int32_t r = 0; same && r < map.height() + 2; ++r) {
+      same = std::equal(map.row_bits(r), map.row_bits(r) + map.row_bit_words(),
+                        fresh.row_bits(r));
+    }
+  }
+  std::printf(
+      "repaired_equals_fresh=%d updates=%d side=%d table=%d hpa=%d apply_p50_ms=%.3f apply_p99_ms=%.3f "
+      "repair_p50_ms=%.3f repair_p99_ms=%.3f total_p50_ms=%.3f "
+      "total_p99_ms=%.3f copied_kib_mean=%.1f\n",
+      same ? 1 : 0, o.updates, k, derived.jump_table ? 1 : 0,
+      derived.hpa ? 1 : 0, Percentile(apply_ms, 0.5),
+      Percentile(apply_ms, 0.99), Percentile(repair_ms, 0.5),
+      Percentile(repair_ms, 0.99), Percentile(total_ms, 0.5),
+      Percentile(total_ms, 0.99), copied / o.updates / 1024);
+  return same ? 0 : 1;
+}
+
+// --flow N: for the N longest queries, the time to build the goal's flow
+// field against one search from the start with --algo (both in this run).
+int RunFlow(const Options& o, const GridMap& map,
+            const std::vector<ScenarioQuery>& scen) {
+  SearchContext context;
+  PathResult result;
+  double field_us = 0, search_us = 0;
+  int64_t reached = 0;
+  const std::vector<size_t> picked = Longest(scen, o.flow);
+  for (size_t i : picked) {
+    PathQuery q = o.query;
+    q.start = scen[i].start;
+    q.goal = scen[i].goal;
+    FlowFieldQuery fq;
+    fq.goal = q.goal;
+    fq.movement.diagonal = q.movement.diagonal;
+    absl::Time t0 = absl::Now();
+    absl::StatusOr<FlowField> field = ComputeFlowField(map, fq, context);
+    field_us += MicrosSince(t0);
+    if (!field.ok()) return Usage(std::string(field.status().message()));
+    reached += field->reached();
+    t0 = absl::Now();
+    if (!FindPath(map, q, context, &result).ok()) return Usage("search failed");
+    search_us += MicrosSince(t0);
+    // The field's cost from the start is the optimum too.
+    if (!LengthMatches(field->CostToGoal(q.start), scen[i].optimal)) {
+      std::fprintf(stderr, "gridstar-bench: field mismatch at line %d\n", scen[i].line);
+      return 1;
+    }
+  }
+  const double n = static_cast<double>(picked.size());
+  std::printf(
+      "flow_fields=%zu field_mean_us=%.1f field_cells_mean=%.0f "
+      "search_algo=%s search_mean_us=%.1f field_over_search=%.2f\n",
+      picked.size(), field_us / n, static_cast<double>(reached) / n,
+      std::string(AlgorithmName(o.query.algorithm)).c_str(), search_us / n,
+      field_us / search_us);
+  return 0;
+}
+
+// --group U: for the 5 longest queries, U units scattered (seeded) over the
+// goal's component answered by FindGroupPaths (which takes a flow field from
+// 64 units on) against 20 independent searches with --algo.
+int RunGroup(const Options& o, const GridMap& map,
+             const std::vector<ScenarioQuery>& scen) {
+  SearchContext context;
+  PathResult result;
+  std::mt19937 rng(o.seed);
+  double group_us = 0, twenty_us = 0, cached_us = 0;
+  bool used_field = true;
+  const std::vector<size_t> picked = Longest(scen, 5);
+  for (size_t i : picked) {
+    GroupQuery g;
+    g.goals = {scen[i].goal};
+    g.algorithm = o.query.algorithm;
+    g.movement.diagonal = o.query.movement.diagonal;
+    while (g.starts.size() < static_cast<size_t>(o.group)) {
+      const Cell c{static_cast<int32_t>(rng() % map.width()),
+                   static_cast<int32_t>(rng() % map.height())};
+      if (map.Connected(c, g.goals[0])) g.starts.push_back(c);
+    }
+    GroupResult r;
+    absl::Time t0 = absl::Now();
+    if (!FindGroupPaths(map, g, context, &r).ok()) return Usage("group failed");
+    group_us += MicrosSince(t0);
+    used_field = used_field && r.used_flow_field;
+    for (const UnitPath& u : r.units) {
+      if (!u.status.ok()) return Usage(std::string(u.status.message()));
+    }
+    // The same group again with the goal's field at hand (a server's cache
+    // holds it after the first group to that goal).
+    FlowFieldQuery fq;
+    fq.goal = g.goals[0];
+    fq.movement.diagonal = g.movement.diagonal;
+    absl::StatusOr<FlowField> field = ComputeFlowField(map, fq, context);
+    if (!field.ok()) return Usage(std::string(field.status().message()));
+    g.flow_field = &*field;
+    t0 = absl::Now();
+    if (!FindGroupPaths(map, g, context, &r).ok()) return Usage("group failed");
+    cached_us += MicrosSince(t0);
+    t0 = absl::Now();
+    for (size_t k = 0; k < 20 && k < g.starts.size(); ++k) {
+      PathQuery q = o.query;
+      q.start = g.starts[k];
+      q.goal = g.goals[0];
+      if (!FindPath(map, q, context, &result).ok()) return Usage("search failed");
+    }
+    twenty_us += MicrosSince(t0);
+  }
+  const double n = static_cast<double>(picked.size());
+  std::printf(
+      "groups=%zu units=%d flow_field=%d group_mean_us=%.1f "
+      "cached_field_group_mean_us=%.1f twenty_searches_mean_us=%.1f "
+      "search_algo=%s group_over_twenty=%.2f\n",
+      picked.size(), o.group, used_field ? 1 : 0, group_us / n, cached_us / n,
+      twenty_us / n, std::string(AlgorithmName(o.query.algorithm)).c_str(),
+      group_us / twenty_us);
+  return 0;
+}
+
+}  // namespace gridstar::bench
