@@ -72,6 +72,11 @@ ABSL_FLAG(int, max_batch, 1024, "Most items of one FindPaths call");
 ABSL_FLAG(int, max_group, 1024, "Most units of one FindGroupPaths call");
 ABSL_FLAG(int, max_stream_inflight, 256,
           "Most unanswered requests of one FindPathsStream before reading pauses");
+ABSL_FLAG(int, watch_max_agents, 100000,
+          "Most agents one WatchPaths stream may watch (at least 1)");
+ABSL_FLAG(int, watch_max_pending, 4096,
+          "Most events a WatchPaths stream may leave unread before it is "
+          "closed with RESOURCE_EXHAUSTED (at least 1)");
 ABSL_FLAG(int, max_map_side, 8192, "Largest map width or height");
 ABSL_FLAG(int64_t, max_map_cells, int64_t{8192} * 8192, "Largest map, in cells");
 ABSL_FLAG(int, max_maps, 1024, "Most maps held");
@@ -311,6 +316,10 @@ int Run() {
   options.max_group = static_cast<size_t>(absl::GetFlag(FLAGS_max_group));
   options.max_stream_inflight =
       static_cast<size_t>(absl::GetFlag(FLAGS_max_stream_inflight));
+  options.watch_max_agents = static_cast<size_t>(
+      std::max(1, absl::GetFlag(FLAGS_watch_max_agents)));
+  options.watch_max_pending = static_cast<size_t>(
+      std::max(1, absl::GetFlag(FLAGS_watch_max_pending)));
   options.map_limits = limits;
   options.max_search_time = absl::GetFlag(FLAGS_max_search_time);
   options.max_message_bytes =

@@ -122,7 +122,7 @@ class Metrics {
   static constexpr absl::string_view kMethods[] = {
       "RegisterMap",     "UpdateCells",     "GetMap",    "ListMaps",
       "DeleteMap",       "FindPath",        "FindPaths", "FindGroupPaths",
-      "FindPathsStream", "ComputeFlowField"};
+      "FindPathsStream", "ComputeFlowField", "WatchPaths"};
   static constexpr int kCodes = 17;
   struct RequestHandles {
     prometheus::Histogram* seconds;

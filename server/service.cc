@@ -25,7 +25,10 @@ PathfindingService::PathfindingService(MapRegistry* registry, Scheduler* search,
           // Below updates (which it would otherwise delay on a busy
           // machine), above searches (which wait for its tables).
           kBackgroundNice),
-      options_(options) {
+      options_(options),
+      watch_(registry, search, metrics,
+             WatchOptions{options.watch_max_agents, options.max_search_time,
+                          options.max_message_bytes}) {
   SetMessageAllocatorFor_FindPath(&find_path_messages_);
   SetMessageAllocatorFor_FindPaths(&find_paths_messages_);
   SetMessageAllocatorFor_FindGroupPaths(&group_paths_messages_);

@@ -30,6 +30,7 @@
 #include "map_registry.h"
 #include "metrics.h"
 #include "scheduler.h"
+#include "watch/watch_hub.h"
 
 namespace gridstar::server {
 
@@ -53,6 +54,10 @@ struct ServiceOptions {
   // Ends batches off the workers (not owned; null = the worker that ran a
   // batch's last item ends the call).
   Finisher* finisher = nullptr;
+  // WatchPaths: agents one stream may watch, and events it may leave
+  // unread before it is closed.
+  size_t watch_max_agents = 100000;
+  size_t watch_max_pending = 4096;
 };
 
 class PathfindingService final : public v1::Pathfinding::CallbackService {
@@ -90,6 +95,8 @@ class PathfindingService final : public v1::Pathfinding::CallbackService {
   grpc::ServerUnaryReactor* ComputeFlowField(
       grpc::CallbackServerContext* ctx, const v1::FlowFieldRequest* request,
       v1::FlowFieldResponse* response) override;
+  grpc::ServerBidiReactor<v1::WatchRequest, v1::WatchEvent>* WatchPaths(
+      grpc::CallbackServerContext* ctx) override;
 
   // Shared with the call objects in service.cc.
   MapRegistry* registry() const { return registry_; }
@@ -97,6 +104,7 @@ class PathfindingService final : public v1::Pathfinding::CallbackService {
   Scheduler* admin() const { return admin_; }
   Metrics* metrics() const { return metrics_; }
   const ServiceOptions& options() const { return options_; }
+  WatchHub* watch() { return &watch_; }
 
   // Map `id` changed through another replica (StoreFollower): its cached
   // flow fields go, and its pending derived data is claimed for the
@@ -133,6 +141,10 @@ class PathfindingService final : public v1::Pathfinding::CallbackService {
   // (MapRegistry::RebuildPendingLandmarks, RepairPendingJumpTable).
   Scheduler background_;
   const ServiceOptions options_;
+  // The agents of WatchPaths streams; told of every change of a map here.
+  // Its searches are tasks on search_: shut that down before the service
+  // goes.
+  WatchHub watch_;
   // The searches' requests and responses live on one arena per call.
   ArenaAllocator<v1::PathRequest, v1::PathResponse> find_path_messages_;
   ArenaAllocator<v1::FindPathsRequest, v1::FindPathsResponse>

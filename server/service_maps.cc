@@ -47,12 +47,16 @@ grpc::ServerUnaryReactor* PathfindingService::RegisterMap(
         absl::StatusOr<std::shared_ptr<const MapSnapshot>> s =
             registry_->Register(request->id(), *std::move(map), options,
                                 request->replace());
+        const std::string id = request->id();  // Dies with the call.
+        const bool replaced = s.ok() && (*s)->version > 1;
         if (s.ok()) {
           // A replaced map's fields are stale (and unreachable by version).
-          if ((*s)->version > 1) flow_fields_->DropMap(request->id());
+          if (replaced) flow_fields_->DropMap(id);
           MapInfoToProto(**s, response);
         }
         call->Done(s.status());
+        // Watched agents re-check their paths on the new content.
+        if (replaced) watch_.MapReplaced(id);
       });
   if (!queued) call->Done(Overloaded(*admin_));
   return call;
@@ -101,6 +105,9 @@ grpc::ServerUnaryReactor* PathfindingService::UpdateCells(
           MapInfoToProto(**s, response);
         }
         call->Done(s.status());
+        // After the answer: the agents whose paths the change broke are
+        // replanned (their searches are tasks: this only decides).
+        if (s.ok()) watch_.MapUpdated(id, changes);
         // After the answer: nobody waits for a compaction. A failed one
         // leaves the log as it was, to be folded in after a later update.
         if (s.ok()) {
@@ -117,6 +124,7 @@ grpc::ServerUnaryReactor* PathfindingService::UpdateCells(
 
 void PathfindingService::MapChangedElsewhere(const std::string& id) {
   flow_fields_->DropMap(id);
+  watch_.MapReplaced(id);
   ClaimBackgroundWork(id);
 }
 
@@ -219,7 +227,9 @@ grpc::ServerUnaryReactor* PathfindingService::DeleteMap(
     absl::Status s = registry_->FindOrLoad(request->id()).status();
     if (s.ok()) s = registry_->Delete(request->id());
     if (s.ok()) flow_fields_->DropMap(request->id());
+    const std::string id = request->id();  // The request dies with the call.
     call->Done(s);
+    if (s.ok()) watch_.MapDeleted(id);
   });
   if (!queued) call->Done(Overloaded(*admin_));
   return call;

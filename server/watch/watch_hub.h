@@ -1,0 +1,203 @@
+// WatchHub: the agents of every WatchPaths stream, the index from map tiles
+// to the agents whose paths pass them, and the replanning that changes of a
+// map call for (proto: WatchPaths, WatchRequest, WatchEvent).
+//
+// A stream hands each request to Handle and hears back through its
+// WatchSink: one answer per request (from a search, or at once), and pushes
+// (request_id 0). The service tells the hub of every change of a map after
+// it is applied: MapUpdated after UpdateCells (with the changes),
+// MapReplaced after a re-registration or a change through another replica
+// (every agent of the map is checked), MapDeleted.
+//
+// After a change only the agents in the changed cells' tiles (32 x 32
+// cells; each agent is listed in the tiles of every cell its path's moves
+// depend on) are looked at; of those, the ones whose remaining path (from
+// the last reported position) crosses a changed cell are re-priced on the
+// new version, and replanned when a move became illegal (BLOCKED) or, for
+// agents that asked, when their path got costlier (CHEAPER). Agents that
+// asked for cheaper paths are also replanned when a cell got cheaper or
+// opened where a path through it could beat theirs by the fraction (an
+// octile lower bound decides, O(1) per agent). Agents left without a path
+// are retried when a change opens cells (REACHABLE).
+//
+// Searches run on the search Scheduler as tasks, never under the hub's
+// lock; each agent has at most one update-caused search in flight (a
+// change that comes meanwhile is caught when its answer is installed: the
+// path is checked against the newest version then). A newer request for an
+// agent supersedes the search in flight (its answer comes as ABORTED).
+//
+// Memory: each agent holds its request, its path as straight runs
+// (agent_path.h), and its tile list; `stats().memory_bytes` sums them with
+// the index. At most WatchOptions::max_agents_per_stream agents a stream.
+//
+// Thread-safety: every method may be called from any thread. One mutex
+// guards every agent and index; it is held only to decide and to queue
+// events, never while searching. Lock order: the hub's, then a sink's own
+// (a sink never calls back into the hub). REQUIRES: the hub outlives the
+// tasks it queued (shut the Scheduler down first).
+#ifndef GRIDSTAR_SERVER_WATCH_WATCH_HUB_H_
+#define GRIDSTAR_SERVER_WATCH_WATCH_HUB_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/time/time.h"
+#include "calls.h"
+#include "gridstar/map_update.h"
+#include "gridstar/v1/gridstar.pb.h"
+#include "map_registry.h"
+#include "metrics.h"
+#include "scheduler.h"
+#include "search_jobs.h"
+#include "watch/agent_path.h"
+#include "watch/watch_metrics.h"
+
+namespace gridstar::server {
+
+struct WatchOptions {
+  size_t max_agents_per_stream = 100000;
+  // Budget of each search for an agent.
+  absl::Duration max_search_time = absl::Seconds(30);
+  size_t max_message_bytes = 80 << 20;
+};
+
+// Where a stream's events go (watch_stream.cc; a fake in tests).
+class WatchSink {
+ public:
+  virtual ~WatchSink() = default;
+  // Queues `event` for the stream. With `coalesce` (pushes), it replaces an
+  // unwritten event of the same agent queued with coalesce. False once the
+  // stream is closed or has fallen too far behind: the hub then drops the
+  // stream's agents. Never calls into the hub.
+  virtual bool Push(v1::WatchEvent event, bool coalesce) = 0;
+};
+
+class WatchHub {
+ public:
+  // Tile side of the index, in cells.
+  static constexpr int32_t kTileSide = 32;
+
+  WatchHub(MapRegistry* registry, Scheduler* search, Metrics* metrics,
+           WatchOptions options);
+
+  ~WatchHub();  // Out of line: the records are defined in the sources.
+
+  WatchHub(const WatchHub&) = delete;
+  WatchHub& operator=(const WatchHub&) = delete;
+
+  // One request of the stream whose events go to `sink`.
+  void Handle(const std::shared_ptr<WatchSink>& sink,
+              const v1::WatchRequest& request);
+  // The stream ended: its agents are dropped and their searches cancelled.
+  void DropStream(const WatchSink* sink);
+
+  // Map `id` changed by `changes` (already applied: the registry holds the
+  // new version).
+  void MapUpdated(const std::string& id,
+                  const std::vector<CellChange>& changes);
+  // Map `id` changed in ways the hub is not told cell by cell.
+  void MapReplaced(const std::string& id);
+  void MapDeleted(const std::string& id);
+
+  struct Stats {
+    size_t agents = 0;
+    size_t streams = 0;
+    size_t memory_bytes = 0;
+    // Summed over every change so far (see WatchMetrics::Checked).
+    uint64_t checked = 0;
+    uint64_t crossing = 0;
+    // Searches started, by WatchReason, and searches that have come back
+    // (whatever became of their answers): equal when the hub is idle.
+    uint64_t searches[10] = {};
+    uint64_t searches_started = 0;
+    uint64_t searches_done = 0;
+  };
+  Stats stats() const;
+  WatchMetrics* watch_metrics() { return &watch_metrics_; }
+
+ private:
+  struct Agent;
+  struct MapWatch;
+  struct Stream;
+  using Handle_t = uint64_t;
+
+  Agent* Find(Handle_t h) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void Answer(Agent& agent, uint64_t request_id, v1::WatchReason reason,
+              const absl::Status& s) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Starts a search for the agent from its position; the reason it could
+  // not start otherwise (nothing told).
+  absl::Status Submit(Handle_t h, Agent& agent, v1::WatchReason reason,
+                      uint64_t request_id, absl::Time since,
+                      uint64_t cause_version) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // On a worker: the search (twice with progressive answers).
+  void Run(Handle_t h, uint64_t seq, std::shared_ptr<PathJob> job,
+           v1::WatchReason reason, uint64_t request_id, absl::Time since,
+           uint64_t cause_version, uint64_t progressive,
+           SearchContext& context);
+  void Installed(Handle_t h, uint64_t seq, v1::WatchReason reason,
+                 uint64_t request_id, absl::Time since, uint64_t cause_version,
+                 const absl::Status& s, v1::PathResponse response);
+  void SetPath(Handle_t h, Agent& agent, AgentPath path, double cost)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void ClearPath(Handle_t h, Agent& agent) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void Remove(Handle_t h) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void DropStreamLocked(const WatchSink* sink)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Re-prices the agent's remaining path on `snapshot` and replans it as
+  // a change there calls for.
+  void Recheck(Handle_t h, Agent& agent, const MapSnapshot& snapshot,
+               absl::Time since) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Reads and records the map's newest snapshot for the index (re-listing
+  // every agent when its width changed). Null when the map is gone.
+  std::shared_ptr<const MapSnapshot> Refresh(MapWatch& watch,
+                                             const std::string& id)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void Account(Agent& agent) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void Publish() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Queues an event on `sink`; a sink that refuses it is dropped by Settle.
+  void PushTo(const std::shared_ptr<WatchSink>& sink, v1::WatchEvent event,
+              bool coalesce) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Drops the streams whose sinks refused an event.
+  void Settle() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Submit for a push: a failure is told to the agent (BLOCKED, REACHABLE)
+  // or ignored (CHEAPER).
+  void SubmitPush(Handle_t h, Agent& agent, v1::WatchReason reason,
+                  absl::Time since, uint64_t cause_version)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Lists the agent in the tiles of its path (Deindex: takes it out).
+  void Index(Handle_t h, Agent& agent) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void Deindex(Handle_t h, Agent& agent) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void HandleLocked(const std::shared_ptr<WatchSink>& sink,
+                    const v1::WatchRequest& request)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+
+  MapRegistry* const registry_;
+  Scheduler* const search_;
+  Metrics* const metrics_;
+  WatchMetrics watch_metrics_;
+  const WatchOptions options_;
+
+  mutable std::mutex mu_;
+  absl::flat_hash_map<Handle_t, std::unique_ptr<Agent>> agents_
+      ABSL_GUARDED_BY(mu_);
+  absl::flat_hash_map<const WatchSink*, std::unique_ptr<Stream>> streams_
+      ABSL_GUARDED_BY(mu_);
+  absl::flat_hash_map<std::string, std::unique_ptr<MapWatch>> maps_
+      ABSL_GUARDED_BY(mu_);
+  Handle_t next_handle_ ABSL_GUARDED_BY(mu_) = 1;
+  uint64_t next_seq_ ABSL_GUARDED_BY(mu_) = 1;
+  size_t memory_bytes_ ABSL_GUARDED_BY(mu_) = 0;
+  Stats totals_ ABSL_GUARDED_BY(mu_);
+  std::vector<const WatchSink*> dead_sinks_ ABSL_GUARDED_BY(mu_);
+};
+
+}  // namespace gridstar::server
+
+#endif  // GRIDSTAR_SERVER_WATCH_WATCH_HUB_H_

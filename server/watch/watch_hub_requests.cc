@@ -1,0 +1,200 @@
+// WatchHub: a stream's requests (ADD, MOVE, RETARGET, REMOVE).
+
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "convert/convert.h"
+#include "watch/watch_hub.h"
+#include "watch/watch_hub_internal.h"
+
+namespace gridstar::server {
+
+void WatchHub::Handle(const std::shared_ptr<WatchSink>& sink,
+                      const v1::WatchRequest& request) {
+  // A map held only in a shared store is loaded before the hub's lock is
+  // taken (that may wait for Redis); the lock then only reads it.
+  if (request.action() == v1::WATCH_ACTION_ADD) {
+    (void)registry_->FindOrLoad(request.path().map_id());
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  HandleLocked(sink, request);
+  Settle();
+  Publish();
+}
+
+void WatchHub::HandleLocked(const std::shared_ptr<WatchSink>& sink,
+                            const v1::WatchRequest& request) {
+  std::unique_ptr<Stream>& stream_slot = streams_[sink.get()];
+  if (stream_slot == nullptr) stream_slot = std::make_unique<Stream>();
+  Stream& stream = *stream_slot;
+  const uint64_t request_id = request.request_id();
+  const uint64_t agent_id = request.agent_id();
+  auto reply = [&](v1::WatchReason reason, const absl::Status& s,
+                   uint64_t path_index = 0) {
+    v1::WatchEvent e;
+    e.set_request_id(request_id);
+    e.set_agent_id(agent_id);
+    e.set_reason(reason);
+    e.set_code(static_cast<int32_t>(s.code()));
+    e.set_message(std::string(s.message()));
+    e.set_path_index(path_index);
+    PushTo(sink, std::move(e), /*coalesce=*/false);
+  };
+  auto found = stream.agents.find(agent_id);
+  Handle_t h = found == stream.agents.end() ? 0 : found->second;
+  Agent* agent = h == 0 ? nullptr : Find(h);
+  const std::string no_agent =
+      absl::StrCat("agent_id: no agent ", agent_id, " in this stream");
+
+  switch (request.action()) {
+    case v1::WATCH_ACTION_ADD: {
+      const v1::PathRequest& path = request.path();
+      const v1::WatchReason reason = v1::WATCH_REASON_ADDED;
+      if (path.trace()) {
+        return reply(reason, absl::InvalidArgumentError(
+                                 "path.trace: not allowed for watched agents"));
+      }
+      const double fraction = request.replan_if_cheaper();
+      if (!(fraction >= 0 && fraction < 1)) {
+        return reply(reason, absl::InvalidArgumentError(absl::StrCat(
+                                 "replan_if_cheaper: ", fraction,
+                                 " is outside [0, 1)")));
+      }
+      std::shared_ptr<const MapSnapshot> snapshot =
+          registry_->Find(path.map_id());
+      if (snapshot == nullptr) {
+        return reply(reason, UnknownMap("path.map_id", path.map_id()));
+      }
+      // Checked as a search would check it, before anything changes.
+      PathJob probe;
+      if (absl::Status s = MakeJob(path, snapshot, absl::InfiniteFuture(),
+                                   stream.cancelled, "path.",
+                                   options_.max_message_bytes, &probe);
+          !s.ok()) {
+        return reply(reason, s);
+      }
+      const bool is_new = agent == nullptr;
+      if (is_new) {
+        if (stream.agents.size() >= options_.max_agents_per_stream) {
+          return reply(reason, absl::ResourceExhaustedError(absl::StrCat(
+                                   "agent_id: the stream has ",
+                                   stream.agents.size(),
+                                   " agents, the limit (--watch_max_agents)")));
+        }
+        h = next_handle_++;
+        auto owned = std::make_unique<Agent>();
+        agent = owned.get();
+        agents_[h] = std::move(owned);
+        stream.agents[agent_id] = h;
+        agent->sink = sink;
+        agent->id = agent_id;
+        agent->cancelled = stream.cancelled;
+      } else if (agent->map_id != path.map_id()) {
+        // Onto another map: out of the old one's index.
+        ClearPath(h, *agent);
+        if (auto mit = maps_.find(agent->map_id); mit != maps_.end()) {
+          mit->second->agents.erase(h);
+          if (mit->second->agents.empty()) maps_.erase(mit);
+        }
+      }
+      agent->map_id = path.map_id();
+      std::unique_ptr<MapWatch>& watch = maps_[agent->map_id];
+      if (watch == nullptr) watch = std::make_unique<MapWatch>();
+      watch->agents.insert(h);
+      Refresh(*watch, agent->map_id);
+      agent->request = path;
+      agent->policy = probe.query.movement.diagonal;
+      agent->position = convert::CellFromProto(path.start());
+      agent->replan_if_cheaper = fraction;
+      agent->progressive = request.progressive_expansions();
+      agent->no_path = false;
+      ClearPath(h, *agent);
+      if (absl::Status s = Submit(h, *agent, reason, request_id,
+                                  absl::InfinitePast(), 0);
+          !s.ok()) {
+        if (is_new) Remove(h);
+        return reply(reason, s);
+      }
+      return;
+    }
+    case v1::WATCH_ACTION_MOVE: {
+      if (agent == nullptr) {
+        return reply(v1::WATCH_REASON_MOVED, absl::NotFoundError(no_agent));
+      }
+      std::shared_ptr<const MapSnapshot> snapshot =
+          registry_->Find(agent->map_id);
+      if (snapshot == nullptr) {
+        return reply(v1::WATCH_REASON_MOVED,
+                     UnknownMap("path.map_id", agent->map_id));
+      }
+      const Cell position = convert::CellFromProto(request.position());
+      if (!snapshot->map.InBounds(position)) {
+        return reply(v1::WATCH_REASON_MOVED,
+                     absl::InvalidArgumentError(absl::StrCat(
+                         "position: (", position.x, ", ", position.y,
+                         ") is off the map (", snapshot->map.width(), " x ",
+                         snapshot->map.height(), ")")));
+      }
+      agent->position = position;
+      if (!agent->path.empty()) {
+        if (absl::optional<size_t> at =
+                agent->path.Locate(position, agent->progress)) {
+          agent->progress = *at;
+          return reply(v1::WATCH_REASON_MOVED, absl::OkStatus(), *at);
+        }
+      }
+      if (agent->in_flight) {
+        // Its answer is installed from where the agent is then.
+        return reply(v1::WATCH_REASON_MOVED, absl::OkStatus());
+      }
+      if (absl::Status s = Submit(h, *agent, v1::WATCH_REASON_OFF_PATH,
+                                  request_id, absl::InfinitePast(), 0);
+          !s.ok()) {
+        ClearPath(h, *agent);
+        return reply(v1::WATCH_REASON_OFF_PATH, s);
+      }
+      return;
+    }
+    case v1::WATCH_ACTION_RETARGET: {
+      const v1::WatchReason reason = v1::WATCH_REASON_RETARGETED;
+      if (agent == nullptr) return reply(reason, absl::NotFoundError(no_agent));
+      v1::PathRequest retargeted = agent->request;
+      *retargeted.mutable_goal() = request.goal();
+      std::shared_ptr<const MapSnapshot> snapshot =
+          registry_->Find(agent->map_id);
+      if (snapshot == nullptr) {
+        return reply(reason, UnknownMap("path.map_id", agent->map_id));
+      }
+      if (agent->request.snap_radius() == 0) {
+        if (absl::Status s = snapshot->map.CheckPassable(
+                "goal", convert::CellFromProto(request.goal()));
+            !s.ok()) {
+          return reply(reason, s);
+        }
+      }
+      agent->request = std::move(retargeted);
+      if (absl::Status s = Submit(h, *agent, reason, request_id,
+                                  absl::InfinitePast(), 0);
+          !s.ok()) {
+        ClearPath(h, *agent);
+        return reply(reason, s);
+      }
+      return;
+    }
+    case v1::WATCH_ACTION_REMOVE:
+      if (agent == nullptr) {
+        return reply(v1::WATCH_REASON_REMOVED, absl::NotFoundError(no_agent));
+      }
+      Remove(h);
+      return reply(v1::WATCH_REASON_REMOVED, absl::OkStatus());
+    default:
+      return reply(v1::WATCH_REASON_UNSPECIFIED,
+                   absl::InvalidArgumentError(absl::StrCat(
+                       "action: ", static_cast<int>(request.action()),
+                       " is not ADD, MOVE, RETARGET or REMOVE")));
+  }
+}
+
+}  // namespace gridstar::server

@@ -1,0 +1,89 @@
+#include "watch/watch_metrics.h"
+
+#include <string>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_replace.h"
+
+namespace gridstar::server {
+namespace {
+
+prometheus::Gauge* MakeGauge(prometheus::Registry& registry, const char* name,
+                             const char* help) {
+  return &prometheus::BuildGauge().Name(name).Help(help).Register(registry).Add(
+      {});
+}
+
+prometheus::Counter* MakeCounter(prometheus::Registry& registry,
+                                 const char* name, const char* help) {
+  return &prometheus::BuildCounter()
+              .Name(name)
+              .Help(help)
+              .Register(registry)
+              .Add({});
+}
+
+}  // namespace
+
+WatchMetrics::WatchMetrics(prometheus::Registry& registry) {
+  agents_ = MakeGauge(registry, "gridstar_watch_agents",
+                      "Agents watched by WatchPaths streams");
+  streams_ = MakeGauge(registry, "gridstar_watch_streams",
+                       "Open WatchPaths streams with agents");
+  memory_ = MakeGauge(registry, "gridstar_watch_memory_bytes",
+                      "Memory of the watched agents, their paths and the "
+                      "tile index");
+  checked_ = MakeCounter(registry, "gridstar_watch_checked_total",
+                         "Agents looked at after map changes (their paths' "
+                         "tiles held a changed cell)");
+  crossing_ = MakeCounter(registry, "gridstar_watch_crossing_total",
+                          "Agents whose remaining path crossed a changed "
+                          "cell");
+  auto& replans = prometheus::BuildCounter()
+                      .Name("gridstar_watch_replans_total")
+                      .Help("Searches for watched agents by reason")
+                      .Register(registry);
+  for (int r = v1::WATCH_REASON_ADDED; r <= v1::WATCH_REASON_MAP_DELETED;
+       ++r) {
+    if (r == v1::WATCH_REASON_MOVED || r == v1::WATCH_REASON_REMOVED ||
+        r == v1::WATCH_REASON_MAP_DELETED) {
+      continue;  // Never searched.
+    }
+    std::string name = absl::AsciiStrToLower(absl::StrReplaceAll(
+        v1::WatchReason_Name(static_cast<v1::WatchReason>(r)),
+        {{"WATCH_REASON_", ""}}));
+    replans_[r] = &replans.Add({{"reason", name}});
+  }
+  prometheus::Histogram::BucketBoundaries buckets;
+  for (double v = 1e-4; v < 12; v *= 1.5) buckets.push_back(v);
+  push_latency_ = &prometheus::BuildHistogram()
+                       .Name("gridstar_watch_push_latency_seconds")
+                       .Help("From a map change being applied to the pushed "
+                             "path it caused being queued for its stream")
+                       .Register(registry)
+                       .Add({}, buckets);
+  fell_behind_ = MakeCounter(registry, "gridstar_watch_streams_closed_total",
+                             "WatchPaths streams closed because their "
+                             "reader fell more than --watch_max_pending "
+                             "events behind");
+}
+
+void WatchMetrics::SetState(size_t agents, size_t streams,
+                            size_t memory_bytes) {
+  agents_->Set(static_cast<double>(agents));
+  streams_->Set(static_cast<double>(streams));
+  memory_->Set(static_cast<double>(memory_bytes));
+}
+
+void WatchMetrics::Checked(uint64_t agents, uint64_t crossing) {
+  checked_->Increment(static_cast<double>(agents));
+  crossing_->Increment(static_cast<double>(crossing));
+}
+
+void WatchMetrics::Replan(v1::WatchReason reason) {
+  if (reason >= 0 && reason < 10 && replans_[reason] != nullptr) {
+    replans_[reason]->Increment();
+  }
+}
+
+}  // namespace gridstar::server
