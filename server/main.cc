@@ -77,6 +77,9 @@ ABSL_FLAG(int, watch_max_agents, 100000,
 ABSL_FLAG(int, watch_max_pending, 4096,
           "Most events a WatchPaths stream may leave unread before it is "
           "closed with RESOURCE_EXHAUSTED (at least 1)");
+ABSL_FLAG(int64_t, watch_dstar_bytes, int64_t{256} << 20,
+          "Memory the watched agents' D* Lite planners may hold together "
+          "(incremental replans); 0 = fresh searches only");
 ABSL_FLAG(int, max_map_side, 8192, "Largest map width or height");
 ABSL_FLAG(int64_t, max_map_cells, int64_t{8192} * 8192, "Largest map, in cells");
 ABSL_FLAG(int, max_maps, 1024, "Most maps held");
@@ -320,6 +323,8 @@ int Run() {
       std::max(1, absl::GetFlag(FLAGS_watch_max_agents)));
   options.watch_max_pending = static_cast<size_t>(
       std::max(1, absl::GetFlag(FLAGS_watch_max_pending)));
+  options.watch_dstar_bytes = static_cast<size_t>(
+      std::max<int64_t>(0, absl::GetFlag(FLAGS_watch_dstar_bytes)));
   options.map_limits = limits;
   options.max_search_time = absl::GetFlag(FLAGS_max_search_time);
   options.max_message_bytes =

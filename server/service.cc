@@ -26,9 +26,14 @@ PathfindingService::PathfindingService(MapRegistry* registry, Scheduler* search,
           // machine), above searches (which wait for its tables).
           kBackgroundNice),
       options_(options),
-      watch_(registry, search, metrics,
-             WatchOptions{options.watch_max_agents, options.max_search_time,
-                          options.max_message_bytes}) {
+      watch_(registry, search, metrics, [&] {
+        WatchOptions w;
+        w.max_agents_per_stream = options.watch_max_agents;
+        w.dstar_budget_bytes = options.watch_dstar_bytes;
+        w.max_search_time = options.max_search_time;
+        w.max_message_bytes = options.max_message_bytes;
+        return w;
+      }()) {
   SetMessageAllocatorFor_FindPath(&find_path_messages_);
   SetMessageAllocatorFor_FindPaths(&find_paths_messages_);
   SetMessageAllocatorFor_FindGroupPaths(&group_paths_messages_);

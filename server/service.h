@@ -58,6 +58,8 @@ struct ServiceOptions {
   // unread before it is closed.
   size_t watch_max_agents = 100000;
   size_t watch_max_pending = 4096;
+  // Memory of the watched agents' D* Lite planners (0 = fresh searches).
+  size_t watch_dstar_bytes = size_t{256} << 20;
 };
 
 class PathfindingService final : public v1::Pathfinding::CallbackService {

@@ -107,7 +107,7 @@ grpc::ServerUnaryReactor* PathfindingService::UpdateCells(
         call->Done(s.status());
         // After the answer: the agents whose paths the change broke are
         // replanned (their searches are tasks: this only decides).
-        if (s.ok()) watch_.MapUpdated(id, changes);
+        if (s.ok()) watch_.MapUpdated(id, (*s)->version, changes);
         // After the answer: nobody waits for a compaction. A failed one
         // leaves the log as it was, to be folded in after a later update.
         if (s.ok()) {

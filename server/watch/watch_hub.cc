@@ -79,6 +79,7 @@ WatchHub::Stats WatchHub::stats() const {
   s.agents = agents_.size();
   s.streams = streams_.size();
   s.memory_bytes = memory_bytes_;
+  s.dstar_bytes = dstar_bytes_;
   return s;
 }
 
@@ -132,6 +133,7 @@ void WatchHub::Remove(Handle_t h) {
   Agent* agent = Find(h);
   if (agent == nullptr) return;
   Deindex(h, *agent);
+  DropPlanner(*agent);
   if (auto mit = maps_.find(agent->map_id); mit != maps_.end()) {
     mit->second->agents.erase(h);
     if (mit->second->agents.empty()) maps_.erase(mit);
@@ -186,7 +188,7 @@ std::shared_ptr<const MapSnapshot> WatchHub::Refresh(MapWatch& watch,
 
 absl::Status WatchHub::Submit(Handle_t h, Agent& agent, v1::WatchReason reason,
                               uint64_t request_id, absl::Time since,
-                              uint64_t cause_version) {
+                              uint64_t cause_version, bool near_change) {
   std::shared_ptr<const MapSnapshot> snapshot = registry_->Find(agent.map_id);
   if (snapshot == nullptr) return UnknownMap("path.map_id", agent.map_id);
   v1::PathRequest r = agent.request;
@@ -202,12 +204,15 @@ absl::Status WatchHub::Submit(Handle_t h, Agent& agent, v1::WatchReason reason,
   }
   const uint64_t seq = next_seq_++;
   const uint64_t progressive = agent.progressive;
+  std::shared_ptr<Repair> repair =
+      near_change ? PlanRepair(agent, *job) : nullptr;
   if (!search_->TrySubmit([this, h, seq, job, reason, request_id, since,
-                           cause_version, progressive](SearchContext& c) {
+                           cause_version, progressive,
+                           repair](SearchContext& c) {
         Run(h, seq, job, reason, request_id, since, cause_version,
-            progressive, c);
+            progressive, repair, c);
       })) {
-    return Overloaded(*search_);
+    return Overloaded(*search_);  // A planner lent is dropped with it.
   }
   agent.latest_seq = seq;
   agent.in_flight = true;
@@ -217,9 +222,71 @@ absl::Status WatchHub::Submit(Handle_t h, Agent& agent, v1::WatchReason reason,
   return absl::OkStatus();
 }
 
+void WatchHub::DropPlanner(Agent& agent) {
+  dstar_bytes_ -= agent.planner_bytes;
+  memory_bytes_ -= agent.planner_bytes;
+  agent.planner_bytes = 0;
+  agent.planner.reset();
+}
+
+std::shared_ptr<WatchHub::Repair> WatchHub::PlanRepair(Agent& agent,
+                                                       const PathJob& job) {
+  if (options_.dstar_budget_bytes == 0) return nullptr;
+  const v1::PathRequest& r = agent.request;
+  if (r.smooth() || r.snap_radius() != 0 || r.max_expansions() != 0 ||
+      r.allow_partial() || !IsOptimal(job.query.algorithm)) {
+    return nullptr;
+  }
+  if (agent.blocked < kDStarAfterBlocks || agent.path.empty() ||
+      agent.path.cell_count() - agent.progress < kDStarMinCells) {
+    return nullptr;
+  }
+  if (agent.repair_micros > 0 && agent.fresh_micros > 0 &&
+      agent.repair_micros > agent.fresh_micros) {
+    return nullptr;  // Measured slower for this agent.
+  }
+  auto mit = maps_.find(agent.map_id);
+  if (mit == maps_.end()) return nullptr;
+  const MapWatch& watch = *mit->second;
+  const uint64_t version = job.snapshot->version;
+  if (version != watch.logged) return nullptr;  // Changes not all known.
+  auto repair = std::make_shared<Repair>();
+  repair->position = agent.position;
+  const Cell goal = job.query.goal;
+  if (agent.planner != nullptr && agent.planner->goal() == goal) {
+    const uint64_t seen = agent.planner_version;
+    const bool covered =
+        seen == version ||
+        (seen < version && !watch.log.empty() &&
+         watch.log.front().first <= seen + 1);
+    if (covered) {
+      for (const auto& [v, changes] : watch.log) {
+        if (v <= seen || v > version) continue;
+        repair->changes.insert(repair->changes.end(), changes.begin(),
+                               changes.end());
+      }
+      repair->planner = agent.planner;
+    }
+  }
+  DropPlanner(agent);  // Lent (or stale): counted again when it returns.
+  if (repair->planner == nullptr) {
+    if (dstar_bytes_ >= options_.dstar_budget_bytes) return nullptr;
+    // About 48 bytes a node record: the planner stops (and the search
+    // runs afresh) before it would pass what is left of the budget.
+    const size_t nodes =
+        std::max<size_t>(1024, (options_.dstar_budget_bytes - dstar_bytes_) / 48);
+    repair->planner = std::make_shared<DStarLite>(
+        agent.position, goal,
+        DStarLite::Options{agent.policy, std::min<size_t>(nodes, 1 << 22)});
+  }
+  return repair;
+}
+
 void WatchHub::SubmitPush(Handle_t h, Agent& agent, v1::WatchReason reason,
-                          absl::Time since, uint64_t cause_version) {
-  absl::Status s = Submit(h, agent, reason, 0, since, cause_version);
+                          absl::Time since, uint64_t cause_version,
+                          bool near_change) {
+  absl::Status s =
+      Submit(h, agent, reason, 0, since, cause_version, near_change);
   if (s.ok() || reason == v1::WATCH_REASON_CHEAPER) return;
   // The agent's path is broken (or it has none) and no search could
   // start: say so, and keep no path (a MOVE or RETARGET asks again).
@@ -230,8 +297,41 @@ void WatchHub::SubmitPush(Handle_t h, Agent& agent, v1::WatchReason reason,
 void WatchHub::Run(Handle_t h, uint64_t seq, std::shared_ptr<PathJob> job,
                    v1::WatchReason reason, uint64_t request_id,
                    absl::Time since, uint64_t cause_version,
-                   uint64_t progressive, SearchContext& context) {
+                   uint64_t progressive, std::shared_ptr<Repair> repair,
+                   SearchContext& context) {
   v1::PathResponse response;
+  Ran ran;
+  if (repair != nullptr) {
+    const absl::Time begin = absl::Now();
+    repair->planner->MoveStart(repair->position);
+    PathResult r;
+    absl::Status s =
+        repair->planner->Plan(job->snapshot->map, repair->changes, &r);
+    repair->changes.clear();
+    if (s.code() != absl::StatusCode::kResourceExhausted) {
+      ran.repair = std::move(repair);
+      ran.repaired = true;
+      ran.micros = absl::ToDoubleMicroseconds(absl::Now() - begin);
+      response.set_map_version(job->snapshot->version);
+      response.set_algorithm(v1::ALGORITHM_ASTAR);
+      response.set_search_micros(ran.micros);
+      response.set_queue_micros(
+          absl::ToDoubleMicroseconds(begin - job->enqueued));
+      if (s.ok()) {
+        convert::PackCells(r.cells, response.mutable_cells());
+        response.set_cost(r.cost);
+        response.set_expanded(r.expanded);
+        convert::CellToProto(r.start, response.mutable_start());
+        convert::CellToProto(r.goal, response.mutable_goal());
+      } else {
+        s = SearchStatus(s, *job->snapshot);
+      }
+      Installed(h, seq, reason, request_id, since, cause_version, s,
+                std::move(response), std::move(ran));
+      return;
+    }
+    // Past its node limit: the planner is gone; a fresh search answers.
+  }
   if (progressive > 0) {
     PathJob first = *job;
     uint64_t& cap = first.query.budget.max_expansions;
@@ -240,7 +340,7 @@ void WatchHub::Run(Handle_t h, uint64_t seq, std::shared_ptr<PathJob> job,
     absl::Status s = RunJob(first, metrics_, context, &response);
     if (s.ok() && !response.partial()) {
       Installed(h, seq, reason, request_id, since, cause_version, s,
-                std::move(response));
+                std::move(response), Ran{});
       return;
     }
     if (s.ok()) {
@@ -259,19 +359,40 @@ void WatchHub::Run(Handle_t h, uint64_t seq, std::shared_ptr<PathJob> job,
     }
     response.Clear();
   }
+  const absl::Time begin = absl::Now();
   absl::Status s = RunJob(*job, metrics_, context, &response);
+  ran.micros = absl::ToDoubleMicroseconds(absl::Now() - begin);
   Installed(h, seq, reason, request_id, since, cause_version, s,
-            std::move(response));
+            std::move(response), std::move(ran));
 }
 
 void WatchHub::Installed(Handle_t h, uint64_t seq, v1::WatchReason reason,
                          uint64_t request_id, absl::Time since,
                          uint64_t cause_version, const absl::Status& s,
-                         v1::PathResponse response) {
+                         v1::PathResponse response, Ran ran) {
   std::lock_guard<std::mutex> lock(mu_);
   ++totals_.searches_done;
   Agent* agent = Find(h);
   if (agent == nullptr) return;
+  if (seq == agent->latest_seq && reason != v1::WATCH_REASON_ADDED &&
+      reason != v1::WATCH_REASON_RETARGETED && ran.micros > 0) {
+    // Running means of the agent's replans, by kind (the choice above).
+    double& mean = ran.repaired ? agent->repair_micros : agent->fresh_micros;
+    mean = mean == 0 ? ran.micros : 0.7 * mean + 0.3 * ran.micros;
+  }
+  if (ran.repair != nullptr && seq == agent->latest_seq &&
+      agent->planner == nullptr && s.ok()) {
+    // The planner comes back, counted against the budget.
+    agent->planner = std::move(ran.repair->planner);
+    agent->planner_version = response.map_version();
+    agent->planner_bytes = agent->planner->memory_bytes();
+    dstar_bytes_ += agent->planner_bytes;
+    memory_bytes_ += agent->planner_bytes;
+    if (dstar_bytes_ > options_.dstar_budget_bytes) DropPlanner(*agent);
+  }
+  if (ran.repaired && s.ok() && seq == agent->latest_seq) {
+    ++totals_.incremental;
+  }
   if (seq != agent->latest_seq) {
     if (request_id != 0) {
       Answer(*agent, request_id, reason,
@@ -310,6 +431,7 @@ void WatchHub::Installed(Handle_t h, uint64_t seq, v1::WatchReason reason,
   e.set_agent_id(agent->id);
   e.set_reason(reason);
   e.set_map_version(cause_version);
+  e.set_incremental(ran.repaired);
   if (since != absl::InfinitePast()) {
     const double seconds = absl::ToDoubleSeconds(absl::Now() - since);
     e.set_since_update_micros(seconds * 1e6);

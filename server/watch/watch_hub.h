@@ -26,6 +26,22 @@
 // path is checked against the newest version then). A newer request for an
 // agent supersedes the search in flight (its answer comes as ABORTED).
 //
+// Incremental replans (D* Lite, core's incremental.h). Measured with
+// `gridstar-bench --replan` (README, "Watched agents"): repairing a kept
+// D* Lite search costs 0.14-0.33x a fresh A* when the change lands near the
+// agent (the first tenth of its remaining path) but up to 16x when it lands
+// near the goal, its first plan costs about 30 fresh searches, and it holds
+// 1-7 MB per agent on 512 x 512 maps. So the hub lends a planner only to an
+// agent that has been BLOCKED twice already (a unit in a changing area),
+// whose remaining path is at least kDStarMinCells long, whose change lies
+// in the first kDStarNearShare of that path, whose query is exact and plain
+// (no smoothing, snapping or expansion limit), while the planners fit in
+// WatchOptions::dstar_budget_bytes; and it keeps measuring: an agent whose
+// repairs average slower than its fresh replans goes back to fresh
+// searches. The planner gets every change since its last plan from the
+// map's change log (the last kChangeLog updates); a gap starts it afresh.
+// Events it answers carry `incremental`.
+//
 // Memory: each agent holds its request, its path as straight runs
 // (agent_path.h), and its tile list; `stats().memory_bytes` sums them with
 // the index. At most WatchOptions::max_agents_per_stream agents a stream.
@@ -56,6 +72,7 @@
 #include "metrics.h"
 #include "scheduler.h"
 #include "search_jobs.h"
+#include "gridstar/incremental.h"
 #include "watch/agent_path.h"
 #include "watch/watch_metrics.h"
 
@@ -63,6 +80,9 @@ namespace gridstar::server {
 
 struct WatchOptions {
   size_t max_agents_per_stream = 100000;
+  // Memory all agents' D* Lite planners may hold together; 0 = fresh
+  // searches only (see "Incremental replans" above).
+  size_t dstar_budget_bytes = size_t{256} << 20;
   // Budget of each search for an agent.
   absl::Duration max_search_time = absl::Seconds(30);
   size_t max_message_bytes = 80 << 20;
@@ -83,6 +103,11 @@ class WatchHub {
  public:
   // Tile side of the index, in cells.
   static constexpr int32_t kTileSide = 32;
+  // Incremental replans (above).
+  static constexpr size_t kDStarMinCells = 128;
+  static constexpr double kDStarNearShare = 0.25;
+  static constexpr uint32_t kDStarAfterBlocks = 2;
+  static constexpr size_t kChangeLog = 256;
 
   WatchHub(MapRegistry* registry, Scheduler* search, Metrics* metrics,
            WatchOptions options);
@@ -98,9 +123,9 @@ class WatchHub {
   // The stream ended: its agents are dropped and their searches cancelled.
   void DropStream(const WatchSink* sink);
 
-  // Map `id` changed by `changes` (already applied: the registry holds the
-  // new version).
-  void MapUpdated(const std::string& id,
+  // Map `id` changed by `changes` into `version` (already applied: the
+  // registry holds it, or a newer one).
+  void MapUpdated(const std::string& id, uint64_t version,
                   const std::vector<CellChange>& changes);
   // Map `id` changed in ways the hub is not told cell by cell.
   void MapReplaced(const std::string& id);
@@ -118,6 +143,9 @@ class WatchHub {
     uint64_t searches[10] = {};
     uint64_t searches_started = 0;
     uint64_t searches_done = 0;
+    // Replans answered by D* Lite repairs, and its planners' bytes now.
+    uint64_t incremental = 0;
+    size_t dstar_bytes = 0;
   };
   Stats stats() const;
   WatchMetrics* watch_metrics() { return &watch_metrics_; }
@@ -133,17 +161,37 @@ class WatchHub {
               const absl::Status& s) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Starts a search for the agent from its position; the reason it could
   // not start otherwise (nothing told).
+  // With `near_change` (a BLOCKED replan whose change lies near the agent)
+  // the search may be a D* Lite repair (above).
   absl::Status Submit(Handle_t h, Agent& agent, v1::WatchReason reason,
                       uint64_t request_id, absl::Time since,
-                      uint64_t cause_version) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+                      uint64_t cause_version, bool near_change = false)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // What a worker needs for a D* Lite repair.
+  struct Repair {
+    std::shared_ptr<DStarLite> planner;
+    std::vector<CellChange> changes;
+    Cell position;
+  };
+  // A planner and the changes it has not seen for the agent's replan on
+  // `snapshot`, or null when the hub chooses a fresh search.
+  std::shared_ptr<Repair> PlanRepair(Agent& agent, const PathJob& job)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // On a worker: the search (twice with progressive answers).
   void Run(Handle_t h, uint64_t seq, std::shared_ptr<PathJob> job,
            v1::WatchReason reason, uint64_t request_id, absl::Time since,
            uint64_t cause_version, uint64_t progressive,
-           SearchContext& context);
+           std::shared_ptr<Repair> repair, SearchContext& context);
+  // How a search went, for the choice between repairs and fresh searches.
+  struct Ran {
+    std::shared_ptr<Repair> repair;  // Null: a fresh search.
+    bool repaired = false;           // D* Lite answered.
+    double micros = 0;
+  };
   void Installed(Handle_t h, uint64_t seq, v1::WatchReason reason,
                  uint64_t request_id, absl::Time since, uint64_t cause_version,
-                 const absl::Status& s, v1::PathResponse response);
+                 const absl::Status& s, v1::PathResponse response, Ran ran);
+  void DropPlanner(Agent& agent) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void SetPath(Handle_t h, Agent& agent, AgentPath path, double cost)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void ClearPath(Handle_t h, Agent& agent) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
@@ -169,8 +217,8 @@ class WatchHub {
   // Submit for a push: a failure is told to the agent (BLOCKED, REACHABLE)
   // or ignored (CHEAPER).
   void SubmitPush(Handle_t h, Agent& agent, v1::WatchReason reason,
-                  absl::Time since, uint64_t cause_version)
-      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+                  absl::Time since, uint64_t cause_version,
+                  bool near_change = false) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Lists the agent in the tiles of its path (Deindex: takes it out).
   void Index(Handle_t h, Agent& agent) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void Deindex(Handle_t h, Agent& agent) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
@@ -194,6 +242,7 @@ class WatchHub {
   Handle_t next_handle_ ABSL_GUARDED_BY(mu_) = 1;
   uint64_t next_seq_ ABSL_GUARDED_BY(mu_) = 1;
   size_t memory_bytes_ ABSL_GUARDED_BY(mu_) = 0;
+  size_t dstar_bytes_ ABSL_GUARDED_BY(mu_) = 0;
   Stats totals_ ABSL_GUARDED_BY(mu_);
   std::vector<const WatchSink*> dead_sinks_ ABSL_GUARDED_BY(mu_);
 };

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -39,13 +40,21 @@ uint64_t CellKey(Cell c) {
 
 }  // namespace
 
-void WatchHub::MapUpdated(const std::string& id,
+void WatchHub::MapUpdated(const std::string& id, uint64_t version,
                           const std::vector<CellChange>& changes) {
   const absl::Time since = absl::Now();
   std::lock_guard<std::mutex> lock(mu_);
   auto mit = maps_.find(id);
   if (mit == maps_.end()) return;
   MapWatch& watch = *mit->second;
+  // The change log of D* Lite repairs: consecutive versions only (a gap
+  // restarts it, and planners older than it plan afresh).
+  if (version > watch.logged + 1) watch.log.clear();
+  if (version > watch.logged) {
+    watch.log.emplace_back(version, changes);
+    watch.logged = version;
+    while (watch.log.size() > kChangeLog) watch.log.pop_front();
+  }
   std::shared_ptr<const MapSnapshot> before = watch.last;
   std::shared_ptr<const MapSnapshot> now = Refresh(watch, id);
   if (now == nullptr) return;
@@ -121,7 +130,32 @@ void WatchHub::MapUpdated(const std::string& id,
     if (!touches) continue;
     ++crossing;
     if (RemainingCost(map, agent->path, agent->progress, agent->policy) < 0) {
-      SubmitPush(h, *agent, v1::WATCH_REASON_BLOCKED, since, now->version);
+      // Where along the remaining path the change lies: the first cell next
+      // to (or on) a changed one.
+      size_t index = 0;
+      size_t at = SIZE_MAX;
+      agent->path.ForEachCell(agent->progress, [&](Cell c) {
+        if (at == SIZE_MAX) {
+          for (int dy = -1; dy <= 1 && at == SIZE_MAX; ++dy) {
+            for (int dx = -1; dx <= 1; ++dx) {
+              const Cell n{c.x + dx, c.y + dy};
+              bool hit = single_cells.contains(CellKey(n));
+              for (const CellChange* r : rects) hit = hit || Inside(n, *r);
+              if (hit) {
+                at = index;
+                break;
+              }
+            }
+          }
+        }
+        ++index;
+      });
+      const bool near =
+          at != SIZE_MAX && static_cast<double>(at) <=
+                                kDStarNearShare * static_cast<double>(index);
+      SubmitPush(h, *agent, v1::WATCH_REASON_BLOCKED, since, now->version,
+                 near);
+      ++agent->blocked;
     } else if (agent->replan_if_cheaper > 0) {
       // Its path was re-priced: another may now beat it by the fraction.
       SubmitPush(h, *agent, v1::WATCH_REASON_CHEAPER, since, now->version);
@@ -175,6 +209,9 @@ void WatchHub::MapReplaced(const std::string& id) {
     Settle();
     return;
   }
+  // Changed wholesale: planners older than this plan afresh.
+  mit->second->log.clear();
+  mit->second->logged = now->version;
   uint64_t crossing = 0;
   for (Handle_t h : mit->second->agents) {
     Agent* agent = Find(h);

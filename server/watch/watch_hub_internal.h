@@ -7,6 +7,8 @@
 #define GRIDSTAR_SERVER_WATCH_WATCH_HUB_INTERNAL_H_
 
 #include <atomic>
+#include <deque>
+#include <utility>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -38,6 +40,16 @@ struct WatchHub::Agent {
   int32_t tiles_width = 0;      // The map width `tiles` are numbered for.
   size_t bytes = 0;             // As last Account()ed.
   CancelFlag cancelled;         // The stream's.
+  // Incremental replans (watch_hub.h): the agent's D* Lite planner (null
+  // when it has none, or while a search holds it), the map version it last
+  // planned on, its bytes as last counted, and the measurements that
+  // choose between repairs and fresh searches (running means, 0 = none).
+  std::shared_ptr<DStarLite> planner;
+  uint64_t planner_version = 0;
+  size_t planner_bytes = 0;
+  uint32_t blocked = 0;  // BLOCKED replans so far.
+  double fresh_micros = 0;
+  double repair_micros = 0;
 };
 
 struct WatchHub::MapWatch {
@@ -46,6 +58,11 @@ struct WatchHub::MapWatch {
   // The newest version the hub has seen (to tell which cells a change made
   // cheaper); its width numbers `tiles`.
   std::shared_ptr<const MapSnapshot> last;
+  // The changes of the last kChangeLog updates, oldest first, by version;
+  // `logged` is the newest version whose changes are known (after a
+  // replacement: that version, with an empty log).
+  std::deque<std::pair<uint64_t, std::vector<CellChange>>> log;
+  uint64_t logged = 0;
 };
 
 struct WatchHub::Stream {

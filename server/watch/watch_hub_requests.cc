@@ -101,7 +101,10 @@ void WatchHub::HandleLocked(const std::shared_ptr<WatchSink>& sink,
       }
       agent->map_id = path.map_id();
       std::unique_ptr<MapWatch>& watch = maps_[agent->map_id];
-      if (watch == nullptr) watch = std::make_unique<MapWatch>();
+      if (watch == nullptr) {
+        watch = std::make_unique<MapWatch>();
+        watch->logged = snapshot->version;  // No change before is known.
+      }
       watch->agents.insert(h);
       Refresh(*watch, agent->map_id);
       agent->request = path;
@@ -110,6 +113,9 @@ void WatchHub::HandleLocked(const std::shared_ptr<WatchSink>& sink,
       agent->replan_if_cheaper = fraction;
       agent->progressive = request.progressive_expansions();
       agent->no_path = false;
+      agent->blocked = 0;
+      agent->fresh_micros = agent->repair_micros = 0;
+      DropPlanner(*agent);
       ClearPath(h, *agent);
       if (absl::Status s = Submit(h, *agent, reason, request_id,
                                   absl::InfinitePast(), 0);
@@ -175,6 +181,7 @@ void WatchHub::HandleLocked(const std::shared_ptr<WatchSink>& sink,
         }
       }
       agent->request = std::move(retargeted);
+      DropPlanner(*agent);  // Planned for the old goal.
       if (absl::Status s = Submit(h, *agent, reason, request_id,
                                   absl::InfinitePast(), 0);
           !s.ok()) {

@@ -36,6 +36,8 @@ struct Options {
   std::string render;     // --render OUT: picture of one traced query.
   int render_query = -1;  // --render_query I (default: the last query).
   int cell_pixels = 0;    // --cell_pixels K for --render (0 = automatic).
+  int replan = 0;         // --replan N: D* Lite vs fresh searches.
+  int replan_cells = 1;   // --replan_cells K: cells per change.
   uint32_t seed = 1;
   int queries = 500;
   std::string out;
@@ -74,6 +76,9 @@ int RunUpdates(const Options& o, GridMap map);
 // --flow N: flow fields against single searches.
 int RunFlow(const Options& o, const GridMap& map,
             const std::vector<ScenarioQuery>& scen);
+// --replan N: D* Lite repairs against fresh searches (bench_replan.cc).
+int RunReplan(const Options& o, const GridMap& map,
+              const std::vector<ScenarioQuery>& scen);
 // --group U: group paths against independent searches.
 int RunGroup(const Options& o, const GridMap& map,
              const std::vector<ScenarioQuery>& scen);

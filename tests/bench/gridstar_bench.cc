@@ -64,6 +64,9 @@ constexpr char kUsage[] =
     "              search, over the N longest queries\n"
     "  --group U   instead: U units scattered over the goal's component\n"
     "              (FindGroupPaths) against 20 --algo searches, 5 longest goals\n"
+    "  --replan N [--replan_cells K]  instead: for the N longest queries,\n"
+    "              D* Lite's repair after walls appear on the path (10%,\n"
+    "              50%, 90% of the way) against a fresh --algo search\n"
     "  --updates N [--update_side K]  instead: N updates of random K x K\n"
     "              squares (blocked, then cleared, in turn) through\n"
     "              ApplyChanges + RepairDerived, with the table when --algo\n"
@@ -124,7 +127,8 @@ int ParseArgs(int argc, char** argv, Options* o) {
     } else if (flag == "--landmarks" || flag == "--flow" || flag == "--group" ||
                flag == "--make_terrain" || flag == "--seed" ||
                flag == "--queries" || flag == "--updates" ||
-               flag == "--update_side") {
+               flag == "--update_side" || flag == "--replan" ||
+               flag == "--replan_cells") {
       int v = 0;
       if (!absl::SimpleAtoi(value, &v) || v < 0 ||
           (flag == "--landmarks" && v > GridMap::kMaxLandmarks) ||
@@ -140,6 +144,8 @@ int ParseArgs(int argc, char** argv, Options* o) {
       if (flag == "--queries") o->queries = v;
       if (flag == "--updates") o->updates = v;
       if (flag == "--update_side") o->update_side = v;
+      if (flag == "--replan") o->replan = v;
+      if (flag == "--replan_cells") o->replan_cells = std::max(1, v);
     } else if (flag == "--out") {
       o->out = value;
     } else if (flag == "--weight") {
@@ -278,6 +284,7 @@ int Run(int argc, char** argv) {
   if (o.updates > 0) return RunUpdates(o, *std::move(map));
   if (o.flow > 0) return RunFlow(o, *map, *scen);
   if (o.group > 0) return RunGroup(o, *map, *scen);
+  if (o.replan > 0) return RunReplan(o, *map, *scen);
   FILE* csv = nullptr;
   if (!o.csv.empty()) {
     csv = std::fopen(o.csv.c_str(), "w");

@@ -12,6 +12,7 @@
 #include <memory>
 #include <mutex>
 #include <random>
+#include <map>
 #include <set>
 #include <string>
 #include <thread>
@@ -75,9 +76,10 @@ class WatchHubTest : public ::testing::Test {
   }
   // Applies the changes as UpdateCells does, then tells the hub.
   void Update(std::vector<CellChange> changes) {
-    ASSERT_OK(registry_.Update("m", changes, 0,
-                               [](size_t i) { return absl::StrCat(i); }));
-    hub_.MapUpdated("m", changes);
+    absl::StatusOr<std::shared_ptr<const MapSnapshot>> s = registry_.Update(
+        "m", changes, 0, [](size_t i) { return absl::StrCat(i); });
+    ASSERT_OK(s);
+    hub_.MapUpdated("m", (*s)->version, changes);
   }
   void Block(Cell c, uint8_t cost = 0) {
     Update({CellChange{c, {c.x + 1, c.y + 1}, cost}});
@@ -378,6 +380,85 @@ TEST_F(WatchHubTest, ARefusingSinkDropsItsStream) {
   WaitIdle();
   EXPECT_EQ(hub_.stats().agents, 0u);
   EXPECT_EQ(hub_.stats().streams, 0u);
+}
+
+// Agents blocked again and again near them on long paths get D* Lite
+// repairs (WatchHub's "Incremental replans"); every pushed path, repaired or
+// fresh, costs exactly what a fresh optimal search finds on that version.
+TEST_F(WatchHubTest, RepeatedlyBlockedAgentsAreRepairedOptimally) {
+  int repaired = 0;
+  for (uint32_t seed = 1; seed <= 4; ++seed) {
+    SCOPED_TRACE(absl::StrCat("seed ", seed));
+    testing::RandomMapSpec spec;
+    spec.width = 260;
+    spec.height = 40;
+    spec.blocked = 0.08;
+    spec.max_cost = seed % 2 == 0 ? 1 : 3;
+    Register(testing::MakeRandomMap(spec, seed));
+    auto sink = std::make_shared<RecordingSink>();
+    std::mt19937 rng(seed);
+    // Agents from the west edge to the east edge.
+    auto passable_in_column = [&](int32_t x) {
+      while (true) {
+        const Cell c{x, static_cast<int32_t>(rng() % spec.height)};
+        if (Map().Passable(c)) return c;
+      }
+    };
+    const int kAgents = 4;
+    int added = 0;
+    for (int a = 1; a <= kAgents; ++a) {
+      const Cell s = passable_in_column(static_cast<int32_t>(rng() % 5));
+      const Cell g = passable_in_column(spec.width - 1 - rng() % 5);
+      if (!Map().Connected(s, g)) continue;
+      hub_.Handle(sink, Add(a, s, g));
+      ++added;
+    }
+    sink->WaitFor(added);
+    WaitIdle();
+    std::map<uint64_t, std::vector<Cell>> paths;
+    size_t seen = 0;
+    SearchContext context;
+    auto absorb_and_check = [&]() {
+      std::vector<v1::WatchEvent> e = sink->events();
+      for (; seen < e.size(); ++seen) {
+        const v1::WatchEvent& ev = e[seen];
+        if (ev.code() != 0) {
+          paths.erase(ev.agent_id());
+          continue;
+        }
+        if (ev.path().cells_size() == 0) continue;
+        const std::vector<Cell> cells = convert::UnpackCells(ev.path().cells());
+        paths[ev.agent_id()] = cells;
+        if (ev.path().map_version() != registry_.Find("m")->version) continue;
+        PathQuery q;
+        q.start = cells.front();
+        q.goal = cells.back();
+        absl::StatusOr<PathResult> want = FindPath(Map(), q, context);
+        ASSERT_OK(want);
+        EXPECT_NEAR(ev.path().cost(), want->cost, 1e-6)
+            << (ev.incremental() ? "repaired" : "fresh");
+        EXPECT_NEAR(PathCost(Map(), cells, DiagonalPolicy::kNoCornerCutting),
+                    want->cost, 1e-6);
+        repaired += ev.incremental();
+      }
+    };
+    absorb_and_check();
+    for (int step = 0; step < 24 && !paths.empty(); ++step) {
+      SCOPED_TRACE(absl::StrCat("step ", step));
+      // Block a cell a few steps ahead of some agent (its start: agents do
+      // not move here).
+      auto it = std::next(paths.begin(), rng() % paths.size());
+      const std::vector<Cell>& p = it->second;
+      if (p.size() < 20) continue;
+      Block(p[5 + rng() % 10]);
+      WaitIdle();
+      absorb_and_check();
+    }
+    hub_.DropStream(sink.get());
+    EXPECT_EQ(hub_.stats().dstar_bytes, 0u);
+  }
+  EXPECT_GT(repaired, 5);
+  EXPECT_EQ(hub_.stats().incremental, static_cast<uint64_t>(repaired));
 }
 
 // Random maps, agents and one-cell changes: after every change, (1) the
