@@ -216,7 +216,8 @@ std::atomic<bool> theta_grid_check{true};
 // corners are cell centres it reached by its own search, which now and then
 // (a few percent of queries on cluttered maps, by under 2% in cost) misses a
 // line that string-pulling finds; with the check, kTheta is never above
-// A* + smooth. Both searches' work counts in expanded and generated; the
+// A* + smooth. Both searches' work counts in expanded and generated, and
+// both share max_expansions (the check runs on what Theta* left); the
 // trace is Theta*'s. An out-of-budget Theta* answers as it is; an
 // out-of-budget grid search leaves Theta*'s answer.
 void RunThetaWithGridCheck(const GridMap& map, const PathQuery& q,
@@ -225,8 +226,12 @@ void RunThetaWithGridCheck(const GridMap& map, const PathQuery& q,
   const DiagonalPolicy policy = q.movement.diagonal;
   internal::RunTheta(map, policy, p, state, r);
   if (r->partial || !theta_grid_check.load(std::memory_order_relaxed)) return;
+  // Both searches share max_expansions: the check gets what Theta* left.
+  const uint64_t limit = q.budget.max_expansions;
+  if (limit != 0 && r->expanded >= limit) return;
   PathQuery exact_query = q;
   exact_query.algorithm = Algorithm::kAStar;
+  if (limit != 0) exact_query.budget.max_expansions = limit - r->expanded;
   exact_query.goal = r->goal;
   const Algorithm exact = Algorithm::kAStar;
   // Theta*'s answer waits in the state's spare vectors.
