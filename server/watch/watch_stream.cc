@@ -5,7 +5,9 @@
 // falls further behind is closed with RESOURCE_EXHAUSTED (its agents are
 // dropped). When the client closes its side, its agents are dropped
 // (searches in flight cancelled), the events queued are written, and the
-// call ends OK.
+// call ends OK. Reading pauses while --max_stream_inflight requests of the
+// stream await their answers (as FindPathsStream does), which pushes back
+// on a client that adds agents faster than they are searched.
 
 #include <atomic>
 #include <deque>
@@ -31,10 +33,17 @@ class WatchCall;
 // which may be after the call is gone (it then refuses every event).
 class StreamSink : public WatchSink {
  public:
-  StreamSink(WatchCall* call, size_t max_pending, WatchMetrics* metrics)
-      : call_(call), max_pending_(max_pending), metrics_(metrics) {}
+  StreamSink(WatchCall* call, size_t max_pending, size_t max_awaiting,
+             WatchMetrics* metrics)
+      : call_(call),
+        max_pending_(max_pending),
+        max_awaiting_(max_awaiting),
+        metrics_(metrics) {}
 
   bool Push(v1::WatchEvent event, bool coalesce) override;
+  // A request was read and goes to the hub: false when it is the last one
+  // read until answers come (Push then resumes reading).
+  bool RequestStarted();
   // The reactor's reactions.
   void WriteDone(bool ok);
   void ReadsDone();
@@ -55,7 +64,10 @@ class StreamSink : public WatchSink {
   std::mutex mu_;
   WatchCall* call_ ABSL_GUARDED_BY(mu_);
   const size_t max_pending_;
+  const size_t max_awaiting_;
   WatchMetrics* const metrics_;
+  size_t awaiting_ ABSL_GUARDED_BY(mu_) = 0;  // Requests not yet answered.
+  bool read_paused_ ABSL_GUARDED_BY(mu_) = false;
   // Front is being written while writing_.
   std::deque<v1::WatchEvent> queue_ ABSL_GUARDED_BY(mu_);
   // Agent id -> its unwritten push in queue_ (deque elements stay put).
@@ -74,6 +86,7 @@ class WatchCall
         start_(absl::Now()),
         sink_(std::make_shared<StreamSink>(
             this, service->options().watch_max_pending,
+            service->options().max_stream_inflight,
             service->watch()->watch_metrics())) {
     service_->metrics()->RequestStarted();
     if (absl::Status s =
@@ -94,9 +107,16 @@ class WatchCall
       sink_->ReadsDone();
       return;
     }
-    service_->watch()->Handle(sink_, request_);
-    if (!sink_->closed()) StartRead(&request_);
+    // The hub may answer (and reading resume into request_) before
+    // Handle returns: it gets its own copy.
+    const v1::WatchRequest request = std::move(request_);
+    const bool more = sink_->RequestStarted();
+    service_->watch()->Handle(sink_, request);
+    if (more && !sink_->closed()) StartRead(&request_);
   }
+
+  // Reading resumes after a pause (StreamSink::Push, under its lock).
+  void ResumeRead() { StartRead(&request_); }
 
   void OnWriteDone(bool ok) override { sink_->WriteDone(ok); }
 
@@ -121,9 +141,26 @@ class WatchCall
   v1::WatchRequest request_;  // The one read in flight.
 };
 
+bool StreamSink::RequestStarted() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (++awaiting_ < max_awaiting_) return true;
+  read_paused_ = true;
+  return false;
+}
+
 bool StreamSink::Push(v1::WatchEvent event, bool coalesce) {
   std::unique_lock<std::mutex> lock(mu_);
   if (closed_) return false;
+  // A request's answer (a progressive first answer is not the last).
+  if (event.request_id() != 0 && !(event.code() == 0 && event.path().partial())) {
+    if (awaiting_ > 0) --awaiting_;
+    if (read_paused_ && awaiting_ < max_awaiting_ && call_ != nullptr) {
+      read_paused_ = false;
+      // No read is in flight and the call cannot finish before this
+      // returns (closed_ is false and is only set under this lock).
+      call_->ResumeRead();
+    }
+  }
   if (coalesce) {
     if (auto it = pushes_.find(event.agent_id()); it != pushes_.end()) {
       *it->second = std::move(event);
