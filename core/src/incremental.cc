@@ -256,6 +256,16 @@ absl::Status DStarLite::Plan(const GridMap& map,
       }
     }
   }
+  // The components make "no path" exact in O(1): a repair would have to
+  // drain the whole component to learn it. (The changes are taken in
+  // first, so the state stays whole.)
+  if (!map.Connected(st.start, st.goal)) {
+    st.map = nullptr;
+    out->cells.clear();
+    out->cost = 0;
+    out->expanded = 0;
+    return absl::NotFoundError("no path joins start and goal");
+  }
   absl::Status s = st.ComputeShortestPath();
   out->cells.clear();
   out->cost = 0;

@@ -63,7 +63,8 @@ class DStarLite {
   // the first). Fills out->cells (start to goal), out->cost, out->expanded
   // (cells taken off the open list by this call); out->algorithm is kAStar
   // (the optimal family). InvalidArgument for an end off the map or
-  // blocked; NotFound when no path joins them; ResourceExhausted beyond
+  // blocked; NotFound when no path joins them (decided from the map's
+  // components, without searching; the state is kept); ResourceExhausted beyond
   // max_nodes (the state is dropped).
   absl::Status Plan(const GridMap& map, absl::Span<const CellChange> changed,
                     PathResult* out);
