@@ -278,6 +278,7 @@ std::shared_ptr<WatchHub::Repair> WatchHub::PlanRepair(Agent& agent,
     repair->planner = std::make_shared<DStarLite>(
         agent.position, goal,
         DStarLite::Options{agent.policy, std::min<size_t>(nodes, 1 << 22)});
+    repair->build = true;
   }
   return repair;
 }
@@ -301,7 +302,7 @@ void WatchHub::Run(Handle_t h, uint64_t seq, std::shared_ptr<PathJob> job,
                    SearchContext& context) {
   v1::PathResponse response;
   Ran ran;
-  if (repair != nullptr) {
+  if (repair != nullptr && !repair->build) {
     const absl::Time begin = absl::Now();
     repair->planner->MoveStart(repair->position);
     PathResult r;
@@ -362,8 +363,36 @@ void WatchHub::Run(Handle_t h, uint64_t seq, std::shared_ptr<PathJob> job,
   const absl::Time begin = absl::Now();
   absl::Status s = RunJob(*job, metrics_, context, &response);
   ran.micros = absl::ToDoubleMicroseconds(absl::Now() - begin);
+  const bool build = repair != nullptr && repair->build;
+  ran.done = !build;
   Installed(h, seq, reason, request_id, since, cause_version, s,
             std::move(response), std::move(ran));
+  if (!build) return;
+  // The answer is out: now the planner's first plan, for the next time.
+  repair->planner->MoveStart(repair->position);
+  PathResult first;
+  if (!s.ok() || !repair->planner->Plan(job->snapshot->map, {}, &first).ok()) {
+    repair->planner = nullptr;
+  }
+  AdoptPlanner(h, std::move(repair->planner), job->snapshot->version);
+}
+
+void WatchHub::AdoptPlanner(Handle_t h, std::shared_ptr<DStarLite> planner,
+                            uint64_t version) {
+  std::lock_guard<std::mutex> lock(mu_);
+  ++totals_.searches_done;  // The search this planner was built after.
+  Agent* agent = Find(h);
+  if (planner == nullptr || agent == nullptr || agent->planner != nullptr ||
+      !(convert::CellFromProto(agent->request.goal()) == planner->goal())) {
+    return;
+  }
+  agent->planner = std::move(planner);
+  agent->planner_version = version;
+  agent->planner_bytes = agent->planner->memory_bytes();
+  dstar_bytes_ += agent->planner_bytes;
+  memory_bytes_ += agent->planner_bytes;
+  if (dstar_bytes_ > options_.dstar_budget_bytes) DropPlanner(*agent);
+  Publish();
 }
 
 void WatchHub::Installed(Handle_t h, uint64_t seq, v1::WatchReason reason,
@@ -371,7 +400,7 @@ void WatchHub::Installed(Handle_t h, uint64_t seq, v1::WatchReason reason,
                          uint64_t cause_version, const absl::Status& s,
                          v1::PathResponse response, Ran ran) {
   std::lock_guard<std::mutex> lock(mu_);
-  ++totals_.searches_done;
+  if (ran.done) ++totals_.searches_done;
   Agent* agent = Find(h);
   if (agent == nullptr) return;
   if (seq == agent->latest_seq && reason != v1::WATCH_REASON_ADDED &&

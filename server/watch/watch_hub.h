@@ -30,8 +30,9 @@
 // `gridstar-bench --replan` (README, "Watched agents"): repairing a kept
 // D* Lite search costs 0.14-0.33x a fresh A* when the change lands near the
 // agent (the first tenth of its remaining path) but up to 16x when it lands
-// near the goal, its first plan costs about 30 fresh searches, and it holds
-// 1-7 MB per agent on 512 x 512 maps. So the hub lends a planner only to an
+// near the goal, its first plan costs 30-100 fresh searches (made after the
+// agent's answer, by the worker that answered it), and it holds 0.4-10 MB
+// per agent on 512 x 512 maps. So the hub lends a planner only to an
 // agent that has been BLOCKED twice already (a unit in a changing area),
 // whose remaining path is at least kDStarMinCells long, whose change lies
 // in the first kDStarNearShare of that path, whose query is exact and plain
@@ -172,6 +173,10 @@ class WatchHub {
     std::shared_ptr<DStarLite> planner;
     std::vector<CellChange> changes;
     Cell position;
+    // A new planner: a fresh search answers, then the planner makes its
+    // first plan (about 30-100 fresh searches' work, measured) off the
+    // answer's path and is adopted by the agent.
+    bool build = false;
   };
   // A planner and the changes it has not seen for the agent's replan on
   // `snapshot`, or null when the hub chooses a fresh search.
@@ -187,11 +192,18 @@ class WatchHub {
     std::shared_ptr<Repair> repair;  // Null: a fresh search.
     bool repaired = false;           // D* Lite answered.
     double micros = 0;
+    // False when work for this search follows the answer (a planner's
+    // first plan): Stats::searches_done counts it after that.
+    bool done = true;
   };
   void Installed(Handle_t h, uint64_t seq, v1::WatchReason reason,
                  uint64_t request_id, absl::Time since, uint64_t cause_version,
                  const absl::Status& s, v1::PathResponse response, Ran ran);
   void DropPlanner(Agent& agent) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Gives the agent a planner that planned on `version` (when it has none
+  // and still walks to the planner's goal), within the budget.
+  void AdoptPlanner(Handle_t h, std::shared_ptr<DStarLite> planner,
+                    uint64_t version);
   void SetPath(Handle_t h, Agent& agent, AgentPath path, double cost)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void ClearPath(Handle_t h, Agent& agent) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
