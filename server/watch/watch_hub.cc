@@ -70,7 +70,8 @@ void WatchHub::Account(Agent& agent) {
 }
 
 void WatchHub::Publish() {
-  watch_metrics_.SetState(agents_.size(), streams_.size(), memory_bytes_);
+  watch_metrics_.SetState(agents_.size(), streams_.size(), memory_bytes_,
+                          dstar_bytes_);
 }
 
 WatchHub::Stats WatchHub::stats() const {
@@ -421,6 +422,7 @@ void WatchHub::Installed(Handle_t h, uint64_t seq, v1::WatchReason reason,
   }
   if (ran.repaired && s.ok() && seq == agent->latest_seq) {
     ++totals_.incremental;
+    watch_metrics_.Repaired();
   }
   if (seq != agent->latest_seq) {
     if (request_id != 0) {

@@ -33,6 +33,12 @@ WatchMetrics::WatchMetrics(prometheus::Registry& registry) {
   memory_ = MakeGauge(registry, "gridstar_watch_memory_bytes",
                       "Memory of the watched agents, their paths and the "
                       "tile index");
+  dstar_memory_ = MakeGauge(registry, "gridstar_watch_dstar_memory_bytes",
+                            "Memory of the watched agents' D* Lite planners "
+                            "(part of gridstar_watch_memory_bytes)");
+  repaired_ = MakeCounter(registry, "gridstar_watch_incremental_total",
+                          "Replans answered by repairing the agent's D* "
+                          "Lite search instead of a fresh search");
   checked_ = MakeCounter(registry, "gridstar_watch_checked_total",
                          "Agents looked at after map changes (their paths' "
                          "tiles held a changed cell)");
@@ -69,7 +75,8 @@ WatchMetrics::WatchMetrics(prometheus::Registry& registry) {
 }
 
 void WatchMetrics::SetState(size_t agents, size_t streams,
-                            size_t memory_bytes) {
+                            size_t memory_bytes, size_t dstar_bytes) {
+  dstar_memory_->Set(static_cast<double>(dstar_bytes));
   agents_->Set(static_cast<double>(agents));
   streams_->Set(static_cast<double>(streams));
   memory_->Set(static_cast<double>(memory_bytes));

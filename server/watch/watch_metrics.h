@@ -22,7 +22,10 @@ class WatchMetrics {
  public:
   explicit WatchMetrics(prometheus::Registry& registry);
 
-  void SetState(size_t agents, size_t streams, size_t memory_bytes);
+  void SetState(size_t agents, size_t streams, size_t memory_bytes,
+                size_t dstar_bytes);
+  // A replan answered by a D* Lite repair.
+  void Repaired() { repaired_->Increment(); }
   // One change of a watched map: agents looked at (their tiles hold a
   // changed cell) and those whose remaining path crosses a changed cell.
   void Checked(uint64_t agents, uint64_t crossing);
@@ -37,6 +40,8 @@ class WatchMetrics {
   prometheus::Gauge* agents_;
   prometheus::Gauge* streams_;
   prometheus::Gauge* memory_;
+  prometheus::Gauge* dstar_memory_;
+  prometheus::Counter* repaired_;
   prometheus::Counter* checked_;
   prometheus::Counter* crossing_;
   prometheus::Counter* replans_[10] = {};

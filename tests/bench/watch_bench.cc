@@ -308,6 +308,10 @@ int Run() {
         return find_ms.empty() ? 0 : t / find_ms.size();
       }(),
       Percentile(find_ms, 0.99));
+  const std::string page1 = ScrapeMetrics(absl::GetFlag(FLAGS_metrics));
+  std::printf("watch: incremental_repairs=%.0f dstar_memory_bytes=%.0f\n",
+              MetricValue(page1, "gridstar_watch_incremental_total"),
+              MetricValue(page1, "gridstar_watch_dstar_memory_bytes"));
   stream->WritesDone();
   watch_ctx.TryCancel();
   reader.detach();  // Ends with the process.
