@@ -71,6 +71,8 @@ class Canvas {
   std::vector<uint8_t> rgb_;
 };
 
+constexpr int kSparseMarker = 5;
+
 void Draw(const Scene& scene, int k, int arrow_spacing, Canvas& canvas) {
   const GridMap& map = *scene.map;
   for (int32_t y = 0; y < map.height(); ++y) {
@@ -78,9 +80,21 @@ void Draw(const Scene& scene, int k, int arrow_spacing, Canvas& canvas) {
       canvas.Fill(x * k, y * k, k, k, internal::BackgroundColour(map, {x, y}));
     }
   }
+  // A sparse trace (jump points: under one cell in 20) on small cells is
+  // drawn as markers kSparseMarker pixels wide, or it would not show.
+  const bool markers =
+      k < kSparseMarker && scene.trace.size() * 20 < static_cast<size_t>(
+                                                         map.passable_count());
   for (size_t i = 0; i < scene.trace.size(); ++i) {
     const Cell c = scene.trace[i];
-    canvas.Fill(c.x * k, c.y * k, k, k, TraceColour(i, scene.trace.size()));
+    const Rgb colour = TraceColour(i, scene.trace.size());
+    if (markers) {
+      canvas.Fill(c.x * k + k / 2 - kSparseMarker / 2,
+                  c.y * k + k / 2 - kSparseMarker / 2, kSparseMarker,
+                  kSparseMarker, colour);
+    } else {
+      canvas.Fill(c.x * k, c.y * k, k, k, colour);
+    }
   }
   // Path cells as squares inset by a quarter, so the trace shows round them.
   const int inset = k >= 4 ? k / 4 : 0;

@@ -93,6 +93,28 @@ TEST(RenderTest, PngShowsWallsStartGoalPathAndTrace) {
   }
 }
 
+TEST(RenderTest, ASparseTraceOnSmallCellsIsDrawnAsMarkers) {
+  const GridMap map =
+      testing::Draw(std::vector<std::string>(40, std::string(40, '.')));
+  Scene scene;
+  scene.map = &map;
+  scene.trace = {{10, 10}, {30, 20}};  // 2 of 1,600 cells.
+  RenderOptions options;
+  options.cell_pixels = 2;
+  absl::StatusOr<Image> image = DecodePng(*RenderPng(scene, options));
+  ASSERT_OK(image);
+  // Two pixels beyond the cell's own, around its centre.
+  EXPECT_EQ(image->At(10 * 2 + 1 + 2, 10 * 2 + 1), TraceColour(0, 2));
+  EXPECT_EQ(image->At(30 * 2 + 1 - 2, 20 * 2 + 1 + 2), TraceColour(1, 2));
+  EXPECT_EQ(image->At(10 * 2 + 1 + 4, 10 * 2 + 1), (Rgb{255, 255, 255}));
+  // A dense trace keeps to its cells.
+  for (int32_t x = 0; x < 40; ++x) scene.trace.push_back({x, 0});
+  for (int32_t x = 0; x < 40; ++x) scene.trace.push_back({x, 1});
+  image = DecodePng(*RenderPng(scene, options));
+  ASSERT_OK(image);
+  EXPECT_EQ(image->At(10 * 2 + 1 + 2, 10 * 2 + 1), (Rgb{255, 255, 255}));
+}
+
 TEST(RenderTest, CostsAreShadedFromWhiteToBrown) {
   const GridMap map = *GridMap::FromCosts(3, 1, {1, 5, 9});
   Scene scene;

@@ -45,7 +45,10 @@ struct Scene {
   std::vector<Cell> path;
   // Its waypoints (PathResult::waypoints), joined by segments.
   std::vector<Cell> waypoints;
-  // The cells a search expanded, in order (PathResult::trace).
+  // The cells a search expanded, in order (PathResult::trace). In PNGs of
+  // fewer than 5 pixels a cell, a sparse trace (under one passable cell in
+  // 20, as jump points are) is drawn as 5-pixel markers centred on its
+  // cells, so that it shows.
   std::vector<Cell> trace;
   std::optional<Cell> start;
   std::optional<Cell> goal;
