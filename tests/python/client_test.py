@@ -175,6 +175,37 @@ class PlainServerTest(unittest.TestCase):
             self.assertEqual(a.result.code, 0, a.result.message)
             self.assertAlmostEqual(a.result.path.cost, scen[a.request_id][2], places=4)
 
+    def test_watched_agents_get_a_new_path_when_an_update_blocks_theirs(self):
+        c = self.client
+        c.register_map("hall", raw=bytes([1] * 60), width=20, height=3)
+        with c.watch_paths(timeout=GENEROUS_S) as watch:
+            events = iter(watch)
+            rid = watch.add(7, "hall", (0, 1), (19, 1), algorithm="astar")
+            added = next(events)
+            self.assertEqual((added.request_id, added.agent_id, added.code), (rid, 7, 0))
+            self.assertEqual(added.reason, pb.WATCH_REASON_ADDED)
+            self.assertEqual(cells_of(added.path.cells)[5], (5, 1))
+            rid = watch.move(7, (3, 1))
+            moved = next(events)
+            self.assertEqual((moved.request_id, moved.path_index), (rid, 3))
+            info = c.update_cells("hall", [((10, 1), 0)])
+            pushed = next(events)
+            self.assertEqual(pushed.request_id, 0)
+            self.assertEqual(pushed.reason, pb.WATCH_REASON_BLOCKED)
+            self.assertEqual(pushed.map_version, info.version)
+            cells = cells_of(pushed.path.cells)
+            self.assertEqual(cells[0], (3, 1))
+            self.assertNotIn((10, 1), cells)
+            watch.remove(7)
+            self.assertEqual(next(events).reason, pb.WATCH_REASON_REMOVED)
+            watch.move(7, (4, 1))
+            gone = next(events)
+            self.assertEqual(gone.code, grpc.StatusCode.NOT_FOUND.value[0])
+            self.assertIn("agent_id", gone.message)
+            watch.close()
+            self.assertEqual(list(events), [])
+        c.delete_map("hall")
+
     def test_group_paths_by_flow_field_and_by_splicing(self):
         starts = [(8, 58), (9, 58), (10, 58), (57, 73), (113, 57)]
         field = self.client.find_group_paths("dungeon", starts, [(97, 52)],

@@ -12,6 +12,6 @@ The generated messages are importable as gridstar.v1.gridstar_pb2 (here `pb`).
 
 from gridstar.v1 import gridstar_pb2 as pb
 
-from .client import MAP_HEADER, Client, Error, cells_of, read_token_file
+from .client import MAP_HEADER, Client, Error, Watch, cells_of, read_token_file
 
-__all__ = ["Client", "Error", "MAP_HEADER", "cells_of", "pb", "read_token_file"]
+__all__ = ["Client", "Error", "MAP_HEADER", "Watch", "cells_of", "pb", "read_token_file"]

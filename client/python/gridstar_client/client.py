@@ -27,6 +27,7 @@ Thread-safety: one Client may be used by any number of threads at once.
 """
 
 import os
+import queue
 import threading
 import time
 
@@ -356,6 +357,15 @@ class Client:
         except grpc.RpcError as e:
             raise Error(e.code(), e.details() or "") from None
 
+    def watch_paths(self, *, timeout=None):
+        """Opens a WatchPaths stream: returns a Watch (add, move, retarget,
+        remove agents; iterate it for the server's WatchEvents: one answer
+        per request, and pushed new paths, request_id 0, when updates break
+        a path). Not retried. No deadline unless `timeout` is given."""
+        with self._lock:
+            self.attempts += 1
+        return Watch(self._stub, self._metadata(None), timeout)
+
     def find_group_paths(self, map_id, starts, goals, *, algorithm=None, diagonal=None,
                          report_overhead=False, max_splice_distance=0, method=None,
                          flow_field_min_units=0, timeout=None):
@@ -394,3 +404,85 @@ class Client:
         reply = self._call(self._health, b"", idempotent=True, map_id="",
                            timeout=timeout)
         return reply == b"\x08\x01"
+
+
+class Watch:
+    """One WatchPaths stream (Client.watch_paths). The request methods queue
+    a request and return its request_id (answered by the event carrying it);
+    iterating yields every WatchEvent as it comes. close() (or leaving a
+    `with` block) ends the client's side: the server drops the stream's
+    agents and the iteration ends once the events already sent are read.
+
+    Thread-safety: requests may be sent from any thread while another
+    iterates.
+    """
+
+    _END = object()
+
+    def __init__(self, stub, metadata, timeout):
+        self._requests = queue.Queue()
+        self._lock = threading.Lock()
+        self._next_id = 1
+        self._closed = False
+
+        def requests():
+            while True:
+                r = self._requests.get()
+                if r is Watch._END:
+                    return
+                yield r
+
+        self._events = stub.WatchPaths(requests(), timeout=timeout, metadata=metadata)
+
+    def _send(self, **fields):
+        with self._lock:
+            if self._closed:
+                raise Error(grpc.StatusCode.FAILED_PRECONDITION, "the watch is closed")
+            request_id = self._next_id
+            self._next_id += 1
+            self._requests.put(pb.WatchRequest(request_id=request_id, **fields))
+        return request_id
+
+    def add(self, agent_id, map_id, start, goal, *, replan_if_cheaper=0.0,
+            progressive_expansions=0, **options):
+        """A new agent at `start` walking to `goal` (options as find_path's)."""
+        return self._send(agent_id=agent_id, action=pb.WATCH_ACTION_ADD,
+                          path=_path_request(map_id, start, goal, **options),
+                          replan_if_cheaper=replan_if_cheaper,
+                          progressive_expansions=progressive_expansions)
+
+    def move(self, agent_id, position):
+        return self._send(agent_id=agent_id, action=pb.WATCH_ACTION_MOVE,
+                          position=_cell(position, "position"))
+
+    def retarget(self, agent_id, goal):
+        return self._send(agent_id=agent_id, action=pb.WATCH_ACTION_RETARGET,
+                          goal=_cell(goal, "goal"))
+
+    def remove(self, agent_id):
+        return self._send(agent_id=agent_id, action=pb.WATCH_ACTION_REMOVE)
+
+    def close(self):
+        with self._lock:
+            if not self._closed:
+                self._closed = True
+                self._requests.put(Watch._END)
+
+    def cancel(self):
+        """Ends the stream at once, events unread included."""
+        self.close()
+        self._events.cancel()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.cancel()
+
+    def __iter__(self):
+        try:
+            for event in self._events:
+                yield event
+        except grpc.RpcError as e:
+            if e.code() != grpc.StatusCode.CANCELLED or not self._closed:
+                raise Error(e.code(), e.details() or "") from None
