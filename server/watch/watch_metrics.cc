@@ -29,7 +29,7 @@ WatchMetrics::WatchMetrics(prometheus::Registry& registry) {
   agents_ = MakeGauge(registry, "gridstar_watch_agents",
                       "Agents watched by WatchPaths streams");
   streams_ = MakeGauge(registry, "gridstar_watch_streams",
-                       "Open WatchPaths streams with agents");
+                       "Open WatchPaths streams that have sent a request");
   memory_ = MakeGauge(registry, "gridstar_watch_memory_bytes",
                       "Memory of the watched agents, their paths and the "
                       "tile index");
