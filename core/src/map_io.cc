@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "gridstar/agents.h"
 #include "text_util.h"
 
 namespace gridstar {
@@ -118,8 +119,14 @@ absl::Status ReadPgmNumber(PgmTokenizer& t, absl::string_view field,
 
 }  // namespace
 
-absl::StatusOr<GridMap> ParseMovingAiMap(absl::string_view text,
-                                         const MapLimits& limits) {
+namespace {
+
+// Reads Moving AI text into costs (and, when `areas` is not null, areas:
+// water and trees then passable in their areas).
+absl::Status ReadMovingAi(absl::string_view text, const MapLimits& limits,
+                          int64_t* width_out, int64_t* height_out,
+                          std::vector<uint8_t>* costs_out,
+                          std::vector<uint8_t>* areas) {
   LineReader lines(text);
   absl::string_view line;
   // Header: "type ...", then "height H" and "width W" in either order, "map".
@@ -157,7 +164,9 @@ absl::StatusOr<GridMap> ParseMovingAiMap(absl::string_view text,
     return LineError(lines.line_number(),
                      absl::StrCat("expected 'map', got ", Quote(line)));
   }
-  std::vector<uint8_t> costs(static_cast<size_t>(width * height));
+  std::vector<uint8_t>& costs = *costs_out;
+  costs.assign(static_cast<size_t>(width * height), 0);
+  if (areas != nullptr) areas->assign(costs.size(), kGroundArea);
   for (int64_t y = 0; y < height; ++y) {
     if (!lines.Next(&line)) {
       return LineError(
@@ -173,6 +182,26 @@ absl::StatusOr<GridMap> ParseMovingAiMap(absl::string_view text,
     for (int64_t x = 0; x < width; ++x) {
       row[x] = MovingAiPassable(line[x]) ? 1 : 0;
     }
+    if (areas != nullptr) {
+      uint8_t* area_row = areas->data() + y * width;
+      for (int64_t x = 0; x < width; ++x) {
+        switch (line[x]) {
+          case 'S':
+            area_row[x] = kSwampArea;
+            break;
+          case 'W':
+            area_row[x] = kWaterArea;
+            row[x] = 1;
+            break;
+          case 'T':
+            area_row[x] = kTreesArea;
+            row[x] = 1;
+            break;
+          default:
+            break;
+        }
+      }
+    }
   }
   while (lines.Next(&line)) {
     if (!absl::StripAsciiWhitespace(line).empty()) {
@@ -180,7 +209,39 @@ absl::StatusOr<GridMap> ParseMovingAiMap(absl::string_view text,
                        absl::StrCat("more rows than height ", height));
     }
   }
+  *width_out = width;
+  *height_out = height;
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<GridMap> ParseMovingAiMap(absl::string_view text,
+                                         const MapLimits& limits) {
+  int64_t width = 0, height = 0;
+  std::vector<uint8_t> costs;
+  if (absl::Status s =
+          ReadMovingAi(text, limits, &width, &height, &costs, nullptr);
+      !s.ok()) {
+    return s;
+  }
   return GridMap::FromCosts(width, height, costs, limits);
+}
+
+absl::StatusOr<MapWithAreas> ParseMovingAiMapWithAreas(
+    absl::string_view text, const MapLimits& limits) {
+  int64_t width = 0, height = 0;
+  std::vector<uint8_t> costs;
+  std::vector<uint8_t> areas;
+  if (absl::Status s =
+          ReadMovingAi(text, limits, &width, &height, &costs, &areas);
+      !s.ok()) {
+    return s;
+  }
+  absl::StatusOr<GridMap> map = GridMap::FromCosts(width, height, costs, limits);
+  if (!map.ok()) return map.status();
+  return MapWithAreas{*std::move(map), std::move(areas),
+                      kMovingAiDefaultAreas};
 }
 
 absl::StatusOr<GridMap> ParsePgm(absl::string_view data,

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "gridstar/agents.h"
 #include "gridstar/find_path.h"
 #include "gridstar/map_io.h"
 #include "gridstar/scenario.h"
@@ -121,6 +122,46 @@ TEST(ConformanceTest, EveryMovingAiQueryMatchesItsOptimalLength) {
 
 TEST(ConformanceTest, EveryMovingAiQueryMatchesThroughBidirectional) {
   CheckConformance({Algorithm::kBidirectional}, {});
+}
+
+// Read with its terrain as areas (water and trees passable in their own
+// areas), every shared map under its default filter is the map the plain
+// reader gives, cell for cell: the queries above answer the same through
+// an agent map.
+TEST(ConformanceTest, MovingAiAreasUnderTheDefaultFilterReadAsToday) {
+  const std::string dir = DataDir();
+  const std::vector<fs::path> scens = ScenarioFiles(dir);
+  if (scens.empty()) {
+    if (std::getenv("CI") != nullptr) {
+      FAIL() << "Moving AI data missing at " << dir
+             << " (CI is set, so this is a failure)";
+    }
+    GTEST_SKIP() << "Moving AI data not found at " << dir;
+  }
+  int64_t other_terrain = 0;
+  for (const fs::path& scen_path : scens) {
+    fs::path map_path = scen_path;
+    map_path.replace_extension();
+    SCOPED_TRACE(map_path.string());
+    absl::StatusOr<std::string> text = ReadFile(map_path.string());
+    ASSERT_OK(text);
+    absl::StatusOr<GridMap> plain = ParseMovingAiMap(*text);
+    ASSERT_OK(plain);
+    absl::StatusOr<MapWithAreas> with_areas = ParseMovingAiMapWithAreas(*text);
+    ASSERT_OK(with_areas);
+    AgentClass by_default;
+    by_default.areas = with_areas->default_areas;
+    absl::StatusOr<GridMap> seen =
+        BuildAgentMap(with_areas->map, with_areas->areas, by_default);
+    ASSERT_OK(seen);
+    EXPECT_EQ(seen->CopyCosts(), plain->CopyCosts());
+    other_terrain += with_areas->map.passable_count() - plain->passable_count();
+  }
+  // The sample has trees on most maps: the filter did real work.
+  EXPECT_GT(other_terrain, 100000);
+  std::printf("areas: %lld water or trees cells blocked by the default "
+              "filter\n",
+              static_cast<long long>(other_terrain));
 }
 
 }  // namespace

@@ -15,7 +15,9 @@
 #define GRIDSTAR_MAP_IO_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -25,6 +27,19 @@ namespace gridstar {
 
 absl::StatusOr<GridMap> ParseMovingAiMap(absl::string_view text,
                                          const MapLimits& limits = {});
+
+// A Moving AI map with its terrain kept as areas (agents.h): `.` `G` ground
+// (area 0), `S` swamp (1), `W` water (2), `T` trees (3), each passable at
+// cost 1; `@` `O` and anything else blocked (area 0). default_areas is
+// ground and swamp, under which the map searches exactly as
+// ParseMovingAiMap reads it (water and trees blocked).
+struct MapWithAreas {
+  GridMap map;
+  std::vector<uint8_t> areas;  // Row-major, one id per cell.
+  uint64_t default_areas = 0;
+};
+absl::StatusOr<MapWithAreas> ParseMovingAiMapWithAreas(
+    absl::string_view text, const MapLimits& limits = {});
 
 absl::StatusOr<GridMap> ParsePgm(absl::string_view data,
                                  const MapLimits& limits = {});
