@@ -147,6 +147,25 @@ TEST(BenchCliTest, WrongOptimalLengthIsAMismatchAndExitsOne) {
       std::regex_search(r.last_line, std::regex("^queries=1 mismatches=1 ")));
 }
 
+TEST(BenchCliTest, AgentSizeRunsBothSizesOnTheSameQueries) {
+  BenchRun r = RunBench(absl::StrCat("--map ", Sample("dungeon.map"),
+                                     " --scen ", Sample("dungeon.map.scen"),
+                                     " --agent_size 2 --areas 0x3"));
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  static const std::regex re(
+      R"(agents: size 1 mean [0-9.]+ us \([0-9]+ expanded\); size 2 mean )"
+      R"([0-9.]+ us \([0-9]+ expanded\); time ratio size 2 / size 1 = )"
+      R"([0-9.]+; mean cost ratio ([0-9.]+))");
+  std::smatch m;
+  ASSERT_TRUE(std::regex_match(r.last_line, m, re)) << r.out;
+  // A bigger agent never finds a cheaper path.
+  EXPECT_GE(std::stod(m[1]), 1.0);
+  static const std::regex count(R"(agents: ([0-9]+) queries \()");
+  std::smatch c;
+  ASSERT_TRUE(std::regex_search(r.out, c, count)) << r.out;
+  EXPECT_GT(std::stoi(c[1]), 0);
+}
+
 TEST(BenchCliTest, BadArgumentsAndUnreadableFilesExitTwo) {
   const std::string map = Sample("dungeon.map");
   const std::string scen = Sample("dungeon.map.scen");
@@ -168,6 +187,11 @@ TEST(BenchCliTest, BadArgumentsAndUnreadableFilesExitTwo) {
       {absl::StrCat("--map ", map, " --scen /nonexistent.scen"), "cannot open"},
       {absl::StrCat("--map ", bad_map, " --scen ", scen), "truncated header"},
       {absl::StrCat("--map ", map, " --scen ", bad_scen), "expected 9 fields"},
+      {absl::StrCat("--map ", map, " --scen ", scen, " --agent_size 9"),
+       "--agent_size: '9' is not in [1, 8]"},
+      {absl::StrCat("--map ", map, " --scen ", scen, " --agent_size 2",
+                    " --areas 0x"),
+       "--areas: '0x' is not a non-zero mask"},
   };
   for (const auto& [args, message] : cases) {
     SCOPED_TRACE(args);

@@ -38,6 +38,8 @@ struct Options {
   int cell_pixels = 0;    // --cell_pixels K for --render (0 = automatic).
   int replan = 0;         // --replan N: D* Lite vs fresh searches.
   int replan_cells = 1;   // --replan_cells K: cells per change.
+  int agent_size = 0;     // --agent_size K: size K against size 1.
+  uint64_t areas = 0;     // --areas MASK (0: the map's default filter).
   uint32_t seed = 1;
   int queries = 500;
   std::string out;
@@ -79,6 +81,8 @@ int RunFlow(const Options& o, const GridMap& map,
 // --replan N: D* Lite repairs against fresh searches (bench_replan.cc).
 int RunReplan(const Options& o, const GridMap& map,
               const std::vector<ScenarioQuery>& scen);
+// --agent_size K [--areas MASK]: agent maps (bench_agents.cc).
+int RunAgents(const Options& o, const std::vector<ScenarioQuery>& scen);
 // --group U: group paths against independent searches.
 int RunGroup(const Options& o, const GridMap& map,
              const std::vector<ScenarioQuery>& scen);

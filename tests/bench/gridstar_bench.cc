@@ -23,6 +23,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
+#include "gridstar/agents.h"
 #include "gridstar/derived_data.h"
 #include "gridstar/find_path.h"
 #include "gridstar/flow_field.h"
@@ -67,6 +68,11 @@ constexpr char kUsage[] =
     "  --replan N [--replan_cells K]  instead: for the N longest queries,\n"
     "              D* Lite's repair after walls appear on the path (10%,\n"
     "              50%, 90% of the way) against a fresh --algo search\n"
+    "  --agent_size K [--areas MASK]  instead: every query whose ends are\n"
+    "              free for a K x K agent under area filter MASK (decimal or\n"
+    "              0x hex; default the map's: ground and swamp on Moving AI\n"
+    "              maps, which read water and trees as areas 2 and 3),\n"
+    "              searched by --algo on its agent map and on size 1's\n"
     "  --updates N [--update_side K]  instead: N updates of random K x K\n"
     "              squares (blocked, then cleared, in turn) through\n"
     "              ApplyChanges + RepairDerived, with the table when --algo\n"
@@ -146,6 +152,24 @@ int ParseArgs(int argc, char** argv, Options* o) {
       if (flag == "--update_side") o->update_side = v;
       if (flag == "--replan") o->replan = v;
       if (flag == "--replan_cells") o->replan_cells = std::max(1, v);
+    } else if (flag == "--areas") {
+      const std::string v = value;
+      uint64_t mask = 0;
+      const bool hex = absl::StartsWithIgnoreCase(v, "0x");
+      if (!(hex ? absl::SimpleHexAtoi(v.substr(2), &mask)
+                : absl::SimpleAtoi(v, &mask)) ||
+          mask == 0) {
+        return Usage(absl::StrFormat("--areas: '%s' is not a non-zero mask",
+                                     value));
+      }
+      o->areas = mask;
+    } else if (flag == "--agent_size") {
+      int v = 0;
+      if (!absl::SimpleAtoi(value, &v) || v < 1 || v > kMaxAgentSize) {
+        return Usage(absl::StrFormat("--agent_size: '%s' is not in [1, %d]",
+                                     value, kMaxAgentSize));
+      }
+      o->agent_size = v;
     } else if (flag == "--out") {
       o->out = value;
     } else if (flag == "--weight") {
@@ -245,6 +269,7 @@ int Run(int argc, char** argv) {
                  std::string(scen.status().message()).c_str());
     return 2;
   }
+  if (o.agent_size > 0) return RunAgents(o, *scen);
   if ((o.query.algorithm == Algorithm::kJpsPlus ||
        o.query.algorithm == Algorithm::kAuto) &&
       map->uniform_cost()) {
