@@ -20,6 +20,7 @@
 #include <tuple>
 
 #include "absl/base/thread_annotations.h"
+#include "gridstar/agents.h"
 #include "gridstar/flow_field.h"
 #include "gridstar/query.h"
 #include "gridstar/types.h"
@@ -30,16 +31,19 @@ struct FlowFieldKey {
   std::string map_id;
   uint64_t version = 0;
   Cell goal;
-  // Every part of the movement model (agent size and areas, once there)
-  // is part of the key.
+  // Every part of the movement model and the agent class (canonical:
+  // agents.h) is part of the key.
   MovementModel movement;
   double max_cost = 0;
+  AgentClass agent;
 
   friend bool operator<(const FlowFieldKey& a, const FlowFieldKey& b) {
     return std::tie(a.map_id, a.version, a.goal.x, a.goal.y,
-                    a.movement.diagonal, a.max_cost) <
+                    a.movement.diagonal, a.max_cost, a.agent.size,
+                    a.agent.areas, a.agent.area_costs) <
            std::tie(b.map_id, b.version, b.goal.x, b.goal.y,
-                    b.movement.diagonal, b.max_cost);
+                    b.movement.diagonal, b.max_cost, b.agent.size,
+                    b.agent.areas, b.agent.area_costs);
   }
 };
 

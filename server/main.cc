@@ -90,6 +90,11 @@ ABSL_FLAG(int, max_message_bytes, 80 << 20,
 ABSL_FLAG(int64_t, flow_field_cache_bytes, int64_t{256} << 20,
           "Memory for cached flow fields (ComputeFlowField, FindGroupPaths), "
           "least recently used out first; 0 = no cache");
+ABSL_FLAG(int32_t, max_agent_maps, 8,
+          "Agent maps (one per class of agent queries asked for: areas, area "
+          "costs, size) each map version keeps besides the sizes "
+          "RegisterMapRequest.max_agent_size pins; the least recently used "
+          "beyond are dropped and rebuilt on their next query");
 ABSL_FLAG(int64_t, max_derived_bytes, int64_t{1} << 30,
           "Most bytes of jump table and landmarks one map may ask for "
           "(8 bytes a cell for the table, 8 per landmark); more is refused");
@@ -186,6 +191,8 @@ int Run() {
   MapRegistry::Limits registry_limits;
   registry_limits.max_maps = static_cast<size_t>(absl::GetFlag(FLAGS_max_maps));
   registry_limits.max_total_cells = absl::GetFlag(FLAGS_max_total_cells);
+  registry_limits.max_agent_maps = static_cast<size_t>(
+      std::max<int32_t>(0, absl::GetFlag(FLAGS_max_agent_maps)));
   registry_limits.max_derived_bytes = static_cast<size_t>(
       std::max<int64_t>(0, absl::GetFlag(FLAGS_max_derived_bytes)));
   std::unique_ptr<MapStore> store;
@@ -265,10 +272,17 @@ int Run() {
                    spec.c_str());
       return 2;
     }
-    absl::StatusOr<GridMap> map = ReadMapFile(parts[1], limits);
-    absl::Status s = map.status();
-    if (map.ok()) {
+    // Moving AI text keeps its terrain as areas (water and trees blocked
+    // under the default areas, as RegisterMap does).
+    absl::StatusOr<std::string> text = ReadFile(parts[1]);
+    absl::StatusOr<MapWithAreas> read =
+        text.ok() ? ParseMapAutoWithAreas(*text, limits)
+                  : absl::StatusOr<MapWithAreas>(text.status());
+    absl::Status s = read.status();
+    if (read.ok()) {
+      GridMap* map = &read->map;
       MapOptions options;
+      options.default_areas = read->default_areas;
       options.jump_table = true;
       // Landmarks serve terrain; on uniform maps auto runs jump point search.
       options.landmarks =
@@ -276,7 +290,10 @@ int Run() {
               ? 0
               : std::clamp(absl::GetFlag(FLAGS_preload_landmarks), 0,
                            GridMap::kMaxLandmarks);
-      s = registry.Register(parts[0], *std::move(map), options, true).status();
+      s = registry
+              .Register(parts[0], std::move(read->map), options, true,
+                        std::move(read->areas))
+              .status();
     }
     if (!s.ok()) {
       std::fprintf(stderr, "gridstar-server: --preload %s: %s\n", spec.c_str(),

@@ -6,6 +6,7 @@
 
 #include "absl/cleanup/cleanup.h"
 #include "absl/strings/str_cat.h"
+#include "agents/map_view.h"
 #include "map_registry_internal.h"
 
 namespace gridstar::server {
@@ -24,7 +25,8 @@ StoredMap MapSnapshot::ToStored() const {
   s.options = options;
   s.width = map.width();
   s.height = map.height();
-  s.costs = map.CopyCosts();
+  s.costs = Terrain().CopyCosts();
+  if (areas != nullptr) s.areas = *areas;
   return s;
 }
 
@@ -68,7 +70,7 @@ absl::Status MapRegistry::LoadAll(std::vector<std::string>* errors) {
 }
 
 absl::StatusOr<std::shared_ptr<MapSnapshot>> MapRegistry::SnapshotOfStored(
-    const StoredMap& m) {
+    const StoredMap& m) const {
   if (absl::Status s = ValidateMapId(m.id, "id"); !s.ok()) return s;
   // The stored size is valid whatever limits it was registered under.
   MapLimits same_size;
@@ -78,14 +80,44 @@ absl::StatusOr<std::shared_ptr<MapSnapshot>> MapRegistry::SnapshotOfStored(
   absl::StatusOr<GridMap> map =
       GridMap::FromCosts(m.width, m.height, m.costs, same_size);
   if (!map.ok()) return map.status();
-  auto next = std::make_shared<MapSnapshot>(m.id, m.version, m.options,
-                                            *std::move(map));
-  if (absl::Status s =
-          BuildDerived(m.options.derived(), &next->map, &next->derived);
+  if (absl::Status s = ValidateAreas(m.width, m.height, m.areas, "areas");
       !s.ok()) {
     return s;
   }
+  return NewSnapshot(m.id, m.version, m.options, *std::move(map), m.areas);
+}
+
+absl::StatusOr<std::shared_ptr<MapSnapshot>> MapRegistry::NewSnapshot(
+    const std::string& id, uint64_t version, const MapOptions& options,
+    GridMap terrain, std::vector<uint8_t> areas) const {
+  absl::StatusOr<MapView> view =
+      ViewOf(std::move(terrain), std::move(areas), options.default_areas);
+  if (!view.ok()) return view.status();
+  auto next = std::make_shared<MapSnapshot>(id, version, options,
+                                            std::move(*view->view));
+  next->terrain = std::move(view->terrain);
+  next->areas = std::move(view->areas);
+  next->agent_maps = std::make_shared<AgentMaps>(limits_.max_agent_maps);
+  if (absl::Status s =
+          BuildDerived(options.derived(), &next->map, &next->derived);
+      !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = PinDefaultSizes(*next); !s.ok()) return s;
   return next;
+}
+
+absl::Status MapRegistry::PinDefaultSizes(const MapSnapshot& snapshot) {
+  for (int size = 2; size <= snapshot.options.max_agent_size; ++size) {
+    AgentClass agent = snapshot.DefaultClass();
+    agent.size = size;
+    if (absl::Status s = snapshot.agent_maps->Pin(agent, snapshot.Terrain(),
+                                                  snapshot.AreaSpan());
+        !s.ok()) {
+      return s;
+    }
+  }
+  return absl::OkStatus();
 }
 
 void MapRegistry::Swap(const std::string& id,
@@ -122,17 +154,22 @@ void MapRegistry::Unreserve(bool new_id, int64_t old_cells, int64_t cells) {
 }
 
 absl::StatusOr<std::shared_ptr<const MapSnapshot>> MapRegistry::Register(
-    const std::string& id, GridMap map, MapOptions options, bool replace) {
+    const std::string& id, GridMap map, MapOptions options, bool replace,
+    std::vector<uint8_t> areas) {
+  if (std::none_of(areas.begin(), areas.end(), [](uint8_t a) { return a; })) {
+    areas.clear();
+  }
   if (absl::Status s = ValidateMapId(id, "id"); !s.ok()) return s;
   const DerivedOptions derived = options.derived();
   if (absl::Status s = ValidateDerivedOptions(derived); !s.ok()) return s;
   WriteLock write(this, id);
   std::shared_ptr<const MapSnapshot> old = Find(id);
   if (old != nullptr) {
-    const bool same = old->options == options &&
-                      old->map.width() == map.width() &&
-                      old->map.height() == map.height() &&
-                      old->map.CopyCosts() == map.CopyCosts();
+    const bool same =
+        old->options == options && old->map.width() == map.width() &&
+        old->map.height() == map.height() &&
+        (old->areas == nullptr ? areas.empty() : *old->areas == areas) &&
+        old->Terrain().CopyCosts() == map.CopyCosts();
     if (same) return old;
     if (!replace) {
       return absl::AlreadyExistsError(absl::StrCat(
@@ -163,12 +200,11 @@ absl::StatusOr<std::shared_ptr<const MapSnapshot>> MapRegistry::Register(
   if (absl::Status s = Reserve(new_id, old_cells, cells); !s.ok()) return s;
   absl::Cleanup unreserve = [&] { Unreserve(new_id, old_cells, cells); };
 
-  auto next = std::make_shared<MapSnapshot>(id, new_id ? 1 : old->version + 1,
-                                            options, std::move(map));
-  if (absl::Status s = BuildDerived(derived, &next->map, &next->derived);
-      !s.ok()) {
-    return s;
-  }
+  absl::StatusOr<std::shared_ptr<MapSnapshot>> built =
+      NewSnapshot(id, new_id ? 1 : old->version + 1, options, std::move(map),
+                  std::move(areas));
+  if (!built.ok()) return built.status();
+  std::shared_ptr<MapSnapshot> next = *std::move(built);
   if (store_ != nullptr) {
     if (absl::Status s = store_->Put(next->ToStored()); !s.ok()) return s;
   }
@@ -179,7 +215,8 @@ absl::StatusOr<std::shared_ptr<const MapSnapshot>> MapRegistry::Register(
 absl::StatusOr<std::shared_ptr<const MapSnapshot>> MapRegistry::Update(
     const std::string& id, const std::vector<CellChange>& changes,
     uint64_t expected_version,
-    absl::FunctionRef<std::string(size_t)> field_of) {
+    absl::FunctionRef<std::string(size_t)> field_of,
+    const std::vector<AreaChange>& area_changes) {
   if (absl::Status s = ValidateMapId(id, "id"); !s.ok()) return s;
   WriteLock write(this, id);
   std::shared_ptr<const MapSnapshot> old = Find(id);
@@ -196,13 +233,21 @@ absl::StatusOr<std::shared_ptr<const MapSnapshot>> MapRegistry::Update(
       !s.ok()) {
     return s;
   }
-  absl::StatusOr<std::shared_ptr<MapSnapshot>> next = NextVersion(old, changes);
+  if (absl::Status s = ValidateAreaChanges(
+          old->map.width(), old->map.height(), area_changes,
+          [&](size_t i) { return absl::StrCat("area change ", i); });
+      !s.ok()) {
+    return s;
+  }
+  absl::StatusOr<std::shared_ptr<MapSnapshot>> next =
+      NextVersion(old, changes, area_changes);
   if (!next.ok()) return next.status();
   if (store_ != nullptr) {
     StoredUpdate update;
     update.id = id;
     update.version = (*next)->version;
     update.changes = changes;
+    update.area_changes = area_changes;
     if (absl::Status s = store_->AppendUpdate(update); !s.ok()) return s;
   }
   Swap(id, *next);
@@ -211,12 +256,30 @@ absl::StatusOr<std::shared_ptr<const MapSnapshot>> MapRegistry::Update(
 
 absl::StatusOr<std::shared_ptr<MapSnapshot>> MapRegistry::NextVersion(
     const std::shared_ptr<const MapSnapshot>& old,
-    const std::vector<CellChange>& changes) {
+    const std::vector<CellChange>& changes,
+    const std::vector<AreaChange>& area_changes) {
+  // The view's changes (what its derived data repairs) and the terrain's
+  // (what agent maps repair).
   ChangeSummary summary;
-  absl::StatusOr<GridMap> map = ApplyChanges(old->map, changes, &summary);
-  if (!map.ok()) return map.status();
+  std::vector<CellRect> terrain_rects;
+  absl::StatusOr<MapView> view =
+      NextViewOf(*old, changes, area_changes, &summary, &terrain_rects);
+  if (!view.ok()) return view.status();
   auto next = std::make_shared<MapSnapshot>(old->id, old->version + 1,
-                                            old->options, *std::move(map));
+                                            old->options,
+                                            std::move(*view->view));
+  next->terrain = std::move(view->terrain);
+  next->areas = std::move(view->areas);
+  next->view_rects = summary.rects;
+  next->agent_maps = std::make_shared<AgentMaps>(limits_.max_agent_maps);
+  if (old->areas == nullptr && next->areas != nullptr) {
+    // The first areas change every class's canonical form (its cache key):
+    // the default sizes are built again, other classes on their next query.
+    if (absl::Status s = PinDefaultSizes(*next); !s.ok()) return s;
+  } else {
+    old->agent_maps->RepairInto(next->Terrain(), next->AreaSpan(),
+                                terrain_rects, next->agent_maps.get());
+  }
   // Landmarks that must be rebuilt are, in the background, and so is the
   // jump table's repair: an update costs what it changes
   // (RebuildPendingLandmarks, RepairPendingJumpTable).
@@ -421,7 +484,7 @@ int64_t MapRegistry::TotalCellsLocked() const {
 size_t MapRegistry::memory_bytes() const {
   std::lock_guard<std::mutex> lock(mu_);
   size_t sum = 0;
-  for (const auto& [id, s] : maps_) sum += s->map.MemoryBytes();
+  for (const auto& [id, s] : maps_) sum += s->MemoryBytes();
   return sum;
 }
 

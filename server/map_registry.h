@@ -38,6 +38,9 @@
 #include "gridstar/grid_map.h"
 #include "gridstar/map_update.h"
 #include "gridstar/types.h"
+#include "agents/agent_maps.h"
+#include "absl/types/span.h"
+#include "gridstar/agents.h"
 #include "store/map_store.h"
 
 namespace gridstar::server {
@@ -48,12 +51,46 @@ struct MapSnapshot {
       : id(std::move(id_in)),
         version(version_in),
         options(options_in),
-        map(std::move(map_in)) {}
+        map(std::move(map_in)),
+        agent_maps(std::make_shared<AgentMaps>(8)) {}
 
   std::string id;
   uint64_t version = 0;  // 1 at registration, +1 per change of content.
   MapOptions options;
+  // The map as its default areas see it at agent size 1: what searches of
+  // queries naming no agent class run on, and what every derived structure
+  // (jump table, landmarks, HPA*) and MapInfo describe. The terrain itself
+  // when the default areas take every cell as it is.
   GridMap map;
+  // When the default areas block some cells (water and trees of Moving AI
+  // maps): the terrain, every cell at its cost whatever its area. Null when
+  // the terrain is `map`.
+  std::shared_ptr<const GridMap> terrain;
+  // Row-major area ids; null when every cell is in area 0.
+  std::shared_ptr<const std::vector<uint8_t>> areas;
+  // Agent maps of other classes (agents/agent_maps.h); never null.
+  std::shared_ptr<AgentMaps> agent_maps;
+
+  const GridMap& Terrain() const { return terrain != nullptr ? *terrain : map; }
+  absl::Span<const uint8_t> AreaSpan() const {
+    return areas == nullptr ? absl::Span<const uint8_t>() : *areas;
+  }
+  // Areas that may hold cells (area 0 only for a map without areas): the
+  // `present` of CanonicalAgentClass.
+  uint64_t areas_present() const { return areas == nullptr ? 1 : kAllAreas; }
+  // The canonical class of a query naming none.
+  AgentClass DefaultClass() const;
+  // The map a query of `agent` (validated) searches: `map` (returned null)
+  // for the default class at size 1, else the class's agent map, built now
+  // when this version holds none (*built_micros, optional, says how long).
+  // AgentCosts's errors.
+  absl::StatusOr<std::shared_ptr<const GridMap>> AgentMapFor(
+      const AgentClass& agent, double* built_micros = nullptr) const;
+  // Bytes of the map, its terrain and its areas and agent maps.
+  size_t MemoryBytes() const;
+  // The cells of `map` the update that made this version changed (empty
+  // for a registered version).
+  std::vector<CellRect> view_rects;
   // What the build or repair of each derived structure did.
   std::vector<DerivedReport> derived;
 
@@ -89,6 +126,9 @@ class MapRegistry {
     int64_t max_total_cells = int64_t{1} << 30;
     // Most bytes one map's opt-in derived data may take.
     size_t max_derived_bytes = size_t{1} << 30;
+    // Agent maps one map version keeps besides the pinned ones
+    // (agents/agent_maps.h).
+    size_t max_agent_maps = 8;
   };
 
   // A null store keeps maps in memory only.
@@ -102,17 +142,23 @@ class MapRegistry {
   // returns the existing snapshot; other content is AlreadyExists unless
   // `replace`, which makes the next version. ResourceExhausted beyond the
   // registry's limits (naming the flag); a store failure's own status.
+  // `map` is the terrain (every cell at its cost whatever its area),
+  // `areas` its area ids (empty: all 0), both validated.
   absl::StatusOr<std::shared_ptr<const MapSnapshot>> Register(
-      const std::string& id, GridMap map, MapOptions options, bool replace);
+      const std::string& id, GridMap map, MapOptions options, bool replace,
+      std::vector<uint8_t> areas = {});
 
   // Applies the changes in order as the next version. NotFound for an
   // unknown id; FailedPrecondition when expected_version != 0 and differs;
   // InvalidArgument naming field_of(i) for a change off the map (nothing
   // changes).
+  // `area_changes` apply after `changes` (field_of names them from index
+  // changes.size() on).
   absl::StatusOr<std::shared_ptr<const MapSnapshot>> Update(
       const std::string& id, const std::vector<CellChange>& changes,
       uint64_t expected_version,
-      absl::FunctionRef<std::string(size_t)> field_of);
+      absl::FunctionRef<std::string(size_t)> field_of,
+      const std::vector<AreaChange>& area_changes = {});
 
   absl::Status Delete(const std::string& id);
 
@@ -218,10 +264,19 @@ class MapRegistry {
   // data repaired or deferred as Update does. Not installed.
   absl::StatusOr<std::shared_ptr<MapSnapshot>> NextVersion(
       const std::shared_ptr<const MapSnapshot>& old,
-      const std::vector<CellChange>& changes);
+      const std::vector<CellChange>& changes,
+      const std::vector<AreaChange>& area_changes);
+  // A new snapshot of `terrain` and `areas` (derived data built, default
+  // agent sizes pinned). Not installed.
+  absl::StatusOr<std::shared_ptr<MapSnapshot>> NewSnapshot(
+      const std::string& id, uint64_t version, const MapOptions& options,
+      GridMap terrain, std::vector<uint8_t> areas) const;
   // A snapshot of stored content, derived data built. Not installed.
-  static absl::StatusOr<std::shared_ptr<MapSnapshot>> SnapshotOfStored(
-      const StoredMap& m);
+  absl::StatusOr<std::shared_ptr<MapSnapshot>> SnapshotOfStored(
+      const StoredMap& m) const;
+  // Builds and pins the agent maps of the default areas at sizes 2 to
+  // options.max_agent_size.
+  static absl::Status PinDefaultSizes(const MapSnapshot& snapshot);
 
   // Limits checked and reserved for a registration that turns `old_cells`
   // (0 for a new id) into `cells`.

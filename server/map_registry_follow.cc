@@ -57,8 +57,15 @@ absl::StatusOr<MapRegistry::Followed> MapRegistry::Follow(
       return absl::DataLossError(absl::StrCat("map '", id, "': stored update ",
                                               u.version, ": ", s.message()));
     }
+    if (absl::Status s = ValidateAreaChanges(
+            held->map.width(), held->map.height(), u.area_changes,
+            [](size_t i) { return absl::StrCat("area change ", i); });
+        !s.ok()) {
+      return absl::DataLossError(absl::StrCat("map '", id, "': stored update ",
+                                              u.version, ": ", s.message()));
+    }
     absl::StatusOr<std::shared_ptr<MapSnapshot>> next =
-        NextVersion(held, u.changes);
+        NextVersion(held, u.changes, u.area_changes);
     if (!next.ok()) return next.status();
     Swap(id, *next);
     held = *std::move(next);

@@ -1,6 +1,11 @@
 #include "map_requests.h"
 
+#include <algorithm>
+#include <utility>
+#include <vector>
+
 #include "absl/strings/str_cat.h"
+#include "gridstar/agents.h"
 #include "convert/convert.h"
 #include "gridstar/derived_data.h"
 #include "gridstar/find_path.h"
@@ -8,9 +13,10 @@
 
 namespace gridstar::server {
 
-absl::StatusOr<GridMap> MapOfRequest(const v1::RegisterMapRequest& r,
-                                     const MapLimits& limits) {
+absl::StatusOr<MapWithAreas> MapOfRequest(const v1::RegisterMapRequest& r,
+                                          const MapLimits& limits) {
   absl::StatusOr<GridMap> map;
+  std::vector<uint8_t> text_areas;
   switch (r.cells_case()) {
     case v1::RegisterMapRequest::kRaw:
       if (r.width() <= 0 || r.height() <= 0) {
@@ -19,9 +25,17 @@ absl::StatusOr<GridMap> MapOfRequest(const v1::RegisterMapRequest& r,
       }
       map = ParseRawMap(r.width(), r.height(), r.raw(), limits);
       break;
-    case v1::RegisterMapRequest::kMovingai:
-      map = ParseMovingAiMap(r.movingai(), limits);
+    case v1::RegisterMapRequest::kMovingai: {
+      absl::StatusOr<MapWithAreas> m = ParseMovingAiMapWithAreas(r.movingai(),
+                                                                 limits);
+      if (m.ok()) {
+        map = std::move(m->map);
+        text_areas = std::move(m->areas);
+      } else {
+        map = m.status();
+      }
       break;
+    }
     case v1::RegisterMapRequest::kPgm:
       map = ParsePgm(r.pgm(), limits);
       break;
@@ -48,7 +62,18 @@ absl::StatusOr<GridMap> MapOfRequest(const v1::RegisterMapRequest& r,
         "width, height: ", r.width(), " x ", r.height(),
         " given but the data is ", map->width(), " x ", map->height()));
   }
-  return map;
+  std::vector<uint8_t> areas;
+  if (!r.areas().empty()) {
+    areas.assign(r.areas().begin(), r.areas().end());
+    if (absl::Status s =
+            ValidateAreas(map->width(), map->height(), areas, "areas");
+        !s.ok()) {
+      return s;
+    }
+  } else {
+    areas = std::move(text_areas);
+  }
+  return MapWithAreas{*std::move(map), std::move(areas), 0};
 }
 
 absl::StatusOr<MapOptions> MapOptionsOfRequest(
@@ -62,6 +87,17 @@ absl::StatusOr<MapOptions> MapOptionsOfRequest(
   options.jump_table = r.jump_table();
   options.landmarks = r.landmarks();
   options.hpa = r.hpa();
+  options.default_areas =
+      r.default_areas() != 0 ? r.default_areas()
+      : r.cells_case() == v1::RegisterMapRequest::kMovingai
+          ? kMovingAiDefaultAreas
+          : kAllAreas;
+  if (r.max_agent_size() < 0 || r.max_agent_size() > kMaxAgentSize) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("max_agent_size: ", r.max_agent_size(),
+                     " is outside [0, ", kMaxAgentSize, "]"));
+  }
+  options.max_agent_size = std::max(1, r.max_agent_size());
   if (absl::Status s = ValidateDerivedOptions(options.derived()); !s.ok()) {
     return s;
   }
@@ -75,7 +111,13 @@ void MapInfoToProto(const MapSnapshot& s, v1::MapInfo* info) {
   info->set_height(s.map.height());
   info->set_passable_cells(s.map.passable_count());
   info->set_components(s.map.component_count());
-  info->set_memory_bytes(s.map.MemoryBytes());
+  info->set_memory_bytes(s.MemoryBytes());
+  info->set_default_areas(s.options.default_areas);
+  info->set_has_areas(s.areas != nullptr);
+  info->set_max_agent_size(s.options.max_agent_size);
+  info->set_agent_maps(static_cast<uint32_t>(s.agent_maps->count()));
+  info->set_agent_map_bytes(s.agent_maps->bytes());
+  info->set_agent_map_build_micros(s.agent_maps->build_micros());
   info->set_default_diagonal(
       convert::PolicyToProto(s.options.default_diagonal));
   info->set_jump_table(s.options.jump_table);

@@ -49,6 +49,26 @@ absl::string_view Outcome(const absl::Status& s, PartialReason stop) {
   return "ok";
 }
 
+absl::StatusOr<ResolvedAgent> ResolveAgent(
+    const MapSnapshot& snapshot, uint64_t areas,
+    const google::protobuf::RepeatedField<double>& area_costs,
+    int32_t agent_size, absl::string_view prefix) {
+  absl::StatusOr<AgentClass> agent =
+      convert::AgentClassFromProto(areas, area_costs, agent_size, prefix);
+  if (!agent.ok()) return agent.status();
+  if (agent->areas == 0) agent->areas = snapshot.options.default_areas;
+  ResolvedAgent out;
+  out.agent = CanonicalAgentClass(*agent, snapshot.areas_present());
+  absl::StatusOr<std::shared_ptr<const GridMap>> map =
+      snapshot.AgentMapFor(out.agent);
+  if (!map.ok()) {
+    return absl::Status(map.status().code(),
+                        absl::StrCat(prefix, map.status().message()));
+  }
+  out.map = *std::move(map);
+  return out;
+}
+
 absl::Status MakeJob(const v1::PathRequest& r,
                      std::shared_ptr<const MapSnapshot> snapshot,
                      absl::Time deadline, CancelFlag cancelled,
@@ -60,18 +80,27 @@ absl::Status MakeJob(const v1::PathRequest& r,
       !s.ok()) {
     return s;
   }
-  const GridMap& map = snapshot->map;
-  // Without snapping, ends must be on the map and passable.
+  absl::StatusOr<ResolvedAgent> resolved = ResolveAgent(
+      *snapshot, r.areas(), r.area_costs(), r.agent_size(), prefix);
+  if (!resolved.ok()) return resolved.status();
+  const AgentClass* agent = &resolved->agent;
+  job->agent_map = std::move(resolved->map);
+  q.movement.diagonal = AgentPolicy(q.movement.diagonal, agent->size);
+  const GridMap& map =
+      job->agent_map != nullptr ? *job->agent_map : snapshot->map;
+  // Without snapping, ends must be on the map and passable (for the agent).
   if (q.snap_radius == 0) {
-    if (absl::Status s =
-            map.CheckPassable(absl::StrCat(prefix, "start"), q.start);
-        !s.ok()) {
-      return s;
-    }
-    if (absl::Status s =
-            map.CheckPassable(absl::StrCat(prefix, "goal"), q.goal);
-        !s.ok()) {
-      return s;
+    const std::string for_agent =
+        job->agent_map == nullptr
+            ? ""
+            : absl::StrCat(" for an agent of size ", agent->size,
+                           " in areas 0x", absl::Hex(agent->areas));
+    for (const auto& [field, cell] :
+         {std::pair<const char*, Cell>{"start", q.start}, {"goal", q.goal}}) {
+      if (absl::Status s = map.CheckPassable(absl::StrCat(prefix, field), cell);
+          !s.ok()) {
+        return absl::Status(s.code(), absl::StrCat(s.message(), for_agent));
+      }
     }
   }
   q.budget.deadline = deadline;
@@ -105,12 +134,12 @@ absl::optional<absl::Status> Run(const PathJob& job, Metrics* metrics,
     thread_local PathQuery capped;
     capped = job.query;
     capped.budget.max_expansions = inline_cap;
-    s = gridstar::FindPath(job.snapshot->map, capped, context, &r);
+    s = gridstar::FindPath(job.map(), capped, context, &r);
     if (s.ok() && r.partial_reason == PartialReason::kMaxExpansions) {
       return absl::nullopt;
     }
   } else {
-    s = gridstar::FindPath(job.snapshot->map, job.query, context, &r);
+    s = gridstar::FindPath(job.map(), job.query, context, &r);
   }
   metrics->QueueWait(queue_seconds);
   out->set_queue_micros(queue_seconds * 1e6);

@@ -41,9 +41,30 @@ absl::Status PartialStatus(PartialReason reason, const SearchBudget& budget,
 // outcome label in metrics.
 absl::string_view Outcome(const absl::Status& s, PartialReason stop);
 
+// A request's agent class (its areas, area_costs and agent_size) on
+// `snapshot`: the class in canonical form (areas 0 resolved to the map's
+// default) and the map its searches run on (null: snapshot.map, the
+// default class). The agent map is built now on the class's first query of
+// this version. InvalidArgument naming "<prefix>area_costs[i]" or
+// "<prefix>agent_size".
+struct ResolvedAgent {
+  AgentClass agent;
+  std::shared_ptr<const GridMap> map;
+};
+absl::StatusOr<ResolvedAgent> ResolveAgent(
+    const MapSnapshot& snapshot, uint64_t areas,
+    const google::protobuf::RepeatedField<double>& area_costs,
+    int32_t agent_size, absl::string_view prefix);
+
 // A validated path request, ready for a worker.
 struct PathJob {
   std::shared_ptr<const MapSnapshot> snapshot;
+  // The agent map the query's class searches (MapSnapshot::AgentMapFor);
+  // null for the default class, which searches snapshot->map.
+  std::shared_ptr<const GridMap> agent_map;
+  const GridMap& map() const {
+    return agent_map != nullptr ? *agent_map : snapshot->map;
+  }
   PathQuery query;
   bool allow_partial = false;
   // With query.trace, at most this many cells of the trace are returned
@@ -55,6 +76,9 @@ struct PathJob {
 
 // Validates a request against its map; `prefix` ("items[3].") goes before
 // every field name. `max_message_bytes` (the server's flag) caps the trace.
+// A request naming an agent class other than the map's default gets its
+// agent map (built now on its first query of this map version) and the
+// class's policy (AgentPolicy).
 absl::Status MakeJob(const v1::PathRequest& request,
                      std::shared_ptr<const MapSnapshot> snapshot,
                      absl::Time deadline, CancelFlag cancelled,

@@ -128,6 +128,11 @@ class PathfindingService final : public v1::Pathfinding::CallbackService {
   static constexpr int kBackgroundNice = 5;
   // Claims the pending derived data of map id (a jump table to repair,
   // landmarks to rebuild) and queues it on background_.
+  // Tells the watch hub of an update that made version `s` (`changes` as
+  // asked, on the terrain).
+  void NotifyWatchers(const MapSnapshot& s,
+                      const std::vector<CellChange>& changes,
+                      bool areas_changed);
   void ClaimBackgroundWork(const std::string& id);
   // Queues the claimed repair of map id's pending jump table (and of the
   // versions that come meanwhile) on background_.

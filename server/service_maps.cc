@@ -31,7 +31,7 @@ grpc::ServerUnaryReactor* PathfindingService::RegisterMap(
   }
   const bool queued = admin_->TrySubmit(
       [this, call, request, response, options = *map_options](SearchContext&) {
-        absl::StatusOr<GridMap> map =
+        absl::StatusOr<MapWithAreas> map =
             MapOfRequest(*request, options_.map_limits);
         if (!map.ok()) {
           call->Done(map.status());
@@ -45,8 +45,8 @@ grpc::ServerUnaryReactor* PathfindingService::RegisterMap(
           return;
         }
         absl::StatusOr<std::shared_ptr<const MapSnapshot>> s =
-            registry_->Register(request->id(), *std::move(map), options,
-                                request->replace());
+            registry_->Register(request->id(), std::move(map->map), options,
+                                request->replace(), std::move(map->areas));
         const std::string id = request->id();  // Dies with the call.
         const bool replaced = s.ok() && (*s)->version > 1;
         if (s.ok()) {
@@ -76,13 +76,18 @@ grpc::ServerUnaryReactor* PathfindingService::UpdateCells(
     return call;
   }
   std::vector<CellChange> changes;
-  if (absl::Status s = convert::ChangesFromProto(*request, &changes); !s.ok()) {
+  std::vector<AreaChange> area_changes;
+  if (absl::Status s =
+          convert::ChangesFromProto(*request, &changes, &area_changes);
+      !s.ok()) {
     call->Done(s);
     return call;
   }
   const bool queued =
       admin_->TrySubmit([this, call, request, response,
-                         changes = std::move(changes)](SearchContext&) {
+                         changes = std::move(changes),
+                         area_changes =
+                             std::move(area_changes)](SearchContext&) {
         // The request dies with the call: keep what is needed after Done.
         const std::string id = request->id();
         // Held until after the answer, so that unmapping the version this
@@ -96,10 +101,10 @@ grpc::ServerUnaryReactor* PathfindingService::UpdateCells(
         }
         std::shared_ptr<const MapSnapshot> replaced = *std::move(loaded);
         absl::StatusOr<std::shared_ptr<const MapSnapshot>> s =
-            registry_->Update(id, changes, request->expected_version(),
-                              [&](size_t i) {
-                                return convert::ChangeFieldName(*request, i);
-                              });
+            registry_->Update(
+                id, changes, request->expected_version(),
+                [&](size_t i) { return convert::ChangeFieldName(*request, i); },
+                area_changes);
         if (s.ok()) {
           flow_fields_->DropMap(id);
           MapInfoToProto(**s, response);
@@ -107,7 +112,7 @@ grpc::ServerUnaryReactor* PathfindingService::UpdateCells(
         call->Done(s.status());
         // After the answer: the agents whose paths the change broke are
         // replanned (their searches are tasks: this only decides).
-        if (s.ok()) watch_.MapUpdated(id, (*s)->version, changes);
+        if (s.ok()) NotifyWatchers(**s, changes, !area_changes.empty());
         // After the answer: nobody waits for a compaction. A failed one
         // leaves the log as it was, to be folded in after a later update.
         if (s.ok()) {
@@ -120,6 +125,37 @@ grpc::ServerUnaryReactor* PathfindingService::UpdateCells(
       });
   if (!queued) call->Done(Overloaded(*admin_));
   return call;
+}
+
+void PathfindingService::NotifyWatchers(const MapSnapshot& s,
+                                        const std::vector<CellChange>& changes,
+                                        bool areas_changed) {
+  if (s.terrain == nullptr && !areas_changed) {
+    watch_.MapUpdated(s.id, s.version, changes);
+    return;
+  }
+  // Watched paths run on the view, whose changes are not the terrain's:
+  // the view's changed cells one by one at their new cost, or, beyond a few
+  // thousand, every agent of the map re-checked.
+  constexpr int64_t kMostCells = 4096;
+  int64_t cells = 0;
+  for (const CellRect& r : s.view_rects) {
+    cells += int64_t{r.max.x - r.min.x} * (r.max.y - r.min.y);
+  }
+  if (cells > kMostCells) {
+    watch_.MapReplaced(s.id);
+    return;
+  }
+  std::vector<CellChange> view_changes;
+  view_changes.reserve(static_cast<size_t>(cells));
+  for (const CellRect& r : s.view_rects) {
+    for (int32_t y = r.min.y; y < r.max.y; ++y) {
+      for (int32_t x = r.min.x; x < r.max.x; ++x) {
+        view_changes.push_back({{x, y}, {x + 1, y + 1}, s.map.cost({x, y})});
+      }
+    }
+  }
+  watch_.MapUpdated(s.id, s.version, view_changes);
 }
 
 void PathfindingService::MapChangedElsewhere(const std::string& id) {
@@ -170,8 +206,11 @@ grpc::ServerUnaryReactor* PathfindingService::GetMap(
     return call;
   }
   const bool queued = admin_->TrySubmit([call, s, response](SearchContext&) {
-    const std::vector<uint8_t> costs = s->map.CopyCosts();
+    const std::vector<uint8_t> costs = s->Terrain().CopyCosts();
     response->set_raw(std::string(costs.begin(), costs.end()));
+    if (s->areas != nullptr) {
+      response->set_areas(std::string(s->areas->begin(), s->areas->end()));
+    }
     call->Done(grpc::Status::OK);
   });
   if (!queued) call->Done(Overloaded(*admin_));

@@ -173,11 +173,22 @@ grpc::ServerUnaryReactor* PathfindingService::FindGroupPaths(
     call->Done(s);
     return call;
   }
+  absl::StatusOr<ResolvedAgent> agent =
+      ResolveAgent(*snapshot, request->areas(), request->area_costs(),
+                   request->agent_size(), "");
+  if (!agent.ok()) {
+    call->Done(agent.status());
+    return call;
+  }
+  q->movement.diagonal = AgentPolicy(q->movement.diagonal, agent->agent.size);
+  // Held by the task: the agent map lives as long as the search.
+  std::shared_ptr<const GridMap> agent_map = agent->map;
   // A cached field of the shared goal answers the whole group.
   std::shared_ptr<const FlowField> cached;
   FlowFieldKey key;
   if (q->goals.size() == 1 && q->method != GroupMethod::kSplice) {
-    key = {snapshot->id, snapshot->version, q->goals[0], q->movement, 0};
+    key = {snapshot->id, snapshot->version, q->goals[0], q->movement, 0,
+           agent->agent};
     cached = flow_fields_->Find(key);
     q->flow_field = cached.get();
   }
@@ -185,12 +196,14 @@ grpc::ServerUnaryReactor* PathfindingService::FindGroupPaths(
   CancelFlag cancelled = call->cancelled();
   q->budget.cancelled = cancelled.get();
   const absl::Time enqueued = absl::Now();
-  const bool queued = search_->TrySubmit([this, call, q, snapshot, cancelled,
-                                          response, enqueued, cached,
+  const bool queued = search_->TrySubmit([this, call, q, snapshot, agent_map,
+                                          cancelled, response, enqueued,
+                                          cached,
                                           key](SearchContext& context) {
     const absl::Time begin = absl::Now();
     GroupResult r;
-    absl::Status s = gridstar::FindGroupPaths(snapshot->map, *q, context, &r);
+    absl::Status s = gridstar::FindGroupPaths(
+        agent_map != nullptr ? *agent_map : snapshot->map, *q, context, &r);
     if (!s.ok()) {
       call->Done(s);
       return;
@@ -230,11 +243,22 @@ grpc::ServerUnaryReactor* PathfindingService::ComputeFlowField(
   std::shared_ptr<const MapSnapshot> snapshot =
       SnapshotOrFinish(*registry_, "map_id", request->map_id(), call);
   if (snapshot == nullptr) return call;
-  const GridMap& map = snapshot->map;
   FlowFieldQuery fq;
   absl::Status s = convert::FlowFieldQueryFromProto(
       *request, snapshot->options.default_diagonal, &fq);
-  if (s.ok()) s = map.CheckPassable("goal", fq.goal);
+  absl::StatusOr<ResolvedAgent> agent =
+      s.ok() ? ResolveAgent(*snapshot, request->areas(), request->area_costs(),
+                            request->agent_size(), "")
+             : absl::StatusOr<ResolvedAgent>(s);
+  if (!agent.ok()) {
+    call->Done(agent.status());
+    return call;
+  }
+  fq.movement.diagonal = AgentPolicy(fq.movement.diagonal, agent->agent.size);
+  // Held by the task: the agent map lives as long as the search.
+  std::shared_ptr<const GridMap> agent_map = agent->map;
+  const GridMap& map = agent_map != nullptr ? *agent_map : snapshot->map;
+  s = map.CheckPassable("goal", fq.goal);
   // Four bytes of cost and one of direction a cell, plus headers.
   const int64_t answer_bytes = map.cell_count() * 5 + 1024;
   if (s.ok() &&
@@ -252,21 +276,22 @@ grpc::ServerUnaryReactor* PathfindingService::ComputeFlowField(
   CancelFlag cancelled = call->cancelled();
   fq.budget.cancelled = cancelled.get();
   const FlowFieldKey key{snapshot->id, snapshot->version, fq.goal, fq.movement,
-                         fq.max_cost};
+                         fq.max_cost, agent->agent};
   std::shared_ptr<const FlowField> cached = flow_fields_->Find(key);
   metrics_->FlowFieldLookup(cached != nullptr);
   const bool allow_partial = request->allow_partial();
   const absl::Time enqueued = absl::Now();
   // Packing a field is O(cells) too: it runs on a worker either way.
-  const bool queued = search_->TrySubmit([this, call, snapshot, fq, key, cached,
-                                          cancelled, allow_partial, response,
+  const bool queued = search_->TrySubmit([this, call, snapshot, agent_map, fq,
+                                          key, cached, cancelled,
+                                          allow_partial, response,
                                           enqueued](SearchContext& context) {
     const absl::Time begin = absl::Now();
     metrics_->QueueWait(absl::ToDoubleSeconds(begin - enqueued));
     std::shared_ptr<const FlowField> field = cached;
     if (field == nullptr) {
-      absl::StatusOr<FlowField> computed =
-          gridstar::ComputeFlowField(snapshot->map, fq, context);
+      absl::StatusOr<FlowField> computed = gridstar::ComputeFlowField(
+          agent_map != nullptr ? *agent_map : snapshot->map, fq, context);
       const double seconds = absl::ToDoubleSeconds(absl::Now() - begin);
       if (!computed.ok()) {
         metrics_->Search("flow_field", "error", seconds, 0);

@@ -164,11 +164,47 @@ bool AgentSeesMapAsIs(const AgentClass& agent, uint64_t present) {
   return true;
 }
 
+AgentClass CanonicalAgentClass(const AgentClass& agent, uint64_t present) {
+  AgentClass c = agent;
+  c.areas &= present;
+  for (int a = 0; a < kMaxAreas; ++a) {
+    if (((c.areas >> a) & 1) == 0) c.area_costs[a] = 1;
+  }
+  return c;
+}
+
 DiagonalPolicy AgentPolicy(DiagonalPolicy policy, int32_t size) {
   if (size > 1 && policy == DiagonalPolicy::kAllowCornerCutting) {
     return DiagonalPolicy::kNoCornerCutting;
   }
   return policy;
+}
+
+absl::Status ValidateAreaChanges(
+    int32_t width, int32_t height, absl::Span<const AreaChange> changes,
+    absl::FunctionRef<std::string(size_t)> field_of) {
+  for (size_t i = 0; i < changes.size(); ++i) {
+    const AreaChange& c = changes[i];
+    if (absl::Status s = CheckRectInside(width, height, c.min, c.max, field_of(i));
+        !s.ok()) {
+      return s;
+    }
+    if (c.area >= kMaxAreas) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          field_of(i), ": area ", c.area, " is not below ", kMaxAreas));
+    }
+  }
+  return absl::OkStatus();
+}
+
+void ApplyAreaChanges(int32_t width, absl::Span<const AreaChange> changes,
+                      absl::Span<uint8_t> areas) {
+  for (const AreaChange& c : changes) {
+    for (int32_t y = c.min.y; y < c.max.y; ++y) {
+      uint8_t* row = areas.data() + static_cast<size_t>(y) * width;
+      std::fill(row + c.min.x, row + c.max.x, c.area);
+    }
+  }
 }
 
 absl::StatusOr<std::vector<uint8_t>> AgentCosts(
@@ -242,12 +278,7 @@ absl::StatusOr<GridMap> RepairAgentMap(const GridMap& previous,
     }
   }
   ChangeSummary local;
-  if (summary == nullptr) summary = &local;
-  if (changes.empty()) {
-    *summary = ChangeSummary{};
-    return previous;
-  }
-  return ApplyChanges(previous, changes, summary);
+  return ApplyChanges(previous, changes, summary == nullptr ? &local : summary);
 }
 
 }  // namespace gridstar

@@ -347,6 +347,16 @@ absl::StatusOr<GridMap> ParseMapAuto(absl::string_view data,
                    Quote(data.substr(0, 8))));
 }
 
+absl::StatusOr<MapWithAreas> ParseMapAutoWithAreas(absl::string_view data,
+                                                   const MapLimits& limits) {
+  if (absl::StartsWith(data, "type")) {
+    return ParseMovingAiMapWithAreas(data, limits);
+  }
+  absl::StatusOr<GridMap> map = ParseMapAuto(data, limits);
+  if (!map.ok()) return map.status();
+  return MapWithAreas{*std::move(map), {}, kAllAreas};
+}
+
 absl::StatusOr<std::string> WriteMovingAiMap(const GridMap& map) {
   if (map.max_cost() > 1) {
     return absl::InvalidArgumentError(absl::StrCat(

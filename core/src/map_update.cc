@@ -11,17 +11,26 @@
 
 namespace gridstar {
 
+absl::Status CheckRectInside(int32_t width, int32_t height, Cell min, Cell max,
+                             absl::string_view field) {
+  if (min.x < 0 || min.y < 0 || max.x > width || max.y > height ||
+      min.x >= max.x || min.y >= max.y) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(field, ": [", min.x, ", ", max.x, ") x [", min.y, ", ",
+                     max.y, ") is empty or not inside the ", width, " x ",
+                     height, " map"));
+  }
+  return absl::OkStatus();
+}
+
 absl::Status ValidateChanges(int32_t width, int32_t height,
                              absl::Span<const CellChange> changes,
                              absl::FunctionRef<std::string(size_t)> field_of) {
   for (size_t i = 0; i < changes.size(); ++i) {
     const CellChange& c = changes[i];
-    if (c.min.x < 0 || c.min.y < 0 || c.max.x > width || c.max.y > height ||
-        c.min.x >= c.max.x || c.min.y >= c.max.y) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(field_of(i), ": [", c.min.x, ", ", c.max.x, ") x [",
-                       c.min.y, ", ", c.max.y, ") is empty or not inside the ",
-                       width, " x ", height, " map"));
+    if (absl::Status s = CheckRectInside(width, height, c.min, c.max, field_of(i));
+        !s.ok()) {
+      return s;
     }
   }
   return absl::OkStatus();

@@ -179,8 +179,47 @@ absl::Status FlowFieldQueryFromProto(const v1::FlowFieldRequest& r,
   return absl::OkStatus();
 }
 
+absl::StatusOr<AgentClass> AgentClassFromProto(
+    uint64_t areas, const google::protobuf::RepeatedField<double>& area_costs,
+    int32_t agent_size, absl::string_view prefix) {
+  AgentClass agent;
+  agent.areas = areas;
+  agent.size = agent_size == 0 ? 1 : agent_size;
+  if (area_costs.size() > kMaxAreas) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(prefix, "area_costs: ", area_costs.size(),
+                     " entries, at most one per area (", kMaxAreas, ")"));
+  }
+  for (int i = 0; i < area_costs.size(); ++i) {
+    agent.area_costs[i] = area_costs[i] == 0 ? 1 : area_costs[i];
+  }
+  if (absl::Status s = ValidateAgentClass(agent); !s.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(prefix, s.message()));
+  }
+  return agent;
+}
+
 absl::Status ChangesFromProto(const v1::UpdateCellsRequest& r,
-                              std::vector<CellChange>* changes) {
+                              std::vector<CellChange>* changes,
+                              std::vector<AreaChange>* area_changes,
+                              std::vector<size_t>* area_items) {
+  std::vector<AreaChange> local_changes;
+  std::vector<size_t> local_items;
+  if (area_changes == nullptr) area_changes = &local_changes;
+  if (area_items == nullptr) area_items = &local_items;
+  area_changes->clear();
+  area_items->clear();
+  auto add_area = [&](bool has, uint32_t area, absl::string_view field,
+                      const CellChange& c) -> absl::Status {
+    if (!has) return absl::OkStatus();
+    if (area >= static_cast<uint32_t>(kMaxAreas)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          field, ".area: ", area, " is not below ", kMaxAreas));
+    }
+    area_changes->push_back({c.min, c.max, static_cast<uint8_t>(area)});
+    area_items->push_back(changes->size() - 1);
+    return absl::OkStatus();
+  };
   changes->clear();
   changes->reserve(static_cast<size_t>(r.cells_size() + r.rects_size()));
   for (int i = 0; i < r.cells_size(); ++i) {
@@ -195,6 +234,12 @@ absl::Status ChangesFromProto(const v1::UpdateCellsRequest& r,
     const Cell end{c.x == INT32_MAX ? c.x : c.x + 1,
                    c.y == INT32_MAX ? c.y : c.y + 1};
     changes->push_back({c, end, static_cast<uint8_t>(u.cost())});
+    if (absl::Status s = add_area(u.has_area(), u.area(),
+                                  absl::StrCat("cells[", i, "]"),
+                                  changes->back());
+        !s.ok()) {
+      return s;
+    }
   }
   for (int i = 0; i < r.rects_size(); ++i) {
     const v1::RectUpdate& u = r.rects(i);
@@ -205,6 +250,12 @@ absl::Status ChangesFromProto(const v1::UpdateCellsRequest& r,
     changes->push_back({CellFromProto(u.rect().min()),
                         CellFromProto(u.rect().max()),
                         static_cast<uint8_t>(u.cost())});
+    if (absl::Status s = add_area(u.has_area(), u.area(),
+                                  absl::StrCat("rects[", i, "]"),
+                                  changes->back());
+        !s.ok()) {
+      return s;
+    }
   }
   return absl::OkStatus();
 }

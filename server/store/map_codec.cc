@@ -1,9 +1,11 @@
 #include "store/map_codec.h"
 
+#include <algorithm>
 #include <array>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "gridstar/agents.h"
 #include "gridstar/grid_map.h"
 #include "gridstar/map_update.h"
 
@@ -63,7 +65,7 @@ std::array<uint32_t, 256> MakeCrcTable() {
 bool DecodePayload(absl::string_view in, StoredUpdate* update) {
   uint32_t count;
   if (!GetU64(&in, &update->version) || !GetU32(&in, &count) ||
-      in.size() != static_cast<size_t>(count) * 17) {
+      in.size() < static_cast<size_t>(count) * 17) {
     return false;
   }
   update->changes.resize(count);
@@ -73,6 +75,22 @@ bool DecodePayload(absl::string_view in, StoredUpdate* update) {
     c.min = {static_cast<int32_t>(v[0]), static_cast<int32_t>(v[1])};
     c.max = {static_cast<int32_t>(v[2]), static_cast<int32_t>(v[3])};
     c.cost = static_cast<uint8_t>(in[0]);
+    in.remove_prefix(1);
+  }
+  update->area_changes.clear();
+  if (in.empty()) return true;
+  uint32_t area_count;
+  if (!GetU32(&in, &area_count) || area_count == 0 ||
+      in.size() != static_cast<size_t>(area_count) * 17) {
+    return false;
+  }
+  update->area_changes.resize(area_count);
+  for (AreaChange& c : update->area_changes) {
+    uint32_t v[4] = {0, 0, 0, 0};
+    for (uint32_t& x : v) GetU32(&in, &x);
+    c.min = {static_cast<int32_t>(v[0]), static_cast<int32_t>(v[1])};
+    c.max = {static_cast<int32_t>(v[2]), static_cast<int32_t>(v[3])};
+    c.area = static_cast<uint8_t>(in[0]);
     in.remove_prefix(1);
   }
   return true;
@@ -92,13 +110,25 @@ std::string EncodeMapFile(const StoredMap& m) {
   PutU64(&out, m.id.size());
   out += m.id;
   PutU64(&out, m.version);
-  PutU64(&out, static_cast<uint64_t>(m.options.default_diagonal) |
-                   (m.options.jump_table ? uint64_t{1} << 8 : 0) |
-                   (static_cast<uint64_t>(m.options.landmarks) << 9) |
-                   (m.options.hpa ? uint64_t{1} << 15 : 0));
+  const bool agent_fields = !m.areas.empty() ||
+                            m.options.default_areas != kAllAreas ||
+                            m.options.max_agent_size > 1;
+  PutU64(&out,
+         static_cast<uint64_t>(m.options.default_diagonal) |
+             (m.options.jump_table ? uint64_t{1} << 8 : 0) |
+             (static_cast<uint64_t>(m.options.landmarks) << 9) |
+             (m.options.hpa ? uint64_t{1} << 15 : 0) |
+             (agent_fields ? uint64_t{1} << 16 : 0) |
+             (static_cast<uint64_t>(std::max(1, m.options.max_agent_size) - 1)
+              << 17));
   PutU64(&out, static_cast<uint64_t>(m.width));
   PutU64(&out, static_cast<uint64_t>(m.height));
   out.append(reinterpret_cast<const char*>(m.costs.data()), m.costs.size());
+  if (agent_fields) {
+    PutU64(&out, m.options.default_areas);
+    PutU64(&out, m.areas.size());
+    out.append(reinterpret_cast<const char*>(m.areas.data()), m.areas.size());
+  }
   PutU64(&out, Fnv1a(out));
   return out;
 }
@@ -126,13 +156,31 @@ absl::StatusOr<StoredMap> DecodeMapFile(absl::string_view data) {
   in.remove_prefix(id_len);
   if (!GetU64(&in, &version) || !GetU64(&in, &flags) || !GetU64(&in, &width) ||
       !GetU64(&in, &height) || (flags & 0xff) > 2 ||
-      ((flags >> 9) & 63) > GridMap::kMaxLandmarks || (flags >> 16) != 0 ||
+      ((flags >> 9) & 63) > GridMap::kMaxLandmarks || (flags >> 20) != 0 ||
       version == 0) {
     return absl::DataLossError("truncated or invalid header");
   }
+  const bool agent_fields = ((flags >> 16) & 1) != 0;
   if (width < 1 || height < 1 || width > 1u << 20 || height > 1u << 20 ||
-      width * height != in.size()) {
+      (agent_fields ? width * height + 16 > in.size()
+                    : width * height != in.size())) {
     return absl::DataLossError("size out of range or cells truncated");
+  }
+  absl::string_view cells = in.substr(0, width * height);
+  in.remove_prefix(width * height);
+  m.options.max_agent_size = static_cast<int>((flags >> 17) & 7) + 1;
+  if (agent_fields) {
+    uint64_t areas_len = 0;
+    GetU64(&in, &m.options.default_areas);
+    GetU64(&in, &areas_len);
+    if ((areas_len != 0 && areas_len != width * height) ||
+        areas_len != in.size()) {
+      return absl::DataLossError("areas truncated or of the wrong size");
+    }
+    m.areas.assign(in.begin(), in.end());
+    for (uint8_t a : m.areas) {
+      if (a >= kMaxAreas) return absl::DataLossError("area id out of range");
+    }
   }
   m.version = version;
   m.options.default_diagonal = static_cast<DiagonalPolicy>(flags & 0xff);
@@ -141,7 +189,7 @@ absl::StatusOr<StoredMap> DecodeMapFile(absl::string_view data) {
   m.options.hpa = ((flags >> 15) & 1) != 0;
   m.width = static_cast<int32_t>(width);
   m.height = static_cast<int32_t>(height);
-  m.costs.assign(in.begin(), in.end());
+  m.costs.assign(cells.begin(), cells.end());
   return m;
 }
 
@@ -156,6 +204,16 @@ std::string EncodeUpdateRecord(const StoredUpdate& u) {
     PutU32(&payload, static_cast<uint32_t>(c.max.x));
     PutU32(&payload, static_cast<uint32_t>(c.max.y));
     payload.push_back(static_cast<char>(c.cost));
+  }
+  if (!u.area_changes.empty()) {
+    PutU32(&payload, static_cast<uint32_t>(u.area_changes.size()));
+    for (const AreaChange& c : u.area_changes) {
+      PutU32(&payload, static_cast<uint32_t>(c.min.x));
+      PutU32(&payload, static_cast<uint32_t>(c.min.y));
+      PutU32(&payload, static_cast<uint32_t>(c.max.x));
+      PutU32(&payload, static_cast<uint32_t>(c.max.y));
+      payload.push_back(static_cast<char>(c.area));
+    }
   }
   std::string out;
   out.reserve(kRecordHeaderBytes + payload.size());
@@ -222,8 +280,20 @@ absl::Status ReplayLog(absl::string_view log, StoredMap* map,
         return absl::DataLossError(absl::StrCat("update log: record at byte ",
                                                 offset, ": ", valid.message()));
       }
+      valid = ValidateAreaChanges(
+          map->width, map->height, update.area_changes,
+          [](size_t i) { return absl::StrCat("area change ", i); });
+      if (!valid.ok()) {
+        return absl::DataLossError(absl::StrCat("update log: record at byte ",
+                                                offset, ": ", valid.message()));
+      }
       ApplyChangesToCosts(map->width, update.changes,
                           absl::MakeSpan(map->costs));
+      if (!update.area_changes.empty()) {
+        if (map->areas.empty()) map->areas.assign(map->costs.size(), 0);
+        ApplyAreaChanges(map->width, update.area_changes,
+                         absl::MakeSpan(map->areas));
+      }
       map->version = update.version;
     }
     offset = end;

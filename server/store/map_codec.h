@@ -7,9 +7,13 @@
 //     id_len   then id_len bytes of id
 //     version  >= 1
 //     flags    bits 0..7 the default DiagonalPolicy (0..2), bit 8 jump_table,
-//              bits 9..14 the landmark count (<= 32), the rest 0
+//              bits 9..14 the landmark count (<= 32), bit 15 hpa, bit 16
+//              "agent fields follow", bits 17..19 max_agent_size - 1, the
+//              rest 0
 //     width, height
 //     costs    width * height bytes, row-major
+//     with bit 16 (a map with areas, or default areas other than all):
+//       default_areas, areas_len (0 or width * height), areas_len bytes
 //     checksum FNV-1a 64 of every byte before it
 // A file that fails any check is corrupt: the map is reported and skipped.
 //
@@ -20,7 +24,10 @@
 //              (rotated right 15 bits plus 0xa282ead8) so that a log holding
 //              its own checksums does not verify by accident
 //     payload  := version u64 | count u32 | count x change
+//                 [ area_count u32 | area_count x area_change ]
 //     change   := min.x i32 | min.y i32 | max.x i32 | max.y i32 | cost u8
+//     area_change := min.x i32 | min.y i32 | max.x i32 | max.y i32 | area u8
+//     (the area part only when the update set areas)
 // All integers little-endian. Records follow the map file's version in
 // order: version + 1, + 2, ... Recovery reads records until the end:
 //   - a last record cut short (fewer bytes left than its header or length

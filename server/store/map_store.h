@@ -25,6 +25,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "gridstar/agents.h"
 #include "gridstar/derived_data.h"
 #include "gridstar/map_update.h"
 #include "gridstar/types.h"
@@ -41,6 +42,12 @@ struct MapOptions {
   int landmarks = 0;
   // The HPA* abstraction, built for default_diagonal.
   bool hpa = false;
+  // Areas a query naming none may enter (agents.h); the snapshot's map is
+  // the terrain as that filter sees it.
+  uint64_t default_areas = kAllAreas;
+  // Agent sizes 2..max_agent_size under default_areas are built at
+  // registration and kept (1 to kMaxAgentSize).
+  int max_agent_size = 1;
 
   // The derived structures these options ask for.
   DerivedOptions derived() const {
@@ -56,7 +63,8 @@ struct MapOptions {
   friend bool operator==(const MapOptions& a, const MapOptions& b) {
     return a.default_diagonal == b.default_diagonal &&
            a.jump_table == b.jump_table && a.landmarks == b.landmarks &&
-           a.hpa == b.hpa;
+           a.hpa == b.hpa && a.default_areas == b.default_areas &&
+           a.max_agent_size == b.max_agent_size;
   }
 };
 
@@ -68,6 +76,8 @@ struct StoredMap {
   int32_t width = 0;
   int32_t height = 0;
   std::vector<uint8_t> costs;  // Row-major, width * height.
+  // Row-major area ids (each < kMaxAreas); empty: every cell in area 0.
+  std::vector<uint8_t> areas;
 };
 
 // One acknowledged update: the changes that made `version` from version - 1.
@@ -75,6 +85,8 @@ struct StoredUpdate {
   std::string id;
   uint64_t version = 0;
   std::vector<CellChange> changes;
+  // Areas set by the update, applied after `changes` (agents.h).
+  std::vector<AreaChange> area_changes;
 };
 
 // How to bring one map a replica holds (or not) to what the store holds.

@@ -13,7 +13,6 @@
 #include <string>
 #include <vector>
 
-#include "absl/strings/match.h"
 #include "absl/strings/str_format.h"
 #include "bench_common.h"
 #include "gridstar/agents.h"
@@ -24,13 +23,7 @@ namespace gridstar::bench {
 int RunAgents(const Options& o, const std::vector<ScenarioQuery>& scen) {
   absl::StatusOr<std::string> text = ReadFile(o.map);
   if (!text.ok()) return Usage(std::string(text.status().message()));
-  absl::StatusOr<MapWithAreas> read =
-      absl::StartsWith(*text, "type") ? ParseMovingAiMapWithAreas(*text)
-                                      : [&]() -> absl::StatusOr<MapWithAreas> {
-    absl::StatusOr<GridMap> m = ParseMapAuto(*text);
-    if (!m.ok()) return m.status();
-    return MapWithAreas{*std::move(m), {}, kAllAreas};
-  }();
+  absl::StatusOr<MapWithAreas> read = ParseMapAutoWithAreas(*text);
   if (!read.ok()) return Usage(std::string(read.status().message()));
   const MapWithAreas& world = *read;
   AgentClass small;

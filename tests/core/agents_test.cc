@@ -511,6 +511,22 @@ TEST(AgentMapTest, TheDefaultClassSeesAnAreaFreeMapAsIs) {
   EXPECT_FALSE(AgentSeesMapAsIs(ground_only, 1 | 4));
 }
 
+TEST(AgentMapTest, CanonicalClassesOfEqualMapsAreEqual) {
+  AgentClass a;
+  a.areas = 0b1011;
+  a.area_costs[1] = 2;
+  a.area_costs[2] = 5;  // Area 2 is not allowed: its multiplier is moot.
+  AgentClass b = a;
+  b.areas = 0b0011 | (uint64_t{1} << 40);  // Area 40 is not on the map.
+  b.area_costs[2] = 1;
+  b.area_costs[3] = 7;  // Area 3 is not on the map.
+  const uint64_t present = 0b0111;
+  EXPECT_EQ(CanonicalAgentClass(a, present), CanonicalAgentClass(b, present));
+  EXPECT_EQ(CanonicalAgentClass(a, present).areas, 0b0011u);
+  b.area_costs[1] = 3;
+  EXPECT_NE(CanonicalAgentClass(a, present), CanonicalAgentClass(b, present));
+}
+
 constexpr char kHarbour[] =
     "type octile\n"
     "height 5\n"

@@ -46,8 +46,10 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -113,6 +115,12 @@ uint64_t AreasPresent(const GridMap& map, absl::Span<const uint8_t> areas);
 // the map as it is.
 bool AgentSeesMapAsIs(const AgentClass& agent, uint64_t present);
 
+// The class that sees the map as `agent` does, written one way only: areas
+// not in `present` dropped from the mask, multipliers of areas the class
+// cannot enter (or the map does not have) set to 1. Two classes of equal
+// canonical form have equal agent maps; use it as a cache key.
+AgentClass CanonicalAgentClass(const AgentClass& agent, uint64_t present);
+
 // The policy a search for an agent of `size` runs under (see the top).
 DiagonalPolicy AgentPolicy(DiagonalPolicy policy, int32_t size);
 
@@ -122,6 +130,28 @@ DiagonalPolicy AgentPolicy(DiagonalPolicy policy, int32_t size);
 absl::StatusOr<std::vector<uint8_t>> AgentCosts(
     const GridMap& map, absl::Span<const uint8_t> areas,
     const AgentClass& agent);
+
+// Every cell of [min.x, max.x) x [min.y, max.y) gets area `area`.
+struct AreaChange {
+  Cell min;
+  Cell max;
+  uint8_t area = 0;
+
+  friend bool operator==(const AreaChange& a, const AreaChange& b) {
+    return a.min == b.min && a.max == b.max && a.area == b.area;
+  }
+};
+
+// OkStatus when every change is a non-empty rectangle inside the map with
+// an area below kMaxAreas; else InvalidArgument naming field_of(index).
+absl::Status ValidateAreaChanges(
+    int32_t width, int32_t height, absl::Span<const AreaChange> changes,
+    absl::FunctionRef<std::string(size_t)> field_of);
+
+// Applies `changes` in order to row-major areas of a map `width` wide.
+// REQUIRES: ValidateAreaChanges passed; areas.size() is the map's cells.
+void ApplyAreaChanges(int32_t width, absl::Span<const AreaChange> changes,
+                      absl::Span<uint8_t> areas);
 
 // The agent map (components and bit lines as any GridMap; no opt-in
 // structure). Same REQUIRES and errors as AgentCosts.

@@ -54,6 +54,12 @@ absl::StatusOr<GridMap> ParseRawMap(int64_t width, int64_t height,
 absl::StatusOr<GridMap> ParseMapAuto(absl::string_view data,
                                      const MapLimits& limits = {});
 
+// ParseMapAuto keeping a Moving AI map's terrain as areas
+// (ParseMovingAiMapWithAreas); a PGM has no areas (empty) and every area as
+// its default.
+absl::StatusOr<MapWithAreas> ParseMapAutoWithAreas(
+    absl::string_view data, const MapLimits& limits = {});
+
 // Writes a map as Moving AI text. Only passable/blocked can be written, so a
 // map with any cost other than 0 or 1 is InvalidArgument.
 absl::StatusOr<std::string> WriteMovingAiMap(const GridMap& map);

@@ -21,6 +21,7 @@
 #include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "gridstar/grid_map.h"
 #include "gridstar/types.h"
@@ -53,6 +54,12 @@ struct ChangeSummary {
   // ApplyChanges (ApplyChangesToCosts leaves it empty).
   std::vector<CellRect> rects;
 };
+
+// OkStatus when [min.x, max.x) x [min.y, max.y) is a non-empty rectangle
+// inside a width x height map; else InvalidArgument "<field>: [x0, x1) x
+// [y0, y1) is empty or not inside the W x H map".
+absl::Status CheckRectInside(int32_t width, int32_t height, Cell min, Cell max,
+                             absl::string_view field);
 
 // OkStatus when every change is a non-empty rectangle inside a width x
 // height map; else InvalidArgument naming the first bad change by
