@@ -1,8 +1,11 @@
 #include "cli_common.h"
 
 #include <cstdio>
+#include <string>
+#include <vector>
 
 #include "absl/flags/flag.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "convert/convert.h"
@@ -51,6 +54,16 @@ ABSL_FLAG(bool, smooth, false, "path: also return smoothed waypoints");
 ABSL_FLAG(bool, allow_partial, false, "path: accept a partial path on budget");
 ABSL_FLAG(uint64_t, max_expansions, 0, "path: expansion budget (0 = none)");
 ABSL_FLAG(int, snap_radius, 0, "path: snap blocked ends within this radius");
+ABSL_FLAG(int, agent_size, 0,
+          "path, scen, load: the agent's size (1 to 8; 0 = 1): it occupies "
+          "that square from its cell right and down");
+ABSL_FLAG(std::string, areas, "",
+          "path, scen, load: the areas the agent may enter, a bit mask "
+          "(decimal or 0x hex; empty = the map's default, on Moving AI maps "
+          "ground 0x1 and swamp 0x2; water is 0x4, trees 0x8)");
+ABSL_FLAG(std::vector<std::string>, area_costs, {},
+          "path, scen, load: cost multiplier per area id, comma separated "
+          "(1.5,1,3: area 0 costs 1.5 times, area 2 three times)");
 ABSL_FLAG(int, batch, 1,
           "scen, load: queries per FindPaths call (1 = FindPath)");
 ABSL_FLAG(int, concurrency, 1, "scen, load: client threads");
@@ -92,6 +105,26 @@ absl::StatusOr<v1::PathRequest> BaseRequest() {
   r.set_allow_partial(absl::GetFlag(FLAGS_allow_partial));
   r.set_max_expansions(absl::GetFlag(FLAGS_max_expansions));
   r.set_snap_radius(absl::GetFlag(FLAGS_snap_radius));
+  r.set_agent_size(absl::GetFlag(FLAGS_agent_size));
+  const std::string areas = absl::GetFlag(FLAGS_areas);
+  if (!areas.empty()) {
+    uint64_t mask = 0;
+    const bool hex = absl::StartsWithIgnoreCase(areas, "0x");
+    if (!(hex ? absl::SimpleHexAtoi(areas.substr(2), &mask)
+              : absl::SimpleAtoi(areas, &mask))) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--areas: '", areas, "' is not a bit mask"));
+    }
+    r.set_areas(mask);
+  }
+  for (const std::string& c : absl::GetFlag(FLAGS_area_costs)) {
+    double v = 0;
+    if (!absl::SimpleAtod(c, &v)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--area_costs: '", c, "' is not a number"));
+    }
+    r.add_area_costs(v);
+  }
   return r;
 }
 

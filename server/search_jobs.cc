@@ -58,6 +58,7 @@ absl::StatusOr<ResolvedAgent> ResolveAgent(
   if (!agent.ok()) return agent.status();
   if (agent->areas == 0) agent->areas = snapshot.options.default_areas;
   ResolvedAgent out;
+  out.asked_areas = agent->areas;
   out.agent = CanonicalAgentClass(*agent, snapshot.areas_present());
   absl::StatusOr<std::shared_ptr<const GridMap>> map =
       snapshot.AgentMapFor(out.agent);
@@ -94,7 +95,7 @@ absl::Status MakeJob(const v1::PathRequest& r,
         job->agent_map == nullptr
             ? ""
             : absl::StrCat(" for an agent of size ", agent->size,
-                           " in areas 0x", absl::Hex(agent->areas));
+                           " in areas 0x", absl::Hex(resolved->asked_areas));
     for (const auto& [field, cell] :
          {std::pair<const char*, Cell>{"start", q.start}, {"goal", q.goal}}) {
       if (absl::Status s = map.CheckPassable(absl::StrCat(prefix, field), cell);

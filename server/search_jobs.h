@@ -49,6 +49,7 @@ absl::string_view Outcome(const absl::Status& s, PartialReason stop);
 // "<prefix>agent_size".
 struct ResolvedAgent {
   AgentClass agent;
+  uint64_t asked_areas = 0;  // The areas as the request gave them, resolved.
   std::shared_ptr<const GridMap> map;
 };
 absl::StatusOr<ResolvedAgent> ResolveAgent(

@@ -259,6 +259,34 @@ class PlainServerTest(unittest.TestCase):
             c.get_map("room")
         self.assertEqual(e.exception.code, grpc.StatusCode.NOT_FOUND)
 
+    def test_boats_and_big_agents_get_paths_of_their_own(self):
+        # Ground left and right of a lake (area 2) three cells wide.
+        c = self.client
+        areas = bytes(([0] * 3 + [2] * 3 + [0] * 3) * 4)
+        info = c.register_map("pond", raw=bytes([1] * 36), width=9, height=4,
+                              areas=areas, default_areas=0b1, max_agent_size=2)
+        self.assertTrue(info.has_areas)
+        self.assertEqual(info.passable_cells, 24)
+        self.assertEqual(info.agent_maps, 1)
+        with self.assertRaises(Error) as e:  # Walkers cannot cross.
+            c.find_path("pond", (0, 0), (8, 0))
+        self.assertEqual(e.exception.code, grpc.StatusCode.FAILED_PRECONDITION)
+        boat = c.find_path("pond", (3, 0), (5, 3), areas=0b100)
+        self.assertTrue(all(3 <= x <= 5 for x in boat.cells[0::2]))
+        # A 2 x 2 agent: its top-left cell stays a cell from the right and
+        # bottom edges; every square over water costs three times.
+        wide = c.find_path("pond", (0, 0), (7, 2), areas=0b101, agent_size=2,
+                           area_costs=[1, 1, 3])
+        cells = list(zip(wide.cells[0::2], wide.cells[1::2]))
+        self.assertEqual((cells[0], cells[-1]), ((0, 0), (7, 2)))
+        self.assertTrue(all(x <= 7 and y <= 2 for x, y in cells))
+        self.assertGreater(wide.cost, 10)
+        with self.assertRaises(Error) as e:
+            c.find_path("pond", (0, 0), (1, 1), agent_size=9)
+        self.assertEqual(e.exception.code, grpc.StatusCode.INVALID_ARGUMENT)
+        self.assertIn("agent_size", e.exception.message)
+        c.delete_map("pond")
+
     def test_bad_requests_get_precise_statuses(self):
         cases = [
             ("unknown map", lambda: self.client.find_path("nowhere", (1, 1), (2, 2)),

@@ -97,14 +97,16 @@ def _enum(enum_type, prefix, value, name):
 
 
 def _path_request(map_id, start, goal, *, algorithm=None, weight=0.0, diagonal=None,
-                  max_expansions=0, smooth=False, snap_radius=0, allow_partial=False):
+                  max_expansions=0, smooth=False, snap_radius=0, allow_partial=False,
+                  areas=0, area_costs=(), agent_size=0):
     return pb.PathRequest(
         map_id=map_id, start=_cell(start, "start"), goal=_cell(goal, "goal"),
         algorithm=_enum(pb.Algorithm, "ALGORITHM_", algorithm, "algorithm"),
         weight=weight,
         diagonal=_enum(pb.DiagonalPolicy, "DIAGONAL_POLICY_", diagonal, "diagonal"),
         max_expansions=max_expansions, smooth=smooth, snap_radius=snap_radius,
-        allow_partial=allow_partial)
+        allow_partial=allow_partial, areas=areas, area_costs=list(area_costs),
+        agent_size=agent_size)
 
 
 class Client:
@@ -239,12 +241,16 @@ class Client:
 
     def register_map(self, map_id, *, raw=None, movingai=None, pgm=None, width=0,
                      height=0, default_diagonal=None, replace=False, jump_table=False,
-                     landmarks=0, hpa=False, timeout=None):
+                     landmarks=0, hpa=False, areas=None, default_areas=0,
+                     max_agent_size=0, timeout=None):
         """Registers a map from exactly one of raw (row-major cost bytes, with
         width and height), movingai (.map text) or pgm (P5/P2 bytes).
         Returns its MapInfo. Registering identical content again is a no-op
         (so the call is retried like a read). hpa: build the HPA* abstraction
-        for algorithm="hpa" (bounded-suboptimal)."""
+        for algorithm="hpa" (bounded-suboptimal). areas: one area id per cell
+        (bytes; Moving AI text gives its own: ground 0, swamp 1, water 2,
+        trees 3); default_areas: the areas queries naming none may enter;
+        max_agent_size: agent sizes prepared at registration."""
         given = [name for name, v in (("raw", raw), ("movingai", movingai), ("pgm", pgm))
                  if v is not None]
         if len(given) != 1:
@@ -253,7 +259,10 @@ class Client:
             id=map_id, width=width, height=height,
             default_diagonal=_enum(pb.DiagonalPolicy, "DIAGONAL_POLICY_",
                                    default_diagonal, "default_diagonal"),
-            replace=replace, jump_table=jump_table, landmarks=landmarks, hpa=hpa)
+            replace=replace, jump_table=jump_table, landmarks=landmarks, hpa=hpa,
+            default_areas=default_areas, max_agent_size=max_agent_size)
+        if areas is not None:
+            request.areas = bytes(areas)
         if raw is not None:
             request.raw = bytes(raw)
         elif movingai is not None:
@@ -320,7 +329,9 @@ class Client:
         ...),
         weight, diagonal
         ("never", "no_corner_cutting", "allow_corner_cutting"),
-        max_expansions, smooth, snap_radius, allow_partial."""
+        max_expansions, smooth, snap_radius, allow_partial; the agent:
+        areas (bit mask, 0 = the map's default), area_costs (multiplier per
+        area id), agent_size (1 to 8)."""
         return self._map_call(self._stub.FindPath,
                               _path_request(map_id, start, goal, **options),
                               idempotent=True, map_id=map_id, timeout=timeout)
