@@ -194,6 +194,17 @@ absl::StatusOr<std::shared_ptr<const MapSnapshot>> MapRegistry::Register(
         parts, ") exceeds --max_derived_bytes (", limits_.max_derived_bytes,
         ")"));
   }
+  // Each pinned agent map is a map of its own, about the terrain's size.
+  const size_t agent_bytes =
+      static_cast<size_t>(options.max_agent_size - 1) * map.MemoryBytes();
+  if (derived_bytes + agent_bytes > limits_.max_derived_bytes) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "max_agent_size: ", options.max_agent_size - 1, " agent maps of the ",
+        map.width(), " x ", map.height(), " map (", agent_bytes,
+        " bytes) and its derived data (", derived_bytes,
+        " bytes) exceed --max_derived_bytes (", limits_.max_derived_bytes,
+        ")"));
+  }
   const bool new_id = old == nullptr;
   const int64_t old_cells = new_id ? 0 : old->map.cell_count();
   const int64_t cells = map.cell_count();

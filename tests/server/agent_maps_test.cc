@@ -147,6 +147,22 @@ TEST(AgentMapsTest, ViewsAndAgentMapsEqualAFreshBuildAfterEveryUpdate) {
   }
 }
 
+TEST(AgentMapsTest, PinnedSizesCountAgainstTheDerivedBytesLimit) {
+  MapRegistry::Limits limits;
+  const GridMap map = testing::MakeRandomMap({}, 3);
+  limits.max_derived_bytes = 2 * map.MemoryBytes();
+  MapRegistry registry(nullptr, limits);
+  MapOptions options;
+  options.max_agent_size = 4;  // Three maps: more than twice the map.
+  EXPECT_TRUE(testing::StatusIs(
+      registry.Register("m", map, options, false),
+      absl::StatusCode::kResourceExhausted, "max_agent_size: 3 agent maps"));
+  EXPECT_EQ(registry.Find("m"), nullptr);
+  options.max_agent_size = 3;
+  ASSERT_OK(registry.Register("m", map, options, false));
+  EXPECT_EQ(registry.Find("m")->agent_maps->count(), 2u);
+}
+
 TEST(AgentMapsTest, PinnedClassesStayTheLeastRecentlyUsedGo) {
   const GridMap map = testing::MakeRandomMap({}, 7);
   AgentMaps maps(2);

@@ -172,6 +172,19 @@ TEST_F(ServerAgentsTest, BigAgentsGetPathsTheirSquaresFitAlong) {
         BuildAgentMap(lake_->map, lake_->areas, agent);
     for (const Cell& c : Unpack(out.cells())) EXPECT_TRUE(seen->Passable(c));
   }
+  // Snapping finds a cell free for the agent's whole square: (11, 2)'s
+  // square holds the wall at (12, 2). (The ground above the wall is cut
+  // off from the south for a 2 x 2 agent: the goal is up there.)
+  v1::PathRequest snapped = AgentPath("lake", {11, 2}, {12, 0}, 0, 2);
+  snapped.set_snap_radius(3);
+  v1::PathResponse out;
+  ASSERT_TRUE(Find(stub(), snapped, &out).ok());
+  AgentClass two;
+  two.areas = kMovingAiDefaultAreas;
+  two.size = 2;
+  const Cell start = convert::CellFromProto(out.start());
+  EXPECT_NE(start, (Cell{11, 2}));
+  EXPECT_TRUE(BuildAgentMap(lake_->map, lake_->areas, two)->Passable(start));
   // Size 3 was not pinned: it is built on first use and kept.
   v1::GetMapResponse got;
   ASSERT_TRUE(GetMapWithCells(stub(), "lake", &got).ok());
