@@ -16,8 +16,11 @@ new=${2:?usage: server_compare.sh OLD_BUILD NEW_BUILD [DATA_DIR] [ALGOS] [ROUNDS
 data=${3:-../shared/movingai}
 algos=${4:-auto astar}
 rounds=${5:-3}
-maps=(bg512/AR0011SR da2/ht_chantry dao/den520d mazes/maze512-8-0
-      random/random512-10-0 rooms/8room_000 sc1/Aftershock cities/Berlin_0_256)
+# GRIDSTAR_COMPARE_MAPS (space separated) replaces the default maps.
+read -r -a maps <<<"${GRIDSTAR_COMPARE_MAPS:-bg512/AR0011SR da2/ht_chantry \
+dao/den520d mazes/maze512-8-0 random/random512-10-0 rooms/8room_000 \
+sc1/Aftershock cities/Berlin_0_256}"
+
 preload=""
 for m in "${maps[@]}"; do preload+="${preload:+,}$(basename "$m")=$data/$m.map"; done
 old_file=$(mktemp -u)
