@@ -232,7 +232,7 @@ void WatchHub::DropPlanner(Agent& agent) {
 
 std::shared_ptr<WatchHub::Repair> WatchHub::PlanRepair(Agent& agent,
                                                        const PathJob& job) {
-  if (options_.dstar_budget_bytes == 0) return nullptr;
+  if (options_.dstar_budget_bytes == 0 || agent.classed) return nullptr;
   const v1::PathRequest& r = agent.request;
   if (r.smooth() || r.snap_radius() != 0 || r.max_expansions() != 0 ||
       r.allow_partial() || !IsOptimal(job.query.algorithm)) {
@@ -447,8 +447,10 @@ void WatchHub::Installed(Handle_t h, uint64_t seq, v1::WatchReason reason,
   }
   if (reason == v1::WATCH_REASON_CHEAPER && !agent->path.empty() &&
       now != nullptr) {
-    const double remaining = RemainingCost(now->map, agent->path,
-                                           agent->progress, agent->policy);
+    std::shared_ptr<const GridMap> hold;
+    const double remaining = RemainingCost(MapOf(*agent, *now, &hold),
+                                           agent->path, agent->progress,
+                                           agent->policy);
     if (remaining >= 0 &&
         !(response.cost() < (1 - agent->replan_if_cheaper) * remaining)) {
       return;  // Not cheaper by enough: the agent keeps its path.
@@ -478,6 +480,19 @@ void WatchHub::Installed(Handle_t h, uint64_t seq, v1::WatchReason reason,
   Publish();
 }
 
+const GridMap& WatchHub::MapOf(const Agent& agent, const MapSnapshot& snapshot,
+                              std::shared_ptr<const GridMap>* hold) const {
+  if (!agent.classed) return snapshot.map;
+  const v1::PathRequest& r = agent.request;
+  absl::StatusOr<ResolvedAgent> resolved = ResolveAgent(
+      snapshot, r.areas(), r.area_costs(), r.agent_size(), "path.");
+  // A class that no longer resolves (a multiplier now overflows) is
+  // checked on the view; its next search answers the error.
+  if (!resolved.ok() || resolved->map == nullptr) return snapshot.map;
+  *hold = std::move(resolved->map);
+  return **hold;
+}
+
 void WatchHub::Recheck(Handle_t h, Agent& agent, const MapSnapshot& snapshot,
                        absl::Time since) {
   if (agent.in_flight) return;
@@ -488,8 +503,9 @@ void WatchHub::Recheck(Handle_t h, Agent& agent, const MapSnapshot& snapshot,
     }
     return;
   }
-  if (RemainingCost(snapshot.map, agent.path, agent.progress, agent.policy) <
-      0) {
+  std::shared_ptr<const GridMap> hold;
+  if (RemainingCost(MapOf(agent, snapshot, &hold), agent.path, agent.progress,
+                    agent.policy) < 0) {
     SubmitPush(h, agent, v1::WATCH_REASON_BLOCKED, since, snapshot.version);
   } else if (agent.replan_if_cheaper > 0) {
     SubmitPush(h, agent, v1::WATCH_REASON_CHEAPER, since, snapshot.version);

@@ -20,6 +20,10 @@
 // octile lower bound decides, O(1) per agent). Agents left without a path
 // are retried when a change opens cells (REACHABLE).
 //
+// Agents of a class other than the map's default (areas, area costs,
+// size: agents.h) are checked on their class's agent map at every update of
+// the map instead of through the tiles (their map changes where the default's does not).
+//
 // Searches run on the search Scheduler as tasks, never under the hub's
 // lock; each agent has at most one update-caused search in flight (a
 // change that comes meanwhile is caught when its answer is installed: the
@@ -212,6 +216,10 @@ class WatchHub {
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Re-prices the agent's remaining path on `snapshot` and replans it as
   // a change there calls for.
+  // The map the agent's paths are checked on in `snapshot`: the default
+  // view, or its class's agent map (held in *hold).
+  const GridMap& MapOf(const Agent& agent, const MapSnapshot& snapshot,
+                       std::shared_ptr<const GridMap>* hold) const;
   void Recheck(Handle_t h, Agent& agent, const MapSnapshot& snapshot,
                absl::Time since) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Reads and records the map's newest snapshot for the index (re-listing

@@ -112,7 +112,10 @@ void WatchHub::MapUpdated(const std::string& id, uint64_t version,
   uint64_t crossing = 0;
   for (Handle_t h : candidates) {
     Agent* agent = Find(h);
-    if (agent == nullptr || agent->path.empty() || agent->in_flight) continue;
+    if (agent == nullptr || agent->path.empty() || agent->in_flight ||
+        agent->classed) {
+      continue;
+    }
     bool touches = false;
     agent->path.ForEachTouchedCell(agent->progress, [&](Cell c) {
       if (touches) return;
@@ -162,11 +165,22 @@ void WatchHub::MapUpdated(const std::string& id, uint64_t version,
     }
   }
 
+  // Agents of other classes: their maps change where the view's does not
+  // (cells of other areas, whole squares), so each is re-checked on its
+  // class's map at every update of the map.
+  size_t classed = 0;
+  for (Handle_t h : watch.agents) {
+    Agent* agent = Find(h);
+    if (agent == nullptr || !agent->classed) continue;
+    ++classed;
+    Recheck(h, *agent, *now, since);
+  }
+
   if (!cheaper.empty() || opened) {
     const double min_cost = std::max<double>(1, map.min_cost());
     for (Handle_t h : watch.agents) {
       Agent* agent = Find(h);
-      if (agent == nullptr || agent->in_flight) continue;
+      if (agent == nullptr || agent->in_flight || agent->classed) continue;
       if (agent->path.empty()) {
         if (opened && agent->no_path) {
           SubmitPush(h, *agent, v1::WATCH_REASON_REACHABLE, since,
@@ -192,9 +206,9 @@ void WatchHub::MapUpdated(const std::string& id, uint64_t version,
       }
     }
   }
-  totals_.checked += candidates.size();
-  totals_.crossing += crossing;
-  watch_metrics_.Checked(candidates.size(), crossing);
+  totals_.checked += candidates.size() + classed;
+  totals_.crossing += crossing + classed;
+  watch_metrics_.Checked(candidates.size() + classed, crossing + classed);
   Settle();
   Publish();
 }

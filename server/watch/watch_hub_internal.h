@@ -27,6 +27,11 @@ struct WatchHub::Agent {
   // The agent's path request; its start is replaced by `position`.
   v1::PathRequest request;
   DiagonalPolicy policy = DiagonalPolicy::kNoCornerCutting;
+  // The request names an agent class other than the map's default (areas,
+  // area costs, a size): its paths are checked on that class's agent map,
+  // on every update of the map rather than through the tile index, and it
+  // never gets a D* Lite planner (which searches the default view).
+  bool classed = false;
   double replan_if_cheaper = 0;
   uint64_t progressive = 0;
   Cell position;

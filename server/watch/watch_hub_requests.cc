@@ -67,20 +67,6 @@ void WatchHub::HandleLocked(const std::shared_ptr<WatchSink>& sink,
       if (snapshot == nullptr) {
         return reply(reason, UnknownMap("path.map_id", path.map_id()));
       }
-      // Watched paths are checked on the map's default view: an agent of
-      // another class (areas, area costs, size) is not watched yet.
-      if (path.agent_size() > 1 || path.area_costs_size() > 0 ||
-          (path.areas() != 0 && CanonicalAgentClass(
-                                    AgentClass{path.areas()},
-                                    snapshot->areas_present()) !=
-                                    snapshot->DefaultClass())) {
-        return reply(reason,
-                     absl::UnimplementedError(
-                         "path.agent_size, path.areas, path.area_costs: "
-                         "watched agents search as the map's default class "
-                         "(size 1, its default areas); other classes are "
-                         "not watched yet"));
-      }
       // Checked as a search would check it, before anything changes.
       PathJob probe;
       if (absl::Status s = MakeJob(path, snapshot, absl::InfiniteFuture(),
@@ -123,6 +109,7 @@ void WatchHub::HandleLocked(const std::shared_ptr<WatchSink>& sink,
       Refresh(*watch, agent->map_id);
       agent->request = path;
       agent->policy = probe.query.movement.diagonal;
+      agent->classed = probe.agent_map != nullptr;
       agent->position = convert::CellFromProto(path.start());
       agent->replan_if_cheaper = fraction;
       agent->progressive = request.progressive_expansions();
@@ -188,8 +175,10 @@ void WatchHub::HandleLocked(const std::shared_ptr<WatchSink>& sink,
         return reply(reason, UnknownMap("path.map_id", agent->map_id));
       }
       if (agent->request.snap_radius() == 0) {
-        if (absl::Status s = snapshot->map.CheckPassable(
-                "goal", convert::CellFromProto(request.goal()));
+        std::shared_ptr<const GridMap> hold;
+        if (absl::Status s = MapOf(*agent, *snapshot, &hold)
+                                 .CheckPassable("goal", convert::CellFromProto(
+                                                            request.goal()));
             !s.ok()) {
           return reply(reason, s);
         }

@@ -5,6 +5,7 @@
 // errors naming their fields. Answers are compared with core's search on
 // core's agent map (itself checked against a brute-force footprint search
 // in tests/core/agents_test.cc): these tests check the wiring.
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -382,20 +383,68 @@ TEST_F(ServerAgentsTest, FlowFieldsAndGroupsHonourTheClass) {
   }
 }
 
-TEST_F(ServerAgentsTest, WatchedAgentsOfOtherClassesAreNotWatchedYet) {
+TEST_F(ServerAgentsTest, WatchedBigAgentsAreReplannedOnTheirClassMap) {
   grpc::ClientContext ctx;
   SetDeadline(&ctx);
   auto stream = stub().WatchPaths(&ctx);
   v1::WatchRequest add;
   add.set_request_id(1);
-  add.set_agent_id(1);
+  add.set_agent_id(7);
   add.set_action(v1::WATCH_ACTION_ADD);
-  *add.mutable_path() = AgentPath("lake", {0, 0}, {13, 9}, 0, 2);
+  const Cell s{0, 7}, g{12, 8};
+  *add.mutable_path() = AgentPath("lake", s, g, 0, 2);
   ASSERT_TRUE(stream->Write(add));
   v1::WatchEvent e;
   ASSERT_TRUE(stream->Read(&e));
-  EXPECT_EQ(e.code(), grpc::StatusCode::UNIMPLEMENTED);
-  EXPECT_NE(e.message().find("path.agent_size"), std::string::npos);
+  ASSERT_EQ(e.code(), 0) << e.message();
+  EXPECT_EQ(e.reason(), v1::WATCH_REASON_ADDED);
+  const std::vector<Cell> first = Unpack(e.path().cells());
+  // Block a cell under the agent's square but off its top-left cells: only
+  // the class's map sees that the path broke.
+  Cell under{-1, -1};
+  for (const Cell& c : first) {
+    const Cell below{c.x, c.y + 1};
+    if (std::find(first.begin(), first.end(), below) == first.end() &&
+        c.x > 2 && c.x < 10) {
+      under = below;
+      break;
+    }
+  }
+  ASSERT_NE(under.x, -1);
+  v1::UpdateCellsRequest u;
+  u.set_id("lake");
+  v1::CellUpdate* cu = u.add_cells();
+  cu->mutable_cell()->set_x(under.x);
+  cu->mutable_cell()->set_y(under.y);
+  cu->set_cost(0);
+  v1::MapInfo info;
+  {
+    grpc::ClientContext uctx;
+    ASSERT_TRUE(stub().UpdateCells(&uctx, u, &info).ok());
+  }
+  ASSERT_TRUE(stream->Read(&e));
+  ASSERT_EQ(e.code(), 0) << e.message();
+  EXPECT_EQ(e.request_id(), 0u);
+  EXPECT_EQ(e.reason(), v1::WATCH_REASON_BLOCKED);
+  EXPECT_EQ(e.map_version(), 2u);
+  EXPECT_FALSE(e.incremental());
+  // The new path is legal for the 2 x 2 agent on version 2.
+  v1::GetMapResponse got;
+  ASSERT_TRUE(GetMapWithCells(stub(), "lake", &got).ok());
+  const GridMap terrain = *GridMap::FromCosts(
+      14, 10, std::vector<uint8_t>(got.raw().begin(), got.raw().end()));
+  AgentClass big;
+  big.areas = kMovingAiDefaultAreas;
+  big.size = 2;
+  const GridMap seen = *BuildAgentMap(terrain, lake_->areas, big);
+  const std::vector<Cell> replanned = Unpack(e.path().cells());
+  ASSERT_FALSE(replanned.empty());
+  EXPECT_GE(PathCost(seen, replanned, DiagonalPolicy::kNoCornerCutting), 0);
+  EXPECT_NEAR(e.path().cost(),
+              CoreCost(MapWithAreas{terrain, lake_->areas,
+                                    kMovingAiDefaultAreas},
+                       big, s, g),
+              1e-9);
   stream->WritesDone();
   while (stream->Read(&e)) {
   }
