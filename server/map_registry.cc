@@ -97,7 +97,10 @@ absl::StatusOr<std::shared_ptr<MapSnapshot>> MapRegistry::NewSnapshot(
                                             std::move(*view->view));
   next->terrain = std::move(view->terrain);
   next->areas = std::move(view->areas);
-  next->agent_maps = std::make_shared<AgentMaps>(limits_.max_agent_maps);
+  next->agent_maps = std::make_shared<AgentMaps>(
+      limits_.max_agent_maps,
+      AgentMapsDerived{next->options.jump_table, next->options.landmarks,
+                         next->options.default_diagonal});
   if (absl::Status s =
           BuildDerived(options.derived(), &next->map, &next->derived);
       !s.ok()) {
@@ -196,7 +199,13 @@ absl::StatusOr<std::shared_ptr<const MapSnapshot>> MapRegistry::Register(
   }
   // Each pinned agent map is a map of its own, about the terrain's size.
   const size_t agent_bytes =
-      static_cast<size_t>(options.max_agent_size - 1) * map.MemoryBytes();
+      static_cast<size_t>(options.max_agent_size - 1) *
+      (map.MemoryBytes() +
+       (options.jump_table
+            ? GridMap::JumpTableBytesFor(map.width(), map.height())
+            : 0) +
+       static_cast<size_t>(options.landmarks) * sizeof(double) *
+           static_cast<size_t>(map.padded_size()));
   if (derived_bytes + agent_bytes > limits_.max_derived_bytes) {
     return absl::ResourceExhaustedError(absl::StrCat(
         "max_agent_size: ", options.max_agent_size - 1, " agent maps of the ",
@@ -282,7 +291,10 @@ absl::StatusOr<std::shared_ptr<MapSnapshot>> MapRegistry::NextVersion(
   next->terrain = std::move(view->terrain);
   next->areas = std::move(view->areas);
   next->view_rects = summary.rects;
-  next->agent_maps = std::make_shared<AgentMaps>(limits_.max_agent_maps);
+  next->agent_maps = std::make_shared<AgentMaps>(
+      limits_.max_agent_maps,
+      AgentMapsDerived{next->options.jump_table, next->options.landmarks,
+                         next->options.default_diagonal});
   if (old->areas == nullptr && next->areas != nullptr) {
     // The first areas change every class's canonical form (its cache key):
     // the default sizes are built again, other classes on their next query.
@@ -323,7 +335,10 @@ absl::StatusOr<std::shared_ptr<MapSnapshot>> MapRegistry::NextVersion(
 
 bool MapRegistry::ClaimLandmarkRebuild(const std::string& id) {
   std::shared_ptr<const MapSnapshot> s = Find(id);
-  if (s == nullptr || !s->landmarks_pending()) return false;
+  if (s == nullptr ||
+      !(s->landmarks_pending() || s->agent_maps->LandmarksPending())) {
+    return false;
+  }
   std::lock_guard<std::mutex> lock(mu_);
   return rebuild_claims_.insert(id).second;
 }
@@ -337,7 +352,10 @@ absl::Status MapRegistry::RebuildPendingLandmarks(const std::string& id) {
   // From here on a newer version may claim a rebuild of its own.
   DropLandmarkClaim(id);
   std::shared_ptr<const MapSnapshot> base = Find(id);
-  if (base == nullptr || !base->landmarks_pending()) return absl::OkStatus();
+  if (base == nullptr) return absl::OkStatus();
+  // The agent maps' own, installed in their cache (same version).
+  if (absl::Status s = base->agent_maps->RebuildLandmarks(); !s.ok()) return s;
+  if (!base->landmarks_pending()) return absl::OkStatus();
   GridMap map = base->map;  // Shares every tile.
   const auto t0 = std::chrono::steady_clock::now();
   if (absl::Status s = map.BuildLandmarks(base->options.landmarks,

@@ -39,6 +39,48 @@ void AgentMaps::InsertLocked(Entry entry) {
   }
 }
 
+absl::Status AgentMaps::AddLandmarks(const AgentClass& agent,
+                                     GridMap* map) const {
+  if (!WantsLandmarks(*map)) return absl::OkStatus();
+  return map->BuildLandmarks(
+      derived_.landmarks, AgentPolicy(derived_.landmark_policy, agent.size));
+}
+
+absl::Status AgentMaps::AddDerived(const AgentClass& agent,
+                                   GridMap* map) const {
+  if (derived_.jump_table && map->uniform_cost()) {
+    if (absl::Status s = map->BuildJumpTable(); !s.ok()) return s;
+  }
+  return AddLandmarks(agent, map);
+}
+
+bool AgentMaps::LandmarksPending() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (const Entry& e : entries_) {
+    if (WantsLandmarks(*e.map)) return true;
+  }
+  return false;
+}
+
+absl::Status AgentMaps::RebuildLandmarks() {
+  std::vector<Entry> pending;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (const Entry& e : entries_) {
+      if (WantsLandmarks(*e.map)) pending.push_back(e);
+    }
+  }
+  for (Entry& e : pending) {
+    GridMap map = *e.map;  // Shares every tile and the jump table.
+    if (absl::Status s = AddLandmarks(e.agent, &map); !s.ok()) return s;
+    auto built = std::make_shared<const GridMap>(std::move(map));
+    std::lock_guard<std::mutex> lock(mu_);
+    Entry* held = FindLocked(e.agent);
+    if (held != nullptr && held->map == e.map) held->map = std::move(built);
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<std::shared_ptr<const GridMap>> AgentMaps::Get(
     const AgentClass& agent, const GridMap& terrain,
     absl::Span<const uint8_t> areas, double* built_micros) {
@@ -53,6 +95,7 @@ absl::StatusOr<std::shared_ptr<const GridMap>> AgentMaps::Get(
   const auto t0 = std::chrono::steady_clock::now();
   absl::StatusOr<GridMap> built = BuildAgentMap(terrain, areas, agent);
   if (!built.ok()) return built.status();
+  if (absl::Status s = AddDerived(agent, &*built); !s.ok()) return s;
   auto map = std::make_shared<const GridMap>(*std::move(built));
   const double micros = MicrosSince(t0);
   if (built_micros != nullptr) *built_micros = micros;
@@ -89,9 +132,23 @@ void AgentMaps::RepairInto(const GridMap& terrain,
   const auto t0 = std::chrono::steady_clock::now();
   std::vector<Entry> repaired;
   for (Entry& e : held) {
+    ChangeSummary summary;
     absl::StatusOr<GridMap> map =
-        RepairAgentMap(*e.map, terrain, areas, e.agent, rects);
+        RepairAgentMap(*e.map, terrain, areas, e.agent, rects, &summary);
     if (!map.ok()) continue;
+    // The table follows the agent map: repaired from the one before when
+    // there was one, built when the map just became uniform.
+    if (derived_.jump_table && map->uniform_cost()) {
+      const absl::Status s =
+          e.map->has_jump_table()
+              ? map->RepairJumpTable(*e.map, summary.rects)
+              : map->BuildJumpTable();
+      if (!s.ok()) continue;
+    }
+    // Landmark distances stay lower bounds when nothing got cheaper.
+    if (e.map->landmark_count() > 0 && summary.only_raised) {
+      map->ShareLandmarksOf(*e.map);
+    }
     e.map = std::make_shared<const GridMap>(*std::move(map));
     repaired.push_back(std::move(e));
   }

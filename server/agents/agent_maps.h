@@ -30,9 +30,24 @@
 
 namespace gridstar::server {
 
+// The map's opt-in structures, which its agent maps get too.
+struct AgentMapsDerived {
+  // Every uniform-cost agent map gets its jump table (jps+ and auto run
+  // on it as on the view), built with the map and repaired with it.
+  bool jump_table = false;
+  // Landmarks (ALT) of every agent map under AgentPolicy(policy, size):
+  // built with the map; kept through updates that only raise costs or
+  // block cells; otherwise dropped from the repaired map (alt runs as
+  // A* there) until RebuildLandmarks, which the registry runs in the
+  // background as it does for the view.
+  int landmarks = 0;
+  DiagonalPolicy landmark_policy = DiagonalPolicy::kNoCornerCutting;
+};
+
 class AgentMaps {
  public:
-  explicit AgentMaps(size_t max_classes) : max_classes_(max_classes) {}
+  explicit AgentMaps(size_t max_classes, AgentMapsDerived derived = {})
+      : max_classes_(max_classes), derived_(derived) {}
 
   // The agent map of `agent` (REQUIRES: canonical for `present` and
   // validated) over `terrain` and `areas`, built now when not held.
@@ -47,11 +62,17 @@ class AgentMaps {
                    absl::Span<const uint8_t> areas);
 
   // Every held map repaired for the cells of `rects` (whose costs or areas
-  // changed between this version's terrain and `terrain`), into `next`
-  // (empty). A class whose repair fails (a multiplied cost over 255 now)
+  // changed between this version's terrain and `terrain`), its jump table
+  // with it, into `next` (empty). A class whose repair fails (a multiplied cost over 255 now)
   // is dropped from `next`; its next query answers the error.
   void RepairInto(const GridMap& terrain, absl::Span<const uint8_t> areas,
                   absl::Span<const CellRect> rects, AgentMaps* next) const;
+
+  // True when some held map lacks the landmarks asked for.
+  bool LandmarksPending() const;
+  // Builds the missing landmarks (outside the lock) and installs them in
+  // the maps still held.
+  absl::Status RebuildLandmarks();
 
   size_t count() const;
   size_t bytes() const;
@@ -69,7 +90,16 @@ class AgentMaps {
   Entry* FindLocked(const AgentClass& agent);
   void InsertLocked(Entry entry);
 
+  // Builds `map`'s jump table and landmarks when asked for and possible.
+  absl::Status AddDerived(const AgentClass& agent, GridMap* map) const;
+  absl::Status AddLandmarks(const AgentClass& agent, GridMap* map) const;
+  bool WantsLandmarks(const GridMap& map) const {
+    return derived_.landmarks > 0 && map.landmark_count() == 0 &&
+           map.passable_count() > 0;
+  }
+
   const size_t max_classes_;
+  const AgentMapsDerived derived_;
   mutable std::mutex mu_;
   std::vector<Entry> entries_;  // Few: a linear scan finds a class.
   uint64_t uses_ = 0;

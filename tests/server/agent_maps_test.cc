@@ -7,6 +7,7 @@
 // round trip of areas, area updates and files written before areas.
 #include <unistd.h>
 
+#include <algorithm>
 #include <random>
 #include <string>
 #include <vector>
@@ -14,6 +15,8 @@
 #include "absl/strings/str_cat.h"
 #include "agents/agent_maps.h"
 #include "gridstar/agents.h"
+#include "gridstar/find_path.h"
+#include "gridstar/search_context.h"
 #include "gridstar/map_update.h"
 #include "gtest/gtest.h"
 #include "map_registry.h"
@@ -48,6 +51,8 @@ TEST(AgentMapsTest, ViewsAndAgentMapsEqualAFreshBuildAfterEveryUpdate) {
       std::system(absl::StrCat("rm -rf ", dir, " && mkdir -p ", dir).c_str()),
       0);
   std::mt19937 rng(424242);
+  int tables_checked = 0;
+  int alt_checked = 0;
   for (int run = 0; run < 6; ++run) {
     SCOPED_TRACE(absl::StrCat("run ", run));
     MapRegistry registry(std::make_unique<DirectoryStore>(dir), {});
@@ -65,6 +70,7 @@ TEST(AgentMapsTest, ViewsAndAgentMapsEqualAFreshBuildAfterEveryUpdate) {
     options.default_areas = run % 3 == 0 ? kAllAreas : 0b0111;
     options.max_agent_size = 1 + run % 3;
     options.jump_table = run % 2 == 0;
+    options.landmarks = run % 2 == 1 ? 2 : 0;  // On the terrain runs.
     const std::string id = absl::StrCat("m", run);
     ASSERT_OK(registry.Register(id, terrain, options, false, areas));
     // Two classes asked for, so that their maps are kept and repaired.
@@ -102,6 +108,10 @@ TEST(AgentMapsTest, ViewsAndAgentMapsEqualAFreshBuildAfterEveryUpdate) {
       ASSERT_OK(registry.Update(id, changes, 0, Field, area_changes));
       ApplyChangesToCosts(spec.width, changes, absl::MakeSpan(costs));
       ApplyAreaChanges(spec.width, area_changes, absl::MakeSpan(areas));
+      // The background rebuild of landmarks, as the service runs it.
+      if (registry.ClaimLandmarkRebuild(id)) {
+        ASSERT_OK(registry.RebuildPendingLandmarks(id));
+      }
       std::shared_ptr<const MapSnapshot> s = registry.Find(id);
       if (step == 0) {
         for (const AgentClass& c : {boat, wary}) ASSERT_OK(s->AgentMapFor(c));
@@ -129,6 +139,44 @@ TEST(AgentMapsTest, ViewsAndAgentMapsEqualAFreshBuildAfterEveryUpdate) {
         absl::StatusOr<GridMap> want = BuildAgentMap(fresh_terrain, areas, c);
         ASSERT_OK(want);
         ExpectSameMap(**held, *want);
+        // With the map's jump_table option, a uniform agent map carries
+        // its table, repaired: equal to a fresh build's.
+        ASSERT_EQ((*held)->has_jump_table(),
+                  options.jump_table && want->uniform_cost());
+        if (want->uniform_cost() && options.jump_table) {
+          ASSERT_OK(want->BuildJumpTable());
+          ASSERT_EQ((*held)->JumpTableBytes(), want->JumpTableBytes());
+          ASSERT_TRUE(std::equal((*held)->jump_table(),
+                                 (*held)->jump_table() + want->JumpTableBytes(),
+                                 want->jump_table()));
+          ++tables_checked;
+        }
+        // With landmarks asked for, every agent map has them after the
+        // rebuild, under the class's policy, and alt stays exact on it.
+        if (options.landmarks > 0 && want->passable_count() > 0) {
+          ASSERT_EQ((*held)->landmark_count(), options.landmarks);
+          const DiagonalPolicy policy =
+              AgentPolicy(options.default_diagonal, c.size);
+          ASSERT_EQ((*held)->landmark_policy(), policy);
+          SearchContext context;
+          // From a landmark (in the largest component) to cells it reaches.
+          for (int tries = 0; tries < 40; ++tries) {
+            PathQuery q;
+            q.start = (*held)->landmarks()[tries % 2];
+            q.goal = {static_cast<int32_t>(rng() % spec.width),
+                      static_cast<int32_t>(rng() % spec.height)};
+            if (!want->Connected(q.start, q.goal)) continue;
+            q.movement.diagonal = policy;
+            q.algorithm = Algorithm::kAlt;
+            absl::StatusOr<PathResult> alt = FindPath(**held, q, context);
+            q.algorithm = Algorithm::kAStar;
+            absl::StatusOr<PathResult> exact = FindPath(*want, q, context);
+            ASSERT_OK(alt);
+            ASSERT_OK(exact);
+            ASSERT_NEAR(alt->cost, exact->cost, 1e-6 * (1 + exact->cost));
+            ++alt_checked;
+          }
+        }
       }
     }
     // The store gives back the same content.
@@ -145,6 +193,8 @@ TEST(AgentMapsTest, ViewsAndAgentMapsEqualAFreshBuildAfterEveryUpdate) {
     EXPECT_EQ(loaded->options, options);
     ExpectSameMap(loaded->map, registry.Find(id)->map);
   }
+  EXPECT_GT(tables_checked, 50);
+  EXPECT_GT(alt_checked, 100);
 }
 
 TEST(AgentMapsTest, PinnedSizesCountAgainstTheDerivedBytesLimit) {

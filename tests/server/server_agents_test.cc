@@ -140,6 +140,36 @@ TEST_F(ServerAgentsTest, AWaterOnlyFilterSailsOverWater) {
   EXPECT_EQ(got.info().agent_maps(), 2u);  // The boat's map is kept.
 }
 
+TEST_F(ServerAgentsTest, AgentMapsGetJumpTablesWhenTheMapHasOne) {
+  v1::RegisterMapRequest r;
+  r.set_id("tabled");
+  r.set_movingai(kLake);
+  r.set_jump_table(true);
+  v1::MapInfo info;
+  {
+    grpc::ClientContext ctx;
+    ASSERT_TRUE(stub().RegisterMap(&ctx, r, &info).ok());
+  }
+  const Cell s{2, 1}, g{10, 6};
+  for (const v1::Algorithm algo :
+       {v1::ALGORITHM_JPS_PLUS, v1::ALGORITHM_AUTO}) {
+    v1::PathRequest boat = AgentPath("tabled", s, g, kWater, 1);
+    boat.set_algorithm(algo);
+    v1::PathResponse out;
+    ASSERT_TRUE(Find(stub(), boat, &out).ok());
+    EXPECT_EQ(out.algorithm(), v1::ALGORITHM_JPS_PLUS);
+    AgentClass sailor;
+    sailor.areas = kWater;
+    EXPECT_NEAR(out.cost(), CoreCost(*lake_, sailor, s, g), 1e-9);
+  }
+  // Without the option, jps+ runs as jps there.
+  v1::PathRequest plain = AgentPath("lake", s, g, kWater, 1);
+  plain.set_algorithm(v1::ALGORITHM_JPS_PLUS);
+  v1::PathResponse out;
+  ASSERT_TRUE(Find(stub(), plain, &out).ok());
+  EXPECT_EQ(out.algorithm(), v1::ALGORITHM_JPS);
+}
+
 TEST_F(ServerAgentsTest, AreaCostsSteerAroundTheSwamp) {
   const Cell s{0, 7}, g{13, 7};
   v1::PathResponse through, around;
