@@ -118,6 +118,16 @@ def main():
     write("search", "terrain_flags.bin",
           bytes([11, 11, 0x1d]) + bytes(rng.randrange(80, 256) for _ in range(144)) +
           bytes([2, 3, 40, 14, 3, 10, 12]))
+    # Maps followed by areas in blobs, an agent class and a change, for the
+    # agent-map checks that read the input's tail.
+    rng = random.Random(20261205)
+    for i in range(3):
+        w, h = 6 + 5 * i, 5 + 4 * i
+        data = bytes([w - 1, h - 1, rng.randrange(256)])
+        data += bytes(rng.randrange(256) for _ in range(w * h + 12))
+        data += bytes(rng.choice([0, 0, 1, 2, 3]) for _ in range(w * h))
+        data += bytes(rng.randrange(256) for _ in range(20))
+        write("search", "agents%d.bin" % i, data)
 
 
 if __name__ == "__main__":

@@ -5,15 +5,21 @@
 // ends are right, whose cost is the recomputed sum and is no more than a plain
 // Dijkstra's (optimal algorithms: the same; weighted: within its weight).
 // Jump tables and landmarks are built on some maps, and some inputs also
-// check the goal's flow field against the reference.
+// check the goal's flow field against the reference. The rest of the input
+// makes areas and an agent class: the agent map is checked cell by cell
+// against the footprint rule, and its repair after one change against a
+// fresh build.
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
 #include "fuzz_util.h"
+#include "gridstar/agents.h"
 #include "gridstar/find_path.h"
+#include "gridstar/map_update.h"
 #include "gridstar/flow_field.h"
 #include "testing/reference.h"
 
@@ -30,6 +36,87 @@ class Input {
   size_t size_;
   size_t pos_ = 0;
 };
+
+// The agent map's costs written from the contract, cell by cell; false
+// when some allowed passable cell's cost times its multiplier passes 255.
+bool FootprintCosts(const gridstar::GridMap& map,
+                    const std::vector<uint8_t>& areas,
+                    const gridstar::AgentClass& agent,
+                    std::vector<uint8_t>* out) {
+  const int w = map.width(), h = map.height();
+  std::vector<int> worth(areas.size());
+  for (int y = 0; y < h; ++y) {
+    for (int x = 0; x < w; ++x) {
+      const size_t i = static_cast<size_t>(y) * w + x;
+      const int cost = map.cost({x, y});
+      const bool allowed = cost != 0 && ((agent.areas >> areas[i]) & 1);
+      const double v = std::floor(cost * agent.area_costs[areas[i]] + 0.5);
+      if (allowed && v > 255) return false;
+      worth[i] = allowed ? static_cast<int>(v) : -1;
+    }
+  }
+  out->assign(areas.size(), 0);
+  for (int y = 0; y + agent.size <= h; ++y) {
+    for (int x = 0; x + agent.size <= w; ++x) {
+      int worst = 0;
+      for (int dy = 0; dy < agent.size && worst >= 0; ++dy) {
+        for (int dx = 0; dx < agent.size; ++dx) {
+          const int v = worth[static_cast<size_t>(y + dy) * w + x + dx];
+          if (v < 0) {
+            worst = -1;
+            break;
+          }
+          worst = std::max(worst, v);
+        }
+      }
+      (*out)[static_cast<size_t>(y) * w + x] =
+          worst < 0 ? 0 : static_cast<uint8_t>(worst);
+    }
+  }
+  return true;
+}
+
+// An agent class and areas from the rest of the input: the agent map
+// against FootprintCosts, then one change of cost and area repaired
+// against a fresh build.
+void CheckAgentMaps(const gridstar::GridMap& map, Input& in) {
+  using namespace gridstar;
+  std::vector<uint8_t> areas(static_cast<size_t>(map.cell_count()));
+  for (uint8_t& a : areas) a = in.Byte() % 4;
+  AgentClass agent;
+  agent.areas = 1 + in.Byte() % 15;
+  agent.size = 1 + in.Byte() % kMaxAgentSize;
+  for (int a = 0; a < 4; ++a) agent.area_costs[a] = 1 + (in.Byte() % 8) / 2.0;
+  std::vector<uint8_t> want;
+  const bool fits = FootprintCosts(map, areas, agent, &want);
+  absl::StatusOr<GridMap> seen = BuildAgentMap(map, areas, agent);
+  FUZZ_CHECK(seen.ok() == fits);
+  if (!fits) {
+    FUZZ_CHECK(absl::IsInvalidArgument(seen.status()));
+    return;
+  }
+  FUZZ_CHECK(seen->CopyCosts() == want);
+  const int32_t w = map.width(), h = map.height();
+  const Cell min{static_cast<int32_t>(in.Byte() % w),
+                 static_cast<int32_t>(in.Byte() % h)};
+  const Cell max{std::min(w, min.x + 1 + in.Byte() % 3),
+                 std::min(h, min.y + 1 + in.Byte() % 3)};
+  ChangeSummary summary;
+  absl::StatusOr<GridMap> next =
+      ApplyChanges(map, {CellChange{min, max, in.Byte()}}, &summary);
+  FUZZ_CHECK(next.ok());
+  ApplyAreaChanges(w, {AreaChange{min, max, static_cast<uint8_t>(in.Byte() % 4)}},
+                   absl::MakeSpan(areas));
+  const CellRect changed[] = {{min, max}};
+  absl::StatusOr<GridMap> repaired =
+      RepairAgentMap(*seen, *next, areas, agent, changed);
+  absl::StatusOr<GridMap> fresh = BuildAgentMap(*next, areas, agent);
+  FUZZ_CHECK(repaired.ok() == fresh.ok());
+  if (fresh.ok()) {
+    FUZZ_CHECK(repaired->CopyCosts() == fresh->CopyCosts());
+    FUZZ_CHECK(repaired->component_count() == fresh->component_count());
+  }
+}
 
 }  // namespace
 
@@ -134,5 +221,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       }
     }
   }
+  CheckAgentMaps(*map, in);
   return 0;
 }
