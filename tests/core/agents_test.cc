@@ -290,6 +290,60 @@ TEST(AgentMapTest, EveryEngineMatchesBruteForceFootprintSearch) {
   EXPECT_GT(invalid, 10);
 }
 
+TEST(AgentMapTest, SnappingAndSmoothingKeepToCellsFreeForTheAgent) {
+  std::mt19937 rng(3141);
+  SearchContext context;
+  int smoothed = 0, snapped = 0;
+  for (int m = 0; m < 30; ++m) {
+    testing::RandomMapSpec spec;
+    spec.width = 16 + static_cast<int>(rng() % 16);
+    spec.height = 16 + static_cast<int>(rng() % 16);
+    spec.blocked = 0.08;
+    spec.max_cost = m % 2 == 0 ? 1 : 5;
+    const GridMap map = testing::MakeRandomMap(spec, static_cast<uint32_t>(rng()));
+    const std::vector<uint8_t> areas = RandomAreas(map, 3, rng);
+    const AgentClass agent = RandomClass(3, 1 + m % 3, rng);
+    absl::StatusOr<GridMap> agent_map = BuildAgentMap(map, areas, agent);
+    ASSERT_OK(agent_map);
+    const Footprint f{map, areas, agent};
+    for (DiagonalPolicy policy : kAllDiagonalPolicies) {
+      const DiagonalPolicy run = AgentPolicy(policy, agent.size);
+      for (int pair = 0; pair < 4; ++pair) {
+        SCOPED_TRACE(absl::StrCat("map ", m, " size ", agent.size, " ",
+                                  DiagonalPolicyName(policy), " pair ", pair));
+        // Any ends: snapping moves them to cells free for the agent.
+        PathQuery q = testing::Query(
+            {static_cast<int32_t>(rng() % map.width()),
+             static_cast<int32_t>(rng() % map.height())},
+            {static_cast<int32_t>(rng() % map.width()),
+             static_cast<int32_t>(rng() % map.height())},
+            Algorithm::kAStar, run);
+        q.snap_radius = 4;
+        q.smooth = true;
+        absl::StatusOr<PathResult> r = FindPath(*agent_map, q, context);
+        if (!r.ok()) continue;  // Nothing free near, or no path.
+        EXPECT_TRUE(f.SquareFree(r->start.x, r->start.y));
+        EXPECT_TRUE(f.SquareFree(r->goal.x, r->goal.y));
+        snapped += r->start != q.start || r->goal != q.goal;
+        EXPECT_EQ(f.Check(*r, r->start, r->goal, policy), "");
+        // Each waypoint segment crosses only cells whose squares are free.
+        double sum = 0;
+        for (size_t i = 1; i < r->waypoints.size(); ++i) {
+          const double c = testing::ReferenceSegmentCost(
+              *agent_map, r->waypoints[i - 1], r->waypoints[i], run);
+          ASSERT_GE(c, 0) << "segment " << i;
+          sum += c;
+        }
+        EXPECT_NEAR(r->smoothed_cost, sum, 1e-6 * (1 + sum));
+        EXPECT_LE(r->smoothed_cost, r->cost + 1e-9 * (1 + r->cost));
+        ++smoothed;
+      }
+    }
+  }
+  EXPECT_GT(smoothed, 100);
+  EXPECT_GT(snapped, 20);
+}
+
 // Component labels of two maps describe the same partition.
 bool SamePartition(const GridMap& a, const GridMap& b) {
   std::vector<uint32_t> a_to_b(a.component_count() + 1, 0);
