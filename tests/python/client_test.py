@@ -396,7 +396,12 @@ class SecureServerTest(unittest.TestCase):
         tls = dict(tls_ca_file=f"{t}/ca.crt", tls_cert_file=f"{t}/client.crt",
                    tls_key_file=f"{t}/client.key", tls_server_name="gridstar")
         tls.update(kw)
-        return Client(self.server.target, deadline=GENEROUS_S, max_attempts=1, **tls)
+        # Retries as a client does by default: a fresh TLS connection to a
+        # server slowed down by a sanitizer may be closed once while it
+        # starts (UNAVAILABLE, "Socket closed"); refusals are not retried
+        # away (UNAUTHENTICATED, PERMISSION_DENIED), and a refused handshake
+        # stays UNAVAILABLE after every attempt.
+        return Client(self.server.target, deadline=GENEROUS_S, **tls)
 
     def test_keys_decide_what_a_caller_may_do(self):
         with self.client(token_file=f"{self.tmp}/admin.tokens") as admin:
