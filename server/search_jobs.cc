@@ -53,11 +53,17 @@ absl::StatusOr<ResolvedAgent> ResolveAgent(
     const MapSnapshot& snapshot, uint64_t areas,
     const google::protobuf::RepeatedField<double>& area_costs,
     int32_t agent_size, absl::string_view prefix) {
+  ResolvedAgent out;
+  // Most requests name no class: the map's default, searched on its view.
+  if (areas == 0 && area_costs.empty() && (agent_size == 0 || agent_size == 1)) {
+    out.agent = snapshot.DefaultClass();
+    out.asked_areas = snapshot.options.default_areas;
+    return out;
+  }
   absl::StatusOr<AgentClass> agent =
       convert::AgentClassFromProto(areas, area_costs, agent_size, prefix);
   if (!agent.ok()) return agent.status();
   if (agent->areas == 0) agent->areas = snapshot.options.default_areas;
-  ResolvedAgent out;
   out.asked_areas = agent->areas;
   out.agent = CanonicalAgentClass(*agent, snapshot.areas_present());
   absl::StatusOr<std::shared_ptr<const GridMap>> map =

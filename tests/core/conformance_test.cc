@@ -44,20 +44,27 @@ std::vector<fs::path> ScenarioFiles(const std::string& dir) {
   return out;
 }
 
+// The sample's scenario files into *out. When there are none the test
+// fails if CI is set and is skipped otherwise (*out stays empty).
+void FindScenarios(std::vector<fs::path>* out) {
+  const std::string dir = DataDir();
+  *out = ScenarioFiles(dir);
+  if (!out->empty()) return;
+  if (std::getenv("CI") != nullptr) {
+    FAIL() << "Moving AI data missing at " << dir
+           << " (CI is set, so this is a failure)";
+  }
+  GTEST_SKIP() << "Moving AI data not found at " << dir
+               << "; set GRIDSTAR_MOVINGAI_DIR to run conformance";
+}
+
 // Runs the sample's queries through `all` (every query) and `sampled`
 // (every 50th).
 void CheckConformance(const std::vector<Algorithm>& all,
                       const std::vector<Algorithm>& sampled) {
-  const std::string dir = DataDir();
-  const std::vector<fs::path> scens = ScenarioFiles(dir);
-  if (scens.empty()) {
-    if (std::getenv("CI") != nullptr) {
-      FAIL() << "Moving AI data missing at " << dir
-             << " (CI is set, so this is a failure)";
-    }
-    GTEST_SKIP() << "Moving AI data not found at " << dir
-                 << "; set GRIDSTAR_MOVINGAI_DIR to run conformance";
-  }
+  std::vector<fs::path> scens;
+  FindScenarios(&scens);
+  if (scens.empty()) return;
   SearchContext context;
   PathResult result;
   std::map<Algorithm, int64_t> queries_by;
@@ -129,15 +136,9 @@ TEST(ConformanceTest, EveryMovingAiQueryMatchesThroughBidirectional) {
 // reader gives, cell for cell: the queries above answer the same through
 // an agent map.
 TEST(ConformanceTest, MovingAiAreasUnderTheDefaultFilterReadAsToday) {
-  const std::string dir = DataDir();
-  const std::vector<fs::path> scens = ScenarioFiles(dir);
-  if (scens.empty()) {
-    if (std::getenv("CI") != nullptr) {
-      FAIL() << "Moving AI data missing at " << dir
-             << " (CI is set, so this is a failure)";
-    }
-    GTEST_SKIP() << "Moving AI data not found at " << dir;
-  }
+  std::vector<fs::path> scens;
+  FindScenarios(&scens);
+  if (scens.empty()) return;
   int64_t other_terrain = 0;
   for (const fs::path& scen_path : scens) {
     fs::path map_path = scen_path;

@@ -21,6 +21,7 @@
 #include "gridstar/find_path.h"
 #include "gridstar/map_update.h"
 #include "gridstar/flow_field.h"
+#include "testing/footprint.h"
 #include "testing/reference.h"
 
 namespace {
@@ -37,45 +38,6 @@ class Input {
   size_t pos_ = 0;
 };
 
-// The agent map's costs written from the contract, cell by cell; false
-// when some allowed passable cell's cost times its multiplier passes 255.
-bool FootprintCosts(const gridstar::GridMap& map,
-                    const std::vector<uint8_t>& areas,
-                    const gridstar::AgentClass& agent,
-                    std::vector<uint8_t>* out) {
-  const int w = map.width(), h = map.height();
-  std::vector<int> worth(areas.size());
-  for (int y = 0; y < h; ++y) {
-    for (int x = 0; x < w; ++x) {
-      const size_t i = static_cast<size_t>(y) * w + x;
-      const int cost = map.cost({x, y});
-      const bool allowed = cost != 0 && ((agent.areas >> areas[i]) & 1);
-      const double v = std::floor(cost * agent.area_costs[areas[i]] + 0.5);
-      if (allowed && v > 255) return false;
-      worth[i] = allowed ? static_cast<int>(v) : -1;
-    }
-  }
-  out->assign(areas.size(), 0);
-  for (int y = 0; y + agent.size <= h; ++y) {
-    for (int x = 0; x + agent.size <= w; ++x) {
-      int worst = 0;
-      for (int dy = 0; dy < agent.size && worst >= 0; ++dy) {
-        for (int dx = 0; dx < agent.size; ++dx) {
-          const int v = worth[static_cast<size_t>(y + dy) * w + x + dx];
-          if (v < 0) {
-            worst = -1;
-            break;
-          }
-          worst = std::max(worst, v);
-        }
-      }
-      (*out)[static_cast<size_t>(y) * w + x] =
-          worst < 0 ? 0 : static_cast<uint8_t>(worst);
-    }
-  }
-  return true;
-}
-
 // An agent class and areas from the rest of the input: the agent map
 // against FootprintCosts, then one change of cost and area repaired
 // against a fresh build.
@@ -87,15 +49,15 @@ void CheckAgentMaps(const gridstar::GridMap& map, Input& in) {
   agent.areas = 1 + in.Byte() % 15;
   agent.size = 1 + in.Byte() % kMaxAgentSize;
   for (int a = 0; a < 4; ++a) agent.area_costs[a] = 1 + (in.Byte() % 8) / 2.0;
-  std::vector<uint8_t> want;
-  const bool fits = FootprintCosts(map, areas, agent, &want);
+  const testing::Footprint footprint{map, areas, agent};
+  const bool fits = footprint.Fits();
   absl::StatusOr<GridMap> seen = BuildAgentMap(map, areas, agent);
   FUZZ_CHECK(seen.ok() == fits);
   if (!fits) {
     FUZZ_CHECK(absl::IsInvalidArgument(seen.status()));
     return;
   }
-  FUZZ_CHECK(seen->CopyCosts() == want);
+  FUZZ_CHECK(seen->CopyCosts() == footprint.Costs());
   const int32_t w = map.width(), h = map.height();
   const Cell min{static_cast<int32_t>(in.Byte() % w),
                  static_cast<int32_t>(in.Byte() % h)};
@@ -114,7 +76,7 @@ void CheckAgentMaps(const gridstar::GridMap& map, Input& in) {
   FUZZ_CHECK(repaired.ok() == fresh.ok());
   if (fresh.ok()) {
     FUZZ_CHECK(repaired->CopyCosts() == fresh->CopyCosts());
-    FUZZ_CHECK(repaired->component_count() == fresh->component_count());
+    FUZZ_CHECK(testing::SamePartition(*repaired, *fresh));
   }
 }
 

@@ -49,13 +49,16 @@ inline double ReferenceMoveCost(const GridMap& map, Cell a, Cell b,
   return std::sqrt(2.0) * avg;
 }
 
-// Single-source Dijkstra over (x, y), a plain binary heap with duplicates.
-// Returns the cost to every cell, row-major; kUnreachable where none.
-inline std::vector<double> ReferenceDistances(const GridMap& map, Cell start,
-                                              DiagonalPolicy policy) {
-  const int w = map.width(), h = map.height();
+// Single-source Dijkstra over the cells of a width x height grid, a plain
+// binary heap with duplicates; move_cost(a, b) is the cost of the move a->b
+// or negative when illegal. Returns the cost to every cell, row-major;
+// kUnreachable where none (everywhere when !start_ok).
+template <typename MoveCostFn>
+std::vector<double> ReferenceDistancesWith(int w, int h, Cell start,
+                                           bool start_ok,
+                                           const MoveCostFn& move_cost) {
   std::vector<double> dist(static_cast<size_t>(w) * h, kUnreachable);
-  if (!map.Passable(start)) return dist;
+  if (!start_ok) return dist;
   using Item = std::pair<double, int>;
   std::priority_queue<Item, std::vector<Item>, std::greater<Item>> queue;
   dist[static_cast<size_t>(start.y) * w + start.x] = 0;
@@ -70,7 +73,7 @@ inline std::vector<double> ReferenceDistances(const GridMap& map, Cell start,
     for (int dy = -1; dy <= 1; ++dy) {
       for (int dx = -1; dx <= 1; ++dx) {
         const Cell n{c.x + dx, c.y + dy};
-        const double step = ReferenceMoveCost(map, c, n, policy);
+        const double step = move_cost(c, n);
         if (step < 0) continue;
         const int j = n.y * w + n.x;
         if (d + step < dist[j]) {
@@ -83,22 +86,31 @@ inline std::vector<double> ReferenceDistances(const GridMap& map, Cell start,
   return dist;
 }
 
+// ReferenceDistancesWith under ReferenceMoveCost.
+inline std::vector<double> ReferenceDistances(const GridMap& map, Cell start,
+                                              DiagonalPolicy policy) {
+  return ReferenceDistancesWith(
+      map.width(), map.height(), start, map.Passable(start),
+      [&](Cell a, Cell b) { return ReferenceMoveCost(map, a, b, policy); });
+}
+
 inline double Distance(const std::vector<double>& dist, const GridMap& map,
                        Cell c) {
   return dist[static_cast<size_t>(c.y) * map.width() + c.x];
 }
 
-// Checks a returned path: ends as expected, every move legal, cost the sum of
-// the move costs. Returns an empty string when fine, else what is wrong.
-inline std::string CheckPath(const GridMap& map, const PathResult& r,
-                             Cell start, Cell goal, DiagonalPolicy policy,
-                             bool expect_goal) {
+// Checks a returned path: ends as expected, every move legal by
+// move_cost(a, b) (negative when illegal), cost the sum of the move costs.
+// Returns an empty string when fine, else what is wrong.
+template <typename MoveCostFn>
+std::string CheckPathWith(const PathResult& r, Cell start, Cell goal,
+                          bool expect_goal, const MoveCostFn& move_cost) {
   if (r.cells.empty()) return "empty path";
   if (r.cells.front() != start) return "path does not begin at the start";
   if (expect_goal && r.cells.back() != goal) return "path does not end at goal";
   double sum = 0;
   for (size_t i = 1; i < r.cells.size(); ++i) {
-    const double c = ReferenceMoveCost(map, r.cells[i - 1], r.cells[i], policy);
+    const double c = move_cost(r.cells[i - 1], r.cells[i]);
     if (c < 0) {
       return "illegal move " + std::to_string(i) + ": (" +
              std::to_string(r.cells[i - 1].x) + "," +
@@ -113,6 +125,34 @@ inline std::string CheckPath(const GridMap& map, const PathResult& r,
            std::to_string(sum);
   }
   return "";
+}
+
+// CheckPathWith under ReferenceMoveCost.
+inline std::string CheckPath(const GridMap& map, const PathResult& r,
+                             Cell start, Cell goal, DiagonalPolicy policy,
+                             bool expect_goal) {
+  return CheckPathWith(r, start, goal, expect_goal, [&](Cell a, Cell b) {
+    return ReferenceMoveCost(map, a, b, policy);
+  });
+}
+
+// True when the component labels of two maps of one size describe the same
+// partition of the same passable cells.
+inline bool SamePartition(const GridMap& a, const GridMap& b) {
+  if (a.component_count() != b.component_count()) return false;
+  std::vector<uint32_t> a_to_b(a.component_count() + 1, 0);
+  std::vector<uint32_t> b_to_a(b.component_count() + 1, 0);
+  for (int32_t y = 0; y < a.height(); ++y) {
+    for (int32_t x = 0; x < a.width(); ++x) {
+      const uint32_t ca = a.component({x, y}), cb = b.component({x, y});
+      if ((ca == 0) != (cb == 0)) return false;
+      if (ca == 0) continue;
+      if (a_to_b[ca] == 0) a_to_b[ca] = cb;
+      if (b_to_a[cb] == 0) b_to_a[cb] = ca;
+      if (a_to_b[ca] != cb || b_to_a[cb] != ca) return false;
+    }
+  }
+  return true;
 }
 
 // Cost of the straight segment between the centres of a and b by the
