@@ -85,24 +85,41 @@ class OnlineJumper {
         goal_x_(p.goal_x),
         goal_y_(p.goal_y) {}
 
-  // The jump point reached from (x, y) in direction d, or kNoJump.
-  uint32_t Jump(uint32_t cur, int32_t x, int32_t y, int d) const {
-    if (d < 4) {
-      return d < 2 ? Horizontal(x, y, kJumpDx[d]) : Vertical(x, y, kJumpDy[d]);
-    }
+  // The jump point reached from (x, y) in straight direction d (< 4), the
+  // goal when it lies on the way, or kNoJump.
+  uint32_t Straight(uint32_t, int32_t x, int32_t y, int d) const {
+    return d < 2 ? Horizontal(x, y, kJumpDx[d]) : Vertical(x, y, kJumpDy[d]);
+  }
+
+  // The diagonal scan from (x, y) in direction d (>= 4) with intermediate
+  // jump points pruned: at every diagonal step, the straight jumps along
+  // the diagonal's two components; each jump point (or the goal) they find
+  // is emitted as emit(index, x, y), a successor of (x, y) itself. Stops at
+  // the first wall or corner, or at the goal.
+  template <typename Emit>
+  GRIDSTAR_ALWAYS_INLINE void Diagonal(uint32_t cur, int32_t x, int32_t y,
+                                       int d, Emit& emit) const {
     const int32_t dx = kJumpDx[d], dy = kJumpDy[d];
     const int32_t row = dy * pw_;
     for (uint32_t i = cur;;) {
       // No corner cutting: both cells the diagonal passes must be free.
       if (!costs_[i + dx] || !costs_[i + row] || !costs_[i + row + dx]) {
-        return kNoJump;
+        return;
       }
       i += row + dx;
       x += dx;
       y += dy;
-      if (i == goal_) return i;
-      if (Horizontal(x, y, dx) != kNoJump || Vertical(x, y, dy) != kNoJump) {
-        return i;
+      if (i == goal_) {
+        emit(i, x, y);
+        return;
+      }
+      const uint32_t h = Horizontal(x, y, dx);
+      if (h != kNoJump) {
+        emit(h, x + static_cast<int32_t>(h - i), y);
+      }
+      const uint32_t v = Vertical(x, y, dy);
+      if (v != kNoJump) {
+        emit(v, x, y + (static_cast<int32_t>(v) - static_cast<int32_t>(i)) / pw_);
       }
     }
   }
@@ -160,35 +177,86 @@ class TableJumper {
         goal_x_(p.goal_x),
         goal_y_(p.goal_y) {}
 
-  uint32_t Jump(uint32_t cur, int32_t x, int32_t y, int d) const {
-    int32_t v = table_[GridMap::JumpEntryOf(blocks_x_, x, y) +
-                       static_cast<size_t>(d)];
-    // Steps taken through continue markers: almost always none.
+  // As OnlineJumper::Straight.
+  GRIDSTAR_ALWAYS_INLINE uint32_t Straight(uint32_t cur, int32_t x, int32_t y,
+                                           int d) const {
+    int32_t v = Entry(x, y, d);
     const int32_t base = __builtin_expect(v == kJumpContinue, 0)
                              ? FollowContinues(x, y, d, &v)
                              : 0;
     const int32_t reach = base + std::abs(v);
     const int32_t dx = kJumpDx[d], dy = kJumpDy[d];
-    const int32_t gdx = goal_x_ - x, gdy = goal_y_ - y;
-    int32_t steps =
-        v > 0 ? base + v : v;  // Jump point distance, when positive.
-    if (d < 4) {
-      // The goal on this line within reach is where the jump stops.
-      const int32_t along = dx != 0 ? gdx * dx : gdy * dy;
-      const int32_t across = dx != 0 ? gdy : gdx;
-      if (across == 0 && along > 0 && along <= reach) return goal_;
-    } else if (gdx * dx > 0 && gdy * dy > 0) {
-      // The diagonal crosses the goal's row or column within reach: stop
-      // there, so that a straight jump can reach the goal from that cell.
-      const int32_t k = std::min(std::abs(gdx), std::abs(gdy));
-      if (k <= reach) steps = k;
-    }
-    if (steps <= 0) return kNoJump;
+    // The goal on this line within reach is where the jump stops.
+    const int32_t along = dx != 0 ? (goal_x_ - x) * dx : (goal_y_ - y) * dy;
+    const int32_t across = dx != 0 ? goal_y_ - y : goal_x_ - x;
+    if (across == 0 && along > 0 && along <= reach) return goal_;
+    if (v <= 0) return kNoJump;
     return static_cast<uint32_t>(static_cast<int64_t>(cur) +
-                                 static_cast<int64_t>(steps) * (dy * pw_ + dx));
+                                 static_cast<int64_t>(base + v) *
+                                     (dy * pw_ + dx));
+  }
+
+  // As OnlineJumper::Diagonal, over the table: the diagonal entries lead
+  // from one diagonal jump point (a cell whose straight jumps find
+  // something) to the next; where the diagonal crosses the goal's row or
+  // column, the straight jumps from that cell are taken too, so that they
+  // can reach the goal.
+  template <typename Emit>
+  GRIDSTAR_ALWAYS_INLINE void Diagonal(uint32_t cur, int32_t x, int32_t y,
+                                       int d, Emit& emit) const {
+    const int32_t dx = kJumpDx[d], dy = kJumpDy[d];
+    const int64_t step = dy * pw_ + dx;
+    const int32_t gdx = goal_x_ - x, gdy = goal_y_ - y;
+    const int32_t goal_k = gdx * dx > 0 && gdy * dy > 0
+                               ? std::min(std::abs(gdx), std::abs(gdy))
+                               : -1;
+    const int hd = dx > 0 ? 0 : 1;  // East 0, west 1 (kMoveDx's order).
+    const int vd = dy > 0 ? 2 : 3;  // South 2, north 3.
+    auto straights = [&](int32_t k) __attribute__((always_inline)) {
+      const uint32_t at =
+          static_cast<uint32_t>(static_cast<int64_t>(cur) + k * step);
+      const int32_t ax = x + k * dx, ay = y + k * dy;
+      const uint32_t h = Straight(at, ax, ay, hd);
+      if (h != kNoJump) emit(h, ax + static_cast<int32_t>(h - at), ay);
+      const uint32_t v = Straight(at, ax, ay, vd);
+      if (v != kNoJump) {
+        emit(v, ax,
+             ay + (static_cast<int32_t>(v) - static_cast<int32_t>(at)) / pw_);
+      }
+    };
+    for (int32_t t = 0;;) {
+      int32_t v = Entry(x + t * dx, y + t * dy, d);
+      const int32_t base = __builtin_expect(v == kJumpContinue, 0)
+                               ? FollowContinues(x + t * dx, y + t * dy, d, &v)
+                               : 0;
+      const int32_t next = v > 0 ? base + v : 0;  // 0: a wall comes first.
+      const int32_t reach = base + std::abs(v);
+      if (goal_k > t && goal_k - t <= reach && (next == 0 || goal_k - t < next)) {
+        if (static_cast<uint32_t>(static_cast<int64_t>(cur) + goal_k * step) ==
+            goal_) {
+          emit(goal_, goal_x_, goal_y_);
+          return;
+        }
+        straights(goal_k);
+      }
+      if (next == 0) return;
+      t += next;
+      if (t == goal_k &&
+          static_cast<uint32_t>(static_cast<int64_t>(cur) + t * step) ==
+              goal_) {
+        emit(goal_, goal_x_, goal_y_);
+        return;
+      }
+      straights(t);
+    }
   }
 
  private:
+  GRIDSTAR_ALWAYS_INLINE int32_t Entry(int32_t x, int32_t y, int d) const {
+    return table_[GridMap::JumpEntryOf(blocks_x_, x, y) +
+                  static_cast<size_t>(d)];
+  }
+
   // Follows the continue markers of the line from (x, y) in direction d:
   // returns the steps they cover and sets *v to the entry that ends them.
   __attribute__((noinline)) int32_t FollowContinues(int32_t x, int32_t y, int d,
@@ -215,8 +283,13 @@ inline unsigned Successors(const uint8_t* costs, int32_t pw, uint32_t cur,
                            int32_t x, int32_t y, uint32_t parent,
                            int32_t parent_x, int32_t parent_y) {
   if (parent == cur) return 0xff;  // The start.
-  const int32_t dx = (x > parent_x) - (x < parent_x);
-  const int32_t dy = (y > parent_y) - (y < parent_y);
+  // The last leg of the way from the parent: a diagonal run, then a straight
+  // one along the longer axis (Diagonal's successors), so the direction of
+  // arrival is straight unless the two offsets are equal.
+  const int32_t run_x = x - parent_x, run_y = y - parent_y;
+  const int32_t ax = std::abs(run_x), ay = std::abs(run_y);
+  const int32_t dx = ax >= ay ? (run_x > 0) - (run_x < 0) : 0;
+  const int32_t dy = ay >= ax ? (run_y > 0) - (run_y < 0) : 0;
   auto bit = [](int32_t ddx, int32_t ddy) {
     return 1u << DirectionOf(ddx, ddy);
   };
@@ -236,28 +309,39 @@ inline unsigned Successors(const uint8_t* costs, int32_t pw, uint32_t cur,
 }
 
 // Writes the path through the jump points ending at `last`, filling in the
-// cells of each straight or diagonal segment.
+// cells between each jump point and its parent: a diagonal run from the
+// parent, then a straight run along the longer axis. The cells between two
+// jump points number the larger of the two offsets, so the path's length is
+// known before a cell is written: one pass to count, one to fill from the
+// back, no reversal.
 void ReconstructJumps(const GridMap& map, const SearchState& s, uint32_t start,
                       uint32_t last, PathResult* result) {
-  std::vector<Cell>& cells = result->cells;
-  cells.clear();
-  for (uint32_t i = last;; i = s.nodes[i].parent) {
-    const Cell c = map.CellOfPaddedIndex(i);
-    if (!cells.empty()) {
-      // Fill in from the previous jump point (towards the goal) back to c.
-      const Cell to = cells.back();
-      const int32_t dx = (c.x > to.x) - (c.x < to.x);
-      const int32_t dy = (c.y > to.y) - (c.y < to.y);
-      assert(c.x == to.x || c.y == to.y ||
-             std::abs(c.x - to.x) == std::abs(c.y - to.y));
-      for (Cell p{to.x + dx, to.y + dy}; p != c; p = {p.x + dx, p.y + dy}) {
-        cells.push_back(p);
-      }
-    }
-    cells.push_back(c);
-    if (i == start) break;
+  const int32_t pw = map.padded_width();
+  size_t count = 1;
+  for (uint32_t i = last; i != start; i = s.nodes[i].parent) {
+    const uint32_t p = s.nodes[i].parent;
+    const int32_t ox = static_cast<int32_t>(i % pw) - static_cast<int32_t>(p % pw);
+    const int32_t oy = static_cast<int32_t>(i / pw) - static_cast<int32_t>(p / pw);
+    count += static_cast<size_t>(std::max(std::abs(ox), std::abs(oy)));
   }
-  std::reverse(cells.begin(), cells.end());
+  std::vector<Cell>& cells = result->cells;
+  cells.resize(count);
+  Cell* out = cells.data() + count;
+  Cell c = map.CellOfPaddedIndex(last);
+  *--out = c;
+  for (uint32_t i = last; i != start; i = s.nodes[i].parent) {
+    const Cell to = map.CellOfPaddedIndex(s.nodes[i].parent);
+    // Back from c to `to`: the straight run first, then the diagonal.
+    for (;;) {
+      const int32_t ox = to.x - c.x, oy = to.y - c.y;
+      const int32_t ax = std::abs(ox), ay = std::abs(oy);
+      if (ax >= ay) c.x += (ox > 0) - (ox < 0);
+      if (ay >= ax) c.y += (oy > 0) - (oy < 0);
+      *--out = c;
+      if (c == to) break;
+    }
+  }
+  assert(out == cells.data());
   result->cost = s.nodes[last].g;
 }
 
@@ -295,17 +379,26 @@ class JumpExpander {
     unsigned dirs = Successors(costs_, pw, cur, x, y, parent,
                                static_cast<int32_t>(parent % pw),
                                static_cast<int32_t>(parent / pw));
+    // Every move costs `unit` per step: a successor costs its octile
+    // distance (a diagonal run, then a straight one).
+    auto emit = [&](uint32_t next, int32_t nx, int32_t ny)
+        __attribute__((always_inline)) {
+      relax(next, g + unit * GridDistance(nx - x, ny - y, true), nx, ny);
+    };
     while (dirs != 0) {
       const int d = __builtin_ctz(dirs);
       dirs &= dirs - 1;
-      const uint32_t next = jumper.Jump(cur, x, y, d);
+      if (d >= 4) {
+        jumper.Diagonal(cur, x, y, d, emit);
+        continue;
+      }
+      const uint32_t next = jumper.Straight(cur, x, y, d);
       if (next == kNoJump) continue;
-      const int32_t nx = static_cast<int32_t>(next % pw);
-      const int32_t ny = static_cast<int32_t>(next / pw);
-      // Every move costs `unit` per step.
-      const double ng = g + unit * (d < 4 ? std::abs(nx - x) + std::abs(ny - y)
-                                          : kSqrt2 * std::abs(nx - x));
-      relax(next, ng, nx, ny);
+      const int32_t offset = static_cast<int32_t>(next) - static_cast<int32_t>(cur);
+      // A straight jump: along the row, or a whole number of rows.
+      const bool along_row = d < 2;
+      relax(next, g + unit * std::abs(along_row ? offset : offset / pw),
+            along_row ? x + offset : x, along_row ? y : y + offset / pw);
     }
   }
 

@@ -9,6 +9,14 @@
 // y - 1) is blocked (the free cell can only be reached optimally through
 // (x, y)); likewise below, and rotated for the other directions.
 //
+// Intermediate jump points are pruned (Harabor & Grastien, ICAPS 2014, as
+// their jps2 / jps2+): a diagonal jump never stops to put the cell where a
+// straight jump finds something on the open list; the scan goes on, and the
+// straight jumps' finds become successors of the node the diagonal left
+// from. A successor's way from its parent is therefore a diagonal run then
+// a straight one along the longer axis, which the search derives from the
+// two cells alone (direction of arrival, path reconstruction).
+//
 // Directions are numbered 0..7 as kMoveDx / kMoveDy give them: the four
 // straight ones first. Not thread-safe beyond what FindPath promises: the
 // tables read here belong to an immutable GridMap.
