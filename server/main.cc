@@ -95,6 +95,14 @@ ABSL_FLAG(int32_t, max_agent_maps, 8,
           "costs, size) each map version keeps besides the sizes "
           "RegisterMapRequest.max_agent_size pins; the least recently used "
           "beyond are dropped and rebuilt on their next query");
+ABSL_FLAG(int32_t, auto_measure_queries, 24,
+          "What ALGORITHM_AUTO runs on a map is measured when it is "
+          "registered or loaded: every exact engine that applies, timed on "
+          "this many random queries of the map (MapInfo.auto_candidates); "
+          "0 = no measurement, auto follows its fixed rule. At most 1000");
+ABSL_FLAG(int32_t, auto_measure_ms, 500,
+          "Wall-time bound of one map's auto measurement (the queries timed "
+          "by then decide)");
 ABSL_FLAG(int64_t, max_derived_bytes, int64_t{1} << 30,
           "Most bytes of jump table and landmarks one map may ask for "
           "(8 bytes a cell for the table, 8 per landmark); more is refused");
@@ -193,6 +201,10 @@ int Run() {
   registry_limits.max_total_cells = absl::GetFlag(FLAGS_max_total_cells);
   registry_limits.max_agent_maps = static_cast<size_t>(
       std::max<int32_t>(0, absl::GetFlag(FLAGS_max_agent_maps)));
+  registry_limits.auto_measure_queries =
+      std::clamp(absl::GetFlag(FLAGS_auto_measure_queries), 0, 1000);
+  registry_limits.auto_measure_micros =
+      1000.0 * std::max(1, absl::GetFlag(FLAGS_auto_measure_ms));
   registry_limits.max_derived_bytes = static_cast<size_t>(
       std::max<int64_t>(0, absl::GetFlag(FLAGS_max_derived_bytes)));
   std::unique_ptr<MapStore> store;

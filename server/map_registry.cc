@@ -101,8 +101,14 @@ absl::StatusOr<std::shared_ptr<MapSnapshot>> MapRegistry::NewSnapshot(
       limits_.max_agent_maps,
       AgentMapsDerived{next->options.jump_table, next->options.landmarks,
                          next->options.default_diagonal});
-  if (absl::Status s =
-          BuildDerived(options.derived(), &next->map, &next->derived);
+  DerivedOptions derived = options.derived();
+  if (limits_.auto_measure_queries > 0) {
+    derived.measure_auto = true;
+    derived.auto_measure.policy = options.default_diagonal;
+    derived.auto_measure.queries = std::min(limits_.auto_measure_queries, 1000);
+    derived.auto_measure.max_micros = limits_.auto_measure_micros;
+  }
+  if (absl::Status s = BuildDerived(derived, &next->map, &next->derived);
       !s.ok()) {
     return s;
   }

@@ -129,6 +129,11 @@ class MapRegistry {
     // Agent maps one map version keeps besides the pinned ones
     // (agents/agent_maps.h).
     size_t max_agent_maps = 8;
+    // What auto runs on a map is measured at registration and load
+    // (auto_choice.h) on this many random queries, stopping after this much
+    // wall time; 0 queries = not measured (auto's rule).
+    int auto_measure_queries = 0;
+    double auto_measure_micros = 500'000;
   };
 
   // A null store keeps maps in memory only.

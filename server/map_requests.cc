@@ -137,6 +137,18 @@ void MapInfoToProto(const MapSnapshot& s, v1::MapInfo* info) {
   q.movement.diagonal = s.options.default_diagonal;
   if (s.map.landmark_count() > 0) q.goal = s.map.landmarks()[0];
   info->set_auto_algorithm(convert::AlgorithmToProto(ResolveAlgorithm(s.map, q)));
+  if (const AutoChoice* choice = s.map.auto_choice(); choice != nullptr) {
+    for (const AutoCandidate& c : choice->candidates) {
+      v1::AutoCandidate* out = info->add_auto_candidates();
+      out->set_algorithm(convert::AlgorithmToProto(c.algorithm));
+      out->set_mean_us(c.mean_us);
+      out->set_queries(c.queries);
+      out->set_dropped(c.dropped);
+    }
+    info->set_auto_measure_queries(choice->queries);
+    info->set_auto_measure_micros(choice->micros);
+    info->set_auto_flow_us_per_cell(choice->flow_us_per_cell);
+  }
 }
 
 }  // namespace gridstar::server

@@ -126,6 +126,39 @@ class LandmarkStructure final : public DerivedStructure {
   const bool defer_;
 };
 
+// What kAuto runs, measured on the map (auto_choice.h): no bytes to speak
+// of; built last, so that every other structure's engine is a candidate.
+class AutoChoiceStructure final : public DerivedStructure {
+ public:
+  explicit AutoChoiceStructure(const AutoMeasureOptions& options)
+      : options_(options) {}
+  absl::string_view name() const override { return "auto_choice"; }
+  bool AppliesTo(const GridMap& map) const override {
+    return map.passable_count() >= 2;
+  }
+  size_t BytesFor(const GridMap&) const override { return 0; }
+  absl::StatusOr<DerivedOutcome> Build(GridMap* map) const override {
+    if (!AppliesTo(*map)) return DerivedOutcome::kAbsent;
+    map->SetAutoChoice(
+        std::make_shared<const AutoChoice>(MeasureAutoChoice(*map, options_)));
+    return DerivedOutcome::kBuilt;
+  }
+  absl::StatusOr<DerivedOutcome> Repair(const GridMap& previous,
+                                        const ChangeSummary&,
+                                        GridMap* next) const override {
+    // Versions keep the registration's measurement (never timed inside an
+    // update).
+    if (next->auto_choice() == nullptr && previous.auto_choice() != nullptr) {
+      next->SetAutoChoice(previous.shared_auto_choice());
+    }
+    return next->auto_choice() != nullptr ? DerivedOutcome::kKept
+                                          : DerivedOutcome::kAbsent;
+  }
+
+ private:
+  const AutoMeasureOptions options_;
+};
+
 template <typename Step>
 absl::Status ForEachStructure(const DerivedOptions& options,
                               std::vector<DerivedReport>* reports,
@@ -168,6 +201,19 @@ absl::Status ValidateDerivedOptions(const DerivedOptions& options) {
     return absl::InvalidArgumentError(
         absl::StrCat("hpa_policy: ", s.message()));
   }
+  if (options.measure_auto) {
+    if (absl::Status s =
+            ValidateMovement(MovementModel{options.auto_measure.policy});
+        !s.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("auto_measure.policy: ", s.message()));
+    }
+    if (options.auto_measure.queries < 1 || options.auto_measure.queries > 1000) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("auto_measure.queries: ", options.auto_measure.queries,
+                       " is out of range [1, 1000]"));
+    }
+  }
   return absl::OkStatus();
 }
 
@@ -185,6 +231,9 @@ std::vector<std::unique_ptr<const DerivedStructure>> DerivedStructuresFor(
   }
   if (options.hpa) {
     out.push_back(std::make_unique<HpaStructure>(options.hpa_policy));
+  }
+  if (options.measure_auto) {
+    out.push_back(std::make_unique<AutoChoiceStructure>(options.auto_measure));
   }
   return out;
 }

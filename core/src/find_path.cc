@@ -99,16 +99,38 @@ Algorithm ResolveAlgorithm(const GridMap& map, const PathQuery& q) {
         as_auto.algorithm = Algorithm::kAuto;
         return ResolveAlgorithm(map, as_auto);
       }
+    case Algorithm::kAuto:
+      if (const AutoChoice* choice = map.auto_choice();
+          choice != nullptr && choice->policy == q.movement.diagonal) {
+        const bool jump = map.uniform_cost() &&
+                          q.movement.diagonal == DiagonalPolicy::kNoCornerCutting;
+        switch (choice->algorithm) {
+          case Algorithm::kJpsPlus:
+            if (jump && map.has_jump_table()) return Algorithm::kJpsPlus;
+            break;
+          case Algorithm::kJps:
+            if (jump) return Algorithm::kJps;
+            break;
+          case Algorithm::kAlt:
+            if (LandmarksServe(map, q.movement.diagonal, q.goal)) {
+              return Algorithm::kAlt;
+            }
+            break;
+          case Algorithm::kAStar:
+          case Algorithm::kBidirectional:
+            return choice->algorithm;
+          default:
+            break;
+        }
+      }
+      [[fallthrough]];
     case Algorithm::kJps:
     case Algorithm::kJpsPlus:
-    case Algorithm::kAuto:
       // Jump point search prunes by symmetry of equal-cost moves under no
       // corner cutting; elsewhere only A* is exact.
       if (map.uniform_cost() &&
           q.movement.diagonal == DiagonalPolicy::kNoCornerCutting) {
-        if (map.has_jump_table() &&
-            (q.algorithm == Algorithm::kJpsPlus ||
-             (q.algorithm == Algorithm::kAuto && !map.auto_prefers_jps()))) {
+        if (map.has_jump_table() && q.algorithm != Algorithm::kJps) {
           return Algorithm::kJpsPlus;
         }
         return Algorithm::kJps;

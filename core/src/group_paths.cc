@@ -148,10 +148,25 @@ class GroupSolver {
     }
     if (GivenFieldMatches()) return true;
     if (units < static_cast<size_t>(q_.flow_field_min_units)) return false;
-    // Where jump point search runs, a unit's search costs a few jump points:
-    // splicing beats sweeping the whole component (measured in the README).
     const Algorithm engine =
         ResolveAlgorithm(map_, LegQuery(q_.starts[0], q_.goals[0], q_.algorithm));
+    // Measured on this map (auto_choice.h): a field sweeps the passable
+    // cells (the goal's component, most of them on most maps) at its time
+    // per cell; splicing costs at most a search per unit at the legs'
+    // engine's time per query. The cheaper wins.
+    const AutoChoice* choice = map_.auto_choice();
+    if (choice != nullptr && choice->policy == q_.movement.diagonal &&
+        choice->flow_us_per_cell > 0) {
+      for (const AutoCandidate& c : choice->candidates) {
+        if (c.algorithm != engine || c.queries == 0) continue;
+        const double field_us = choice->flow_us_per_cell *
+                                static_cast<double>(map_.passable_count());
+        return field_us < static_cast<double>(units) * c.mean_us;
+      }
+    }
+    // Not measured: where jump point search runs, a unit's search costs a
+    // few jump points, and splicing beats sweeping the whole component
+    // (measured in the README).
     return engine != Algorithm::kJps && engine != Algorithm::kJpsPlus;
   }
 

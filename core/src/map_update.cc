@@ -112,6 +112,8 @@ absl::StatusOr<GridMap> ApplyChanges(const GridMap& previous,
   next.padded_size_ = previous.padded_size_;
   next.jump_blocks_x_ = previous.jump_blocks_x_;
   next.cost_counts_ = previous.cost_counts_;
+  // What kAuto runs was measured at registration; versions keep it.
+  next.auto_choice_ = previous.auto_choice_;
   absl::StatusOr<internal::CowBuffer> costs = previous.costs_buffer_->Fork();
   if (!costs.ok()) return costs.status();
   const size_t pw = static_cast<size_t>(previous.width_) + 2;

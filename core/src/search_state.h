@@ -81,9 +81,6 @@ struct SearchState {
   // FindPath before calling).
   void BeginSearch(const GridMap& map) {
     const size_t n = map.padded_size();
-    if (nodes.size() < n) nodes.Grow(n);
-    ties.clear();
-    radix.Clear();
     if (open_mark >= UINT32_MAX - 2) {
       // The stamps would wrap: hand the pages back, so that every record
       // reads as zero and no old stamp can match.
@@ -91,6 +88,9 @@ struct SearchState {
       back_nodes.Release();
       open_mark = 0;
     }
+    nodes.Grow(n);  // Also repopulates small arrays after a release.
+    ties.clear();
+    radix.Clear();
     open_mark += 2;
     closed_mark = open_mark + 1;
   }
@@ -100,7 +100,7 @@ struct SearchState {
   // only astar and dijkstra never hold them.
   void PrepareIndexedOpenList(const GridMap& map) {
     const size_t n = map.padded_size();
-    if (heap_pos.size() < n) heap_pos.Grow(n);
+    heap_pos.Grow(n);
     // The heap grows as it fills (at most every passable cell once).
     open.set_positions(heap_pos.data());
     open.Clear();
@@ -111,7 +111,7 @@ struct SearchState {
   // stamps follow BeginSearch's marks like `nodes`.
   void PrepareBackward(const GridMap& map) {
     const size_t n = map.padded_size();
-    if (back_nodes.size() < n) back_nodes.Grow(n);
+    back_nodes.Grow(n);
   }
 
   // Hands the per-cell arrays' pages back to the system.

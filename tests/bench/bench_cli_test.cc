@@ -52,7 +52,7 @@ std::string WriteTemp(const std::string& name, const std::string& content) {
 
 const char kLastLinePattern[] =
     R"(queries=(\d+) mismatches=(\d+) mean_us=[0-9.]+ p50_us=[0-9.]+ )"
-    R"(p99_us=[0-9.]+ expanded_mean=[0-9.]+)";
+    R"(p99_us=[0-9.]+ expanded_mean=[0-9.]+ generated_mean=[0-9.]+)";
 
 // Matches the whole last line; *queries and *mismatches get its counts.
 bool ParseLastLine(const std::string& line, int* queries, int* mismatches) {

@@ -16,6 +16,7 @@
 #include "absl/time/time.h"
 #include "gridstar/find_path.h"
 #include "gridstar/grid_map.h"
+#include "gridstar/group_paths.h"
 #include "gridstar/scenario.h"
 
 namespace gridstar::bench {
@@ -40,6 +41,11 @@ struct Options {
   int replan_cells = 1;   // --replan_cells K: cells per change.
   int agent_size = 0;     // --agent_size K: size K against size 1.
   uint64_t areas = 0;     // --areas MASK (0: the map's default filter).
+  // --auto_measure Q: with --algo auto, time the engines on Q random
+  // queries first (auto_choice.h) as the server does at registration;
+  // 0 = auto's rule.
+  int auto_measure = 24;
+  GroupMethod group_method = GroupMethod::kAuto;  // --group_method.
   uint32_t seed = 1;
   int queries = 500;
   std::string out;
@@ -47,6 +53,10 @@ struct Options {
 
 // Prints the error and the usage; returns the exit status 2.
 int Usage(const std::string& error);
+
+// With --algo auto and --auto_measure Q > 0: measures what auto runs on
+// *map (after its table and landmarks are built), sets it, prints it.
+void MeasureAuto(const Options& o, GridMap* map);
 
 inline double Percentile(std::vector<double> v, double p) {
   if (v.empty()) return 0;

@@ -221,6 +221,26 @@ int RunFlow(const Options& o, const GridMap& map,
 // --group U: for the 5 longest queries, U units scattered (seeded) over the
 // goal's component answered by FindGroupPaths (which takes a flow field from
 // 64 units on) against 20 independent searches with --algo.
+void MeasureAuto(const Options& o, GridMap* map) {
+  if (o.query.algorithm != Algorithm::kAuto || o.auto_measure == 0) return;
+  AutoMeasureOptions m;
+  m.policy = o.query.movement.diagonal;
+  m.queries = o.auto_measure;
+  auto choice = std::make_shared<const AutoChoice>(MeasureAutoChoice(*map, m));
+  std::string candidates;
+  for (const AutoCandidate& c : choice->candidates) {
+    absl::StrAppendFormat(&candidates, "%s%s:%.1f%s", candidates.empty() ? "" : ",",
+                          std::string(AlgorithmName(c.algorithm)), c.mean_us,
+                          c.dropped ? "(dropped)" : "");
+  }
+  std::printf("auto_choice=%s auto_measure_ms=%.1f auto_queries=%d "
+              "flow_us_per_cell=%.4f candidates_us=%s\n",
+              std::string(AlgorithmName(choice->algorithm)).c_str(),
+              choice->micros / 1000, choice->queries, choice->flow_us_per_cell,
+              candidates.c_str());
+  map->SetAutoChoice(std::move(choice));
+}
+
 int RunGroup(const Options& o, const GridMap& map,
              const std::vector<ScenarioQuery>& scen) {
   SearchContext context;
@@ -231,6 +251,7 @@ int RunGroup(const Options& o, const GridMap& map,
   const std::vector<size_t> picked = Longest(scen, 5);
   for (size_t i : picked) {
     GroupQuery g;
+    g.method = o.group_method;
     g.goals = {scen[i].goal};
     g.algorithm = o.query.algorithm;
     g.movement.diagonal = o.query.movement.diagonal;
@@ -271,9 +292,10 @@ int RunGroup(const Options& o, const GridMap& map,
   std::printf(
       "groups=%zu units=%d flow_field=%d group_mean_us=%.1f "
       "cached_field_group_mean_us=%.1f twenty_searches_mean_us=%.1f "
-      "search_algo=%s group_over_twenty=%.2f\n",
+      "search_algo=%s method=%s group_over_twenty=%.2f\n",
       picked.size(), o.group, used_field ? 1 : 0, group_us / n, cached_us / n,
       twenty_us / n, std::string(AlgorithmName(o.query.algorithm)).c_str(),
+      std::string(GroupMethodName(o.group_method)).c_str(),
       group_us / twenty_us);
   return 0;
 }

@@ -240,7 +240,9 @@ TEST(QueryPartsTest, AutoFollowsTheOwnersJumpTableChoice) {
   PathQuery q;
   q.algorithm = Algorithm::kAuto;
   EXPECT_EQ(ResolveAlgorithm(map, q), Algorithm::kJpsPlus);
-  map.SetAutoPrefersJps(true);
+  auto choice = std::make_shared<AutoChoice>();
+  choice->algorithm = Algorithm::kJps;
+  map.SetAutoChoice(choice);
   EXPECT_EQ(ResolveAlgorithm(map, q), Algorithm::kJps);
   q.algorithm = Algorithm::kJpsPlus;  // Asked for by name: the table.
   EXPECT_EQ(ResolveAlgorithm(map, q), Algorithm::kJpsPlus);

@@ -1,5 +1,6 @@
 // Derived data: the opt-in structures a map carries for faster searches
-// (the jump table of jps+, the landmarks of alt, the abstraction of hpa), each behind one interface
+// (the jump table of jps+, the landmarks of alt, the abstraction of hpa, the
+// measured choice of auto), each behind one interface
 // that says what it costs, builds it, and repairs it for a new version.
 //
 // Whoever keeps versions of a map (the server's registry) asks these
@@ -32,6 +33,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
+#include "gridstar/auto_choice.h"
 #include "gridstar/grid_map.h"
 #include "gridstar/map_update.h"
 #include "gridstar/types.h"
@@ -93,6 +95,13 @@ struct DerivedOptions {
   // (a one-cell change rebuilds at most five 64 x 64 clusters).
   bool hpa = false;
   DiagonalPolicy hpa_policy = DiagonalPolicy::kNoCornerCutting;
+  // Measure what kAuto runs on the map (auto_choice.h), after every other
+  // structure is built, so that their engines race too. Measured at
+  // registration only: new versions keep the choice (ApplyChanges carries
+  // it; the repair reports kKept), an engine that stops applying (a table
+  // deferred, a map no longer uniform) leaves kAuto to its rule there.
+  bool measure_auto = false;
+  AutoMeasureOptions auto_measure;
 };
 
 // InvalidArgument naming "landmarks" for a count out of range, or the

@@ -37,12 +37,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
+#include "gridstar/auto_choice.h"
 #include "gridstar/types.h"
 
 namespace gridstar {
@@ -191,12 +193,17 @@ class GridMap {
   // and the same passable cells (a copy of this map, or a version whose
   // updates changed costs only); not yet shared between threads.
   void ShareJumpTableOf(const GridMap& other);
-  // Whether kAuto runs online jps even though the map has a jump table (the
-  // owner judged the table slower on this map; the server never does since
-  // the table is laid out in blocks, README "Big worlds").
-  // Not thread-safe: set it before sharing the map.
-  void SetAutoPrefersJps(bool prefer) { auto_prefers_jps_ = prefer; }
-  bool auto_prefers_jps() const { return auto_prefers_jps_; }
+  // What kAuto runs on this map, measured (auto_choice.h); null when not
+  // measured (kAuto follows its rule). Shared by copies and kept by new
+  // versions (RepairDerived). Not thread-safe: set it before sharing the
+  // map.
+  void SetAutoChoice(std::shared_ptr<const AutoChoice> choice) {
+    auto_choice_ = std::move(choice);
+  }
+  const AutoChoice* auto_choice() const { return auto_choice_.get(); }
+  const std::shared_ptr<const AutoChoice>& shared_auto_choice() const {
+    return auto_choice_;
+  }
   // Eight entries per padded cell, indexed JumpEntry(x, y) + direction (see
   // core/src/jps.h). Null without BuildJumpTable.
   const int8_t* jump_table() const { return jump_table_; }
@@ -329,7 +336,7 @@ class GridMap {
   const uint64_t* column_bits_ = nullptr;
   const int8_t* jump_table_ = nullptr;
   int32_t jump_blocks_x_ = 0;
-  bool auto_prefers_jps_ = false;
+  std::shared_ptr<const AutoChoice> auto_choice_;
   int landmark_count_ = 0;
   DiagonalPolicy landmark_policy_ = DiagonalPolicy::kNoCornerCutting;
   std::vector<Cell> landmarks_;

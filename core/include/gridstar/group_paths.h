@@ -45,9 +45,13 @@ inline constexpr int32_t kDefaultFlowFieldMinUnits = 64;
 
 enum class GroupMethod : uint8_t {
   // A flow field when the goal is shared and either a matching field is
-  // given, or the group has at least flow_field_min_units units and the
-  // algorithm does not resolve to jump point search (whose searches are
-  // cheap enough that splicing wins); else splicing.
+  // given, or the group has at least flow_field_min_units units and a field
+  // is expected to cost less than the searches: on a map with a measured
+  // AutoChoice for the query's policy (auto_choice.h), when the field's
+  // measured time per cell times the passable cells is below the units
+  // times the legs' engine's measured time per query; on a map without one,
+  // when the algorithm does not resolve to jump point search (whose
+  // searches are cheap enough that splicing wins). Else splicing.
   kAuto = 0,
   kSplice = 1,
   // A flow field whenever the goal is shared; splicing otherwise.

@@ -71,9 +71,10 @@ enum class Algorithm : uint8_t {
   // Jump point search over the map's precomputed jump distances
   // (GridMap::BuildJumpTable); kJps when the map has none.
   kJpsPlus = 5,
-  // The fastest exact algorithm for the map and query: kJpsPlus, else kJps,
-  // else kAlt, else kAStar; kJps instead of kJpsPlus on a map whose table
-  // was measured slower (GridMap::SetAutoPrefersJps).
+  // The fastest exact algorithm for the map and query: the engine measured
+  // fastest on the map (GridMap::auto_choice, auto_choice.h) when the query
+  // is under the measured policy and the engine applies to it; else, by
+  // rule, kJpsPlus, else kJps, else kAlt, else kAStar.
   kAuto = 6,
   // A* with the differential heuristic of the map's landmarks
   // (GridMap::BuildLandmarks) when they were built for the query's policy

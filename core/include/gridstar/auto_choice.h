@@ -1,0 +1,108 @@
+// AutoChoice: which exact engine Algorithm::kAuto runs on a map, chosen by
+// timing the candidates on the map itself.
+//
+// The fastest exact engine depends on the map: jps+ where jump points are
+// sparse, online jps where they are dense (mazes, random obstacles) or the
+// jump table is too big for the caches (huge worlds), A* with landmarks or
+// bidirectional A* on terrain. No fixed rule gets every map right, so
+// MeasureAutoChoice times every engine that applies on a sample of random
+// queries of the map and keeps the fastest; the map carries the result
+// (GridMap::SetAutoChoice), and ResolveAlgorithm (query.h) runs it for kAuto
+// queries under the policy it was measured for, wherever it still applies
+// (jps+ needs the table, alt landmarks that reach the goal, jps a uniform
+// map): elsewhere kAuto's documented rule decides as before.
+//
+// The same measurement gives group searches their cost model: a flow field's
+// time per cell it reaches, against the chosen engine's time per query, so
+// that FindGroupPaths' kAuto method follows a field exactly when sweeping the
+// component is expected to cost less than a search per unit.
+//
+// Only exact engines are candidates (astar, alt, bidirectional, jps, jps+):
+// kAuto never answers with a bounded-suboptimal path (hpa, weighted) nor an
+// any-angle one (theta).
+//
+// Thread-safety: MeasureAutoChoice reads the map only (it may be shared) and
+// uses its own search context. An AutoChoice is immutable once made.
+
+#ifndef GRIDSTAR_AUTO_CHOICE_H_
+#define GRIDSTAR_AUTO_CHOICE_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "gridstar/types.h"
+
+namespace gridstar {
+
+class GridMap;
+
+// One engine's part in a measurement.
+struct AutoCandidate {
+  Algorithm algorithm = Algorithm::kAStar;
+  // Mean microseconds per sampled query (whole FindPath calls), over the
+  // queries every candidate still in the race ran.
+  double mean_us = 0;
+  // Timed queries it ran.
+  int queries = 0;
+  // Left the race: on some query it took more than kAutoDropFactor times
+  // the fastest candidate's time (it was cut off there by a deadline).
+  bool dropped = false;
+};
+
+// A candidate slower than this many times the fastest on one query leaves
+// the race (so that A* on a huge world costs a few jps searches, not
+// seconds).
+inline constexpr double kAutoDropFactor = 3.0;
+
+struct AutoChoice {
+  // The policy the queries were measured under; kAuto queries under another
+  // policy follow the rule.
+  DiagonalPolicy policy = DiagonalPolicy::kNoCornerCutting;
+  // The engine with the least mean among those not dropped.
+  Algorithm algorithm = Algorithm::kAStar;
+  // Its mean microseconds per query.
+  double search_us = 0;
+  // A flow field's microseconds per cell reached (one field to a sampled
+  // goal, under `policy`); 0 when not measured.
+  double flow_us_per_cell = 0;
+  // Every candidate, in the order they were listed.
+  std::vector<AutoCandidate> candidates;
+  // Timed queries (each run by every candidate still in the race).
+  int queries = 0;
+  // Wall time the whole measurement took.
+  double micros = 0;
+};
+
+struct AutoMeasureOptions {
+  DiagonalPolicy policy = DiagonalPolicy::kNoCornerCutting;
+  // Random queries to time, after one untimed warm-up query. 1..1000.
+  int queries = 24;
+  // The measurement stops after the query that passes this much wall time
+  // (the queries timed so far decide); 0 = no limit.
+  double max_micros = 500'000;
+  // Also time a flow field (for FindGroupPaths' kAuto method).
+  bool flow_field = true;
+  // Seed of the query sample.
+  uint64_t seed = 1;
+};
+
+// The engines kAuto may choose among on `map` under `policy`, in the order
+// a measurement lists them: jps+ (when the map has a jump table) and jps
+// (uniform maps under kNoCornerCutting), alt (when its landmarks were built
+// for `policy`), bidirectional, astar.
+std::vector<Algorithm> AutoCandidatesFor(const GridMap& map,
+                                         DiagonalPolicy policy);
+
+// Times AutoCandidatesFor(map, options.policy) on options.queries random
+// queries (both ends passable and in one component, start != goal). Each
+// query is run by every candidate still in the race, the leader so far
+// first; the others get a deadline of kAutoDropFactor times its time (at
+// least 50 us) and leave the race when they miss it. Returns a choice of
+// kAStar with no candidates timed when the map has no two connected
+// passable cells (nothing to measure).
+AutoChoice MeasureAutoChoice(const GridMap& map,
+                             const AutoMeasureOptions& options);
+
+}  // namespace gridstar
+
+#endif  // GRIDSTAR_AUTO_CHOICE_H_

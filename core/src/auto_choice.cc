@@ -1,0 +1,218 @@
+// MeasureAutoChoice: the candidates raced on a sample of the map's own
+// queries. See auto_choice.h for the contract.
+
+#include "gridstar/auto_choice.h"
+
+#include <algorithm>
+#include <chrono>
+#include <random>
+#include <utility>
+
+#include "absl/time/clock.h"
+#include "gridstar/find_path.h"
+#include "gridstar/flow_field.h"
+#include "gridstar/grid_map.h"
+#include "gridstar/query.h"
+#include "gridstar/search_context.h"
+
+namespace gridstar {
+namespace {
+
+constexpr double kMinDeadlineMicros = 50;
+// The warm-up query's cut-off, in multiples of the leader's (cold) time.
+constexpr double kWarmUpFactor = 10;
+
+double MicrosSince(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::micro>(
+             std::chrono::steady_clock::now() - t0)
+      .count();
+}
+
+// Up to `count` random pairs of distinct passable cells of one component.
+// Cells are drawn at random; a map whose passable cells are too sparse for
+// that is enumerated instead.
+std::vector<std::pair<Cell, Cell>> SampleQueries(const GridMap& map, int count,
+                                                 uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<std::pair<Cell, Cell>> pairs;
+  if (map.passable_count() < 2) return pairs;
+  std::vector<Cell> passable;  // Filled only for sparse maps.
+  auto random_cell = [&]() -> Cell {
+    if (!passable.empty()) return passable[rng() % passable.size()];
+    for (int attempt = 0; attempt < 64; ++attempt) {
+      const Cell c{static_cast<int32_t>(rng() % static_cast<uint64_t>(map.width())),
+                   static_cast<int32_t>(rng() % static_cast<uint64_t>(map.height()))};
+      if (map.Passable(c)) return c;
+    }
+    return Cell{-1, -1};
+  };
+  for (int tries = 0; tries < count * 64 && static_cast<int>(pairs.size()) < count;
+       ++tries) {
+    Cell s = random_cell();
+    if (s.x < 0 && passable.empty()) {
+      for (int32_t y = 0; y < map.height(); ++y) {
+        for (int32_t x = 0; x < map.width(); ++x) {
+          if (map.Passable({x, y})) passable.push_back({x, y});
+        }
+      }
+      s = random_cell();
+    }
+    const Cell g = random_cell();
+    if (g.x < 0 || s == g || !map.Connected(s, g)) continue;
+    pairs.emplace_back(s, g);
+  }
+  return pairs;
+}
+
+// The candidate with the least mean among those in the race; -1 if none.
+int Leader(const std::vector<AutoCandidate>& c, const std::vector<double>& sum) {
+  int best = -1;
+  for (size_t i = 0; i < c.size(); ++i) {
+    if (c[i].dropped) continue;
+    if (best < 0 || sum[i] < sum[static_cast<size_t>(best)]) {
+      best = static_cast<int>(i);
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+std::vector<Algorithm> AutoCandidatesFor(const GridMap& map,
+                                         DiagonalPolicy policy) {
+  std::vector<Algorithm> out;
+  if (map.uniform_cost() && policy == DiagonalPolicy::kNoCornerCutting) {
+    if (map.has_jump_table()) out.push_back(Algorithm::kJpsPlus);
+    out.push_back(Algorithm::kJps);
+  }
+  if (map.landmark_count() > 0 && map.landmark_policy() == policy) {
+    out.push_back(Algorithm::kAlt);
+  }
+  out.push_back(Algorithm::kBidirectional);
+  out.push_back(Algorithm::kAStar);
+  return out;
+}
+
+AutoChoice MeasureAutoChoice(const GridMap& map,
+                             const AutoMeasureOptions& options) {
+  const auto t0 = std::chrono::steady_clock::now();
+  AutoChoice choice;
+  choice.policy = options.policy;
+  const int wanted = std::clamp(options.queries, 1, 1000);
+  const std::vector<std::pair<Cell, Cell>> pairs =
+      SampleQueries(map, wanted + 1, options.seed);
+  if (pairs.size() < 2) {
+    choice.micros = MicrosSince(t0);
+    return choice;
+  }
+  for (Algorithm a : AutoCandidatesFor(map, options.policy)) {
+    AutoCandidate c;
+    c.algorithm = a;
+    choice.candidates.push_back(c);
+  }
+  std::vector<AutoCandidate>& candidates = choice.candidates;
+  const size_t n = candidates.size();
+  std::vector<double> sum(n, 0);
+  SearchContext context;
+  PathResult result;
+
+  // Runs candidate i on a pair with a deadline `limit_us` from now (none
+  // when <= 0); the call's micros, or -1 when the deadline cut it off.
+  auto run = [&](size_t i, const std::pair<Cell, Cell>& pair,
+                 double limit_us) -> double {
+    PathQuery q;
+    q.start = pair.first;
+    q.goal = pair.second;
+    q.algorithm = candidates[i].algorithm;
+    q.movement.diagonal = options.policy;
+    if (limit_us > 0) {
+      q.budget.deadline =
+          absl::Now() + absl::Microseconds(static_cast<int64_t>(limit_us));
+    }
+    const absl::Status s = FindPath(map, q, context, &result);
+    if (!s.ok() || result.partial) return -1;
+    return result.micros;
+  };
+
+  // The warm-up: every candidate once, untimed (its context's first search
+  // sizes the arrays; caches warm), cut off generously, never dropped.
+  double cold_leader = -1;
+  for (size_t i = 0; i < n; ++i) {
+    const double limit =
+        cold_leader < 0 ? 0
+                        : std::max(kMinDeadlineMicros, kWarmUpFactor * cold_leader);
+    const double us = run(i, pairs[0], limit);
+    if (i == 0) cold_leader = us;
+  }
+
+  for (size_t k = 1; k < pairs.size(); ++k) {
+    const int lead = Leader(candidates, sum);
+    if (lead < 0) break;
+    // The leader first, then the others against its time.
+    std::vector<size_t> order{static_cast<size_t>(lead)};
+    for (size_t i = 0; i < n; ++i) {
+      if (i != static_cast<size_t>(lead) && !candidates[i].dropped) {
+        order.push_back(i);
+      }
+    }
+    double leader_us = -1;
+    for (size_t i : order) {
+      const double limit =
+          leader_us < 0
+              ? 0
+              : std::max(kMinDeadlineMicros, kAutoDropFactor * leader_us);
+      const double us = run(i, pairs[k], limit);
+      if (us < 0 && leader_us >= 0) {
+        candidates[i].dropped = true;
+        continue;
+      }
+      if (leader_us < 0) leader_us = std::max(us, 0.0);
+      sum[i] += std::max(us, 0.0);
+      ++candidates[i].queries;
+    }
+    ++choice.queries;
+    if (options.max_micros > 0 && MicrosSince(t0) > options.max_micros) break;
+  }
+
+  for (size_t i = 0; i < n; ++i) {
+    if (candidates[i].queries > 0) {
+      candidates[i].mean_us = sum[i] / candidates[i].queries;
+    }
+  }
+  int best = -1;
+  for (size_t i = 0; i < n; ++i) {
+    if (candidates[i].dropped || candidates[i].queries < choice.queries) {
+      continue;
+    }
+    if (best < 0 || candidates[i].mean_us <
+                        candidates[static_cast<size_t>(best)].mean_us) {
+      best = static_cast<int>(i);
+    }
+  }
+  if (best >= 0) {
+    choice.algorithm = candidates[static_cast<size_t>(best)].algorithm;
+    choice.search_us = candidates[static_cast<size_t>(best)].mean_us;
+  }
+
+  if (options.flow_field) {
+    FlowFieldQuery fq;
+    fq.goal = pairs[0].second;
+    fq.movement.diagonal = options.policy;
+    // A field is cut off at the measurement's own budget (a whole huge
+    // world takes seconds); its time per cell reached is what counts.
+    if (options.max_micros > 0) {
+      fq.budget.deadline = absl::Now() + absl::Microseconds(static_cast<int64_t>(
+                                             options.max_micros));
+    }
+    const auto f0 = std::chrono::steady_clock::now();
+    absl::StatusOr<FlowField> field = ComputeFlowField(map, fq, context);
+    const double us = MicrosSince(f0);
+    if (field.ok() && field->reached() > 0) {
+      choice.flow_us_per_cell = us / static_cast<double>(field->reached());
+    }
+  }
+  choice.micros = MicrosSince(t0);
+  return choice;
+}
+
+}  // namespace gridstar

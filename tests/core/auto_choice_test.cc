@@ -1,0 +1,289 @@
+// What kAuto runs by measurement (auto_choice.h): the candidates, the race,
+// the resolution under each choice, exactness under every choice, versions
+// keeping it, and groups weighing a field by the measured costs.
+
+#include "gridstar/auto_choice.h"
+
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "gridstar/derived_data.h"
+#include "gridstar/find_path.h"
+#include "gridstar/grid_map.h"
+#include "gridstar/group_paths.h"
+#include "gridstar/map_update.h"
+#include "gridstar/query.h"
+#include "gtest/gtest.h"
+#include "testing/drawn_maps.h"
+#include "testing/reference.h"
+#include "testing/status_matchers.h"
+
+namespace gridstar {
+namespace {
+
+using testing::MakeRandomMap;
+using testing::StatusIs;
+
+constexpr Algorithm kExact[] = {Algorithm::kJpsPlus, Algorithm::kJps,
+                                Algorithm::kAlt, Algorithm::kBidirectional,
+                                Algorithm::kAStar};
+
+std::shared_ptr<const AutoChoice> Choice(Algorithm a,
+                                         DiagonalPolicy policy =
+                                             DiagonalPolicy::kNoCornerCutting) {
+  auto c = std::make_shared<AutoChoice>();
+  c->algorithm = a;
+  c->policy = policy;
+  return c;
+}
+
+TEST(AutoChoiceTest, CandidatesAreTheExactEnginesTheMapCarries) {
+  GridMap uniform = MakeRandomMap({40, 40, 0.2, 1}, 1);
+  const DiagonalPolicy ncc = DiagonalPolicy::kNoCornerCutting;
+  EXPECT_EQ(AutoCandidatesFor(uniform, ncc),
+            (std::vector<Algorithm>{Algorithm::kJps, Algorithm::kBidirectional,
+                                    Algorithm::kAStar}));
+  ASSERT_OK(uniform.BuildJumpTable());
+  ASSERT_OK(uniform.BuildLandmarks(4, ncc));
+  EXPECT_EQ(AutoCandidatesFor(uniform, ncc),
+            (std::vector<Algorithm>{Algorithm::kJpsPlus, Algorithm::kJps,
+                                    Algorithm::kAlt, Algorithm::kBidirectional,
+                                    Algorithm::kAStar}));
+  // Jump point search is exact under no corner cutting only; landmarks
+  // serve the policy they were built for.
+  EXPECT_EQ(AutoCandidatesFor(uniform, DiagonalPolicy::kNever),
+            (std::vector<Algorithm>{Algorithm::kBidirectional,
+                                    Algorithm::kAStar}));
+  const GridMap terrain = MakeRandomMap({40, 40, 0.2, 5}, 2);
+  EXPECT_EQ(AutoCandidatesFor(terrain, ncc),
+            (std::vector<Algorithm>{Algorithm::kBidirectional,
+                                    Algorithm::kAStar}));
+}
+
+TEST(AutoChoiceTest, TheRaceKeepsTheFastestEngineThatRanEveryQuery) {
+  for (const bool uniform : {true, false}) {
+    SCOPED_TRACE(uniform ? "uniform" : "terrain");
+    GridMap map = MakeRandomMap({120, 90, 0.25, uniform ? 1 : 6}, 7);
+    if (uniform) {
+      ASSERT_OK(map.BuildJumpTable());
+    }
+    ASSERT_OK(map.BuildLandmarks(4, DiagonalPolicy::kNoCornerCutting));
+    AutoMeasureOptions options;
+    options.queries = 16;
+    options.max_micros = 0;  // Every query, whatever the machine.
+    const AutoChoice c = MeasureAutoChoice(map, options);
+    EXPECT_EQ(c.queries, 16);
+    EXPECT_GT(c.micros, 0);
+    EXPECT_GT(c.flow_us_per_cell, 0);
+    const std::vector<Algorithm> listed =
+        AutoCandidatesFor(map, options.policy);
+    ASSERT_EQ(c.candidates.size(), listed.size());
+    const AutoCandidate* chosen = nullptr;
+    for (size_t i = 0; i < listed.size(); ++i) {
+      EXPECT_EQ(c.candidates[i].algorithm, listed[i]);
+      if (c.candidates[i].algorithm == c.algorithm) chosen = &c.candidates[i];
+    }
+    ASSERT_NE(chosen, nullptr);
+    EXPECT_FALSE(chosen->dropped);
+    EXPECT_EQ(chosen->queries, c.queries);
+    EXPECT_EQ(c.search_us, chosen->mean_us);
+    for (const AutoCandidate& other : c.candidates) {
+      SCOPED_TRACE(std::string(AlgorithmName(other.algorithm)));
+      EXPECT_LE(other.queries, c.queries);
+      // A dropped engine stopped early; every engine still in the race ran
+      // every query, and none of them was faster.
+      EXPECT_EQ(other.dropped, other.queries < c.queries);
+      if (!other.dropped) {
+        EXPECT_LE(chosen->mean_us, other.mean_us);
+      }
+    }
+  }
+}
+
+TEST(AutoChoiceTest, TheTimeBoundEndsTheRaceAfterAQuery) {
+  GridMap map = MakeRandomMap({100, 100, 0.2, 1}, 3);
+  AutoMeasureOptions options;
+  options.queries = 1000;
+  options.max_micros = 1;  // Passed by the first timed query.
+  options.flow_field = false;
+  const AutoChoice c = MeasureAutoChoice(map, options);
+  EXPECT_EQ(c.queries, 1);
+  EXPECT_EQ(c.flow_us_per_cell, 0);
+  EXPECT_FALSE(c.candidates.empty());
+}
+
+TEST(AutoChoiceTest, NothingToMeasureOnAMapWithoutTwoConnectedCells) {
+  const GridMap single = testing::MakeRandomMap({1, 1, 0.0, 1}, 1);
+  const AutoChoice c = MeasureAutoChoice(single, {});
+  EXPECT_TRUE(c.candidates.empty());
+  EXPECT_EQ(c.queries, 0);
+  // As a derived structure it is absent there, and auto keeps its rule.
+  GridMap map = MakeRandomMap({1, 1, 0.0, 1}, 1);
+  DerivedOptions options;
+  options.measure_auto = true;
+  std::vector<DerivedReport> reports;
+  ASSERT_OK(BuildDerived(options, &map, &reports));
+  ASSERT_EQ(reports.size(), 1u);
+  EXPECT_EQ(reports[0].outcome, DerivedOutcome::kAbsent);
+  EXPECT_EQ(map.auto_choice(), nullptr);
+}
+
+TEST(AutoChoiceTest, InvalidMeasureOptionsNameTheField) {
+  DerivedOptions options;
+  options.measure_auto = true;
+  options.auto_measure.queries = 0;
+  EXPECT_TRUE(StatusIs(ValidateDerivedOptions(options),
+                       absl::StatusCode::kInvalidArgument,
+                       "auto_measure.queries"));
+  options.auto_measure.queries = 1001;
+  EXPECT_FALSE(ValidateDerivedOptions(options).ok());
+  options.auto_measure.queries = 24;
+  options.auto_measure.policy = static_cast<DiagonalPolicy>(9);
+  EXPECT_TRUE(StatusIs(ValidateDerivedOptions(options),
+                       absl::StatusCode::kInvalidArgument,
+                       "auto_measure.policy"));
+}
+
+TEST(AutoChoiceTest, AutoRunsTheChoiceWhereItApplies) {
+  const DiagonalPolicy ncc = DiagonalPolicy::kNoCornerCutting;
+  GridMap map = MakeRandomMap({50, 50, 0.15, 1}, 4);
+  ASSERT_OK(map.BuildJumpTable());
+  ASSERT_OK(map.BuildLandmarks(4, ncc));
+  const auto [s, g] = testing::FarConnectedPair(map);
+  PathQuery q = testing::Query(s, g, Algorithm::kAuto, ncc);
+  for (Algorithm a : kExact) {
+    SCOPED_TRACE(std::string(AlgorithmName(a)));
+    map.SetAutoChoice(Choice(a));
+    EXPECT_EQ(ResolveAlgorithm(map, q), a);
+    // Measured under another policy: the rule.
+    map.SetAutoChoice(Choice(a, DiagonalPolicy::kNever));
+    EXPECT_EQ(ResolveAlgorithm(map, q), Algorithm::kJpsPlus);
+  }
+  // jps+ chosen where the table is gone: the rule (online jps).
+  GridMap no_table = MakeRandomMap({50, 50, 0.15, 1}, 4);
+  no_table.SetAutoChoice(Choice(Algorithm::kJpsPlus));
+  EXPECT_EQ(ResolveAlgorithm(no_table, q), Algorithm::kJps);
+  // alt chosen, landmarks absent: the rule.
+  no_table.SetAutoChoice(Choice(Algorithm::kAlt));
+  EXPECT_EQ(ResolveAlgorithm(no_table, q), Algorithm::kJps);
+  // jps chosen, the map no longer uniform (a version with terrain): the
+  // rule, A* there.
+  GridMap terrain = MakeRandomMap({50, 50, 0.15, 4}, 4);
+  terrain.SetAutoChoice(Choice(Algorithm::kJps));
+  EXPECT_EQ(ResolveAlgorithm(terrain, q), Algorithm::kAStar);
+  // Asking for an engine by name is never redirected.
+  map.SetAutoChoice(Choice(Algorithm::kAStar));
+  q.algorithm = Algorithm::kJps;
+  EXPECT_EQ(ResolveAlgorithm(map, q), Algorithm::kJps);
+}
+
+// Whatever was measured fastest, auto's answers are optimal: every choice
+// on seeded random maps (uniform and terrain) against brute-force Dijkstra.
+TEST(AutoChoiceTest, EveryChoiceAnswersOptimally) {
+  SearchContext context;
+  for (uint32_t seed = 1; seed <= 12; ++seed) {
+    const bool uniform = seed % 2 == 1;
+    GridMap map = MakeRandomMap({30, 24, 0.25, uniform ? 1 : 7}, seed);
+    if (uniform) {
+      ASSERT_OK(map.BuildJumpTable());
+    }
+    ASSERT_OK(map.BuildLandmarks(3, DiagonalPolicy::kNoCornerCutting));
+    std::mt19937 rng(seed);
+    for (Algorithm a : kExact) {
+      map.SetAutoChoice(Choice(a));
+      for (int k = 0; k < 6; ++k) {
+        const Cell s{static_cast<int32_t>(rng() % 30),
+                     static_cast<int32_t>(rng() % 24)};
+        const Cell g{static_cast<int32_t>(rng() % 30),
+                     static_cast<int32_t>(rng() % 24)};
+        if (!map.Connected(s, g)) continue;
+        SCOPED_TRACE(absl::StrCat("seed ", seed, " choice ",
+                                  AlgorithmName(a), " query ", k));
+        const PathQuery q = testing::Query(s, g, Algorithm::kAuto,
+                                           DiagonalPolicy::kNoCornerCutting);
+        absl::StatusOr<PathResult> r = FindPath(map, q, context);
+        ASSERT_OK(r);
+        const std::vector<double> dist = testing::ReferenceDistances(
+            map, s, DiagonalPolicy::kNoCornerCutting);
+        EXPECT_NEAR(r->cost, testing::Distance(dist, map, g), 1e-9);
+        EXPECT_EQ(testing::CheckPath(map, *r, s, g,
+                                     DiagonalPolicy::kNoCornerCutting, true),
+                  "");
+      }
+    }
+  }
+}
+
+TEST(AutoChoiceTest, NewVersionsKeepTheMeasurement) {
+  GridMap map = MakeRandomMap({40, 40, 0.2, 1}, 5);
+  DerivedOptions options;
+  options.jump_table = true;
+  options.measure_auto = true;
+  options.auto_measure.queries = 4;
+  std::vector<DerivedReport> reports;
+  ASSERT_OK(BuildDerived(options, &map, &reports));
+  ASSERT_EQ(reports.back().name, "auto_choice");  // Last: after the table.
+  EXPECT_EQ(reports.back().outcome, DerivedOutcome::kBuilt);
+  ASSERT_NE(map.auto_choice(), nullptr);
+  EXPECT_EQ(map.auto_choice()->candidates.front().algorithm,
+            Algorithm::kJpsPlus);
+  ChangeSummary summary;
+  absl::StatusOr<GridMap> next =
+      ApplyChanges(map, {{{3, 3}, {4, 4}, 0}, {{4, 3}, {5, 4}, 1}}, &summary);
+  ASSERT_OK(next);
+  EXPECT_EQ(next->auto_choice(), map.auto_choice());  // Shared, not re-run.
+  ASSERT_OK(RepairDerived(options, map, summary, &*next, &reports));
+  EXPECT_EQ(reports.back().outcome, DerivedOutcome::kKept);
+  EXPECT_EQ(next->auto_choice(), map.auto_choice());
+}
+
+// FindGroupPaths' auto method weighs a field against searches by the
+// measured costs: a cheap field is followed even where jps runs, a dear one
+// is not even where A* runs.
+TEST(AutoChoiceTest, GroupAutoWeighsTheMeasuredCosts) {
+  GridMap map = MakeRandomMap({40, 40, 0.1, 1}, 6);
+  const auto [s, g] = testing::FarConnectedPair(map);
+  GroupQuery q;
+  q.goals = {g};
+  q.starts.assign(8, s);
+  q.flow_field_min_units = 1;
+  q.algorithm = Algorithm::kAuto;
+  SearchContext context;
+  GroupResult r;
+  auto measured = [&](Algorithm engine, double search_us, double field_us) {
+    auto c = std::make_shared<AutoChoice>();
+    c->algorithm = engine;
+    c->search_us = search_us;
+    c->flow_us_per_cell = field_us / static_cast<double>(map.passable_count());
+    AutoCandidate candidate;
+    candidate.algorithm = engine;
+    candidate.mean_us = search_us;
+    candidate.queries = 10;
+    c->candidates = {candidate};
+    return c;
+  };
+  // 8 units x 100 us of jps against a 500 us field: the field.
+  map.SetAutoChoice(measured(Algorithm::kJps, 100, 500));
+  ASSERT_OK(FindGroupPaths(map, q, context, &r));
+  EXPECT_TRUE(r.used_flow_field);
+  // 8 x 10 us against 500 us: splicing.
+  map.SetAutoChoice(measured(Algorithm::kJps, 10, 500));
+  ASSERT_OK(FindGroupPaths(map, q, context, &r));
+  EXPECT_FALSE(r.used_flow_field);
+  // A* legs, measured cheap: splicing, where the rule took a field.
+  q.algorithm = Algorithm::kAStar;
+  map.SetAutoChoice(measured(Algorithm::kAStar, 10, 500));
+  ASSERT_OK(FindGroupPaths(map, q, context, &r));
+  EXPECT_FALSE(r.used_flow_field);
+  // The legs' engine not measured: the rule (A* takes the field).
+  map.SetAutoChoice(measured(Algorithm::kJps, 10, 500));
+  ASSERT_OK(FindGroupPaths(map, q, context, &r));
+  EXPECT_TRUE(r.used_flow_field);
+  for (const UnitPath& u : r.units) ASSERT_OK(u.status);
+}
+
+}  // namespace
+}  // namespace gridstar
