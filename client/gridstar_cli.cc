@@ -23,9 +23,11 @@
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/strip.h"
 #include "absl/time/clock.h"
 #include "cli_common.h"
 #include "client.h"
@@ -73,15 +75,26 @@ int Run(const std::vector<std::string>& argv) {
     absl::StatusOr<v1::ListMapsResponse> list = client.ListMaps();
     if (!list.ok()) return Fail(list.status());
     for (const v1::MapInfo& m : list->maps()) {
+      // auto's measurement: each engine's mean us per query ("-" once
+      // dropped from the race).
+      std::string measured;
+      for (const v1::AutoCandidate& c : m.auto_candidates()) {
+        absl::StrAppend(&measured, measured.empty() ? " measured_us=" : ",",
+                        absl::AsciiStrToLower(absl::StripPrefix(
+                            v1::Algorithm_Name(c.algorithm()), "ALGORITHM_")),
+                        ":",
+                        c.dropped() ? std::string("-")
+                                    : absl::StrFormat("%.1f", c.mean_us()));
+      }
       std::printf(
           "%s version=%llu size=%dx%d passable=%lld components=%u bytes=%llu "
-          "jump_table_bytes=%llu hpa_bytes=%llu auto=%s\n",
+          "jump_table_bytes=%llu hpa_bytes=%llu auto=%s%s\n",
           m.id().c_str(), static_cast<unsigned long long>(m.version()),
           m.width(), m.height(), static_cast<long long>(m.passable_cells()),
           m.components(), static_cast<unsigned long long>(m.memory_bytes()),
           static_cast<unsigned long long>(m.jump_table_bytes()),
           static_cast<unsigned long long>(m.hpa_bytes()),
-          v1::Algorithm_Name(m.auto_algorithm()).c_str());
+          v1::Algorithm_Name(m.auto_algorithm()).c_str(), measured.c_str());
     }
     return 0;
   }

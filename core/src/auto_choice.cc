@@ -155,19 +155,20 @@ AutoChoice MeasureAutoChoice(const GridMap& map,
         order.push_back(i);
       }
     }
-    double leader_us = -1;
+    // The leader's untimed run sets this query's deadline and warms the
+    // caches for the query's part of the map, so that no candidate pays
+    // for being first; then every candidate, the order rotating.
+    const double leader_us = std::max(run(order[0], pairs[k], 0), 0.0);
+    const double limit = std::max(kMinDeadlineMicros, kAutoDropFactor * leader_us);
+    std::rotate(order.begin(), order.begin() + static_cast<long>(k % order.size()),
+                order.end());
     for (size_t i : order) {
-      const double limit =
-          leader_us < 0
-              ? 0
-              : std::max(kMinDeadlineMicros, kAutoDropFactor * leader_us);
       const double us = run(i, pairs[k], limit);
-      if (us < 0 && leader_us >= 0) {
+      if (us < 0) {
         candidates[i].dropped = true;
         continue;
       }
-      if (leader_us < 0) leader_us = std::max(us, 0.0);
-      sum[i] += std::max(us, 0.0);
+      sum[i] += us;
       ++candidates[i].queries;
     }
     ++choice.queries;

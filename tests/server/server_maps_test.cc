@@ -42,7 +42,10 @@ TEST_F(ServerTest, RegisterIsIdempotentAndGuardsIds) {
   EXPECT_EQ(info.width(), map_->width());
   EXPECT_EQ(info.passable_cells(), map_->passable_count());
   EXPECT_GT(info.memory_bytes(), info.jump_table_bytes());
-  EXPECT_EQ(info.auto_algorithm(), v1::ALGORITHM_JPS_PLUS);
+  // auto runs what the registration measured fastest (jps+ among them).
+  ASSERT_GT(info.auto_candidates_size(), 0);
+  EXPECT_EQ(info.auto_candidates(0).algorithm(), v1::ALGORITHM_JPS_PLUS);
+  EXPECT_EQ(info.auto_algorithm(), MeasuredFastest(info));
   // The same cells without the table are other content.
   grpc::Status s = Register(stub(), "dungeon", dungeon_, &info);
   EXPECT_EQ(s.error_code(), grpc::StatusCode::ALREADY_EXISTS) << s.error_message();
@@ -227,7 +230,8 @@ TEST_F(ServerTest, JumpTableFollowsUpdates) {
   }));
   EXPECT_EQ(repaired.version(), info.version());
   EXPECT_EQ(repaired.jump_table_bytes(), map_->JumpTableBytes());
-  EXPECT_EQ(repaired.auto_algorithm(), v1::ALGORITHM_JPS_PLUS);
+  // The registration's measurement decides again once the table is back.
+  EXPECT_EQ(repaired.auto_algorithm(), MeasuredFastest(repaired));
   ASSERT_TRUE(local.BuildJumpTable().ok());
   search(v1::ALGORITHM_JPS_PLUS);
   // A cell of cost 5: no longer uniform, no table, A* answers.
@@ -397,13 +401,17 @@ TEST_F(ServerTest, LandmarksServeTerrainAndFollowUpdates) {
   EXPECT_EQ(info.landmarks(), 4);
   EXPECT_GT(info.landmark_bytes(), 0u);
   EXPECT_GT(info.landmark_build_micros(), 0);
+  ASSERT_EQ(info.auto_candidates_size(), 3);
+  EXPECT_EQ(info.auto_candidates(0).algorithm(), v1::ALGORITHM_ALT);
   const GridMap terrain = *ParsePgm(ReadSample("terrain.pgm"));
   const auto [s, g] = testing::FarConnectedPair(terrain);
   auto search = [&](const GridMap& local) {
     grpc::ClientContext ctx;
     v1::PathResponse out;
     ASSERT_TRUE(stub().FindPath(&ctx, Path("terrain", s.x, s.y, g.x, g.y), &out).ok());
-    EXPECT_EQ(out.algorithm(), v1::ALGORITHM_ALT);
+    // auto runs what the registration measured fastest among alt,
+    // bidirectional and astar (alt by far on this terrain, but measured).
+    EXPECT_EQ(out.algorithm(), MeasuredFastest(info));
     SearchContext context;
     PathQuery q;
     q.start = s;
@@ -460,6 +468,78 @@ TEST_F(ServerTest, LandmarksServeTerrainAndFollowUpdates) {
   grpc::Status st = stub().RegisterMap(&ctx, r, &info);
   EXPECT_EQ(st.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_NE(st.error_message().find("landmarks: 33"), std::string::npos);
+}
+
+// What auto runs is measured at registration (every exact engine that
+// applies, on random queries of the map), reported in MapInfo, kept by the
+// versions after, and turned off by --auto_measure_queries=0 (the rule).
+TEST_F(ServerTest, AutoIsMeasuredAtRegistrationAndKept) {
+  v1::MapInfo info;
+  ASSERT_TRUE(Register(stub(), "measured", dungeon_, &info, false, true).ok());
+  ASSERT_EQ(info.auto_candidates_size(), 4);
+  const v1::Algorithm listed[] = {v1::ALGORITHM_JPS_PLUS, v1::ALGORITHM_JPS,
+                                  v1::ALGORITHM_BIDIRECTIONAL,
+                                  v1::ALGORITHM_ASTAR};
+  for (int i = 0; i < 4; ++i) {
+    SCOPED_TRACE(i);
+    const v1::AutoCandidate& c = info.auto_candidates(i);
+    EXPECT_EQ(c.algorithm(), listed[i]);
+    EXPECT_LE(c.queries(), info.auto_measure_queries());
+    EXPECT_EQ(c.dropped(), c.queries() < info.auto_measure_queries());
+    if (c.queries() > 0) {
+      EXPECT_GT(c.mean_us(), 0);
+    }
+  }
+  EXPECT_GE(info.auto_measure_queries(), 1);
+  EXPECT_LE(info.auto_measure_queries(), 24);
+  EXPECT_GT(info.auto_measure_micros(), 0);
+  EXPECT_GT(info.auto_flow_us_per_cell(), 0);
+  const v1::Algorithm fastest = MeasuredFastest(info);
+  ASSERT_NE(fastest, v1::ALGORITHM_UNSPECIFIED);
+  EXPECT_EQ(info.auto_algorithm(), fastest);
+  const auto [s, g] = testing::FarConnectedPair(*map_);
+  {
+    grpc::ClientContext ctx;
+    SetDeadline(&ctx);
+    v1::PathResponse out;
+    ASSERT_TRUE(stub().FindPath(&ctx, Path("measured", s.x, s.y, g.x, g.y), &out).ok());
+    EXPECT_EQ(out.algorithm(), fastest);
+  }
+  // An update (one cell blocked) keeps the measurement.
+  Cell blocked{-1, -1};
+  for (int32_t y = 0; y < map_->height() && blocked.x < 0; ++y) {
+    for (int32_t x = 0; x < map_->width(); ++x) {
+      const Cell c{x, y};
+      if (map_->Passable(c) && c != s && c != g) {
+        blocked = c;
+        break;
+      }
+    }
+  }
+  v1::UpdateCellsRequest u;
+  u.set_id("measured");
+  v1::CellUpdate* cu = u.add_cells();
+  cu->mutable_cell()->set_x(blocked.x);
+  cu->mutable_cell()->set_y(blocked.y);
+  cu->set_cost(0);
+  v1::MapInfo after;
+  {
+    grpc::ClientContext ctx;
+    SetDeadline(&ctx);
+    ASSERT_TRUE(stub().UpdateCells(&ctx, u, &after).ok());
+  }
+  EXPECT_EQ(after.version(), info.version() + 1);
+  EXPECT_EQ(after.auto_measure_micros(), info.auto_measure_micros());
+  ASSERT_EQ(after.auto_candidates_size(), 4);
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_EQ(after.auto_candidates(i).mean_us(), info.auto_candidates(i).mean_us());
+  }
+  // Without measurement, auto follows its rule and nothing is reported.
+  ServerProcess unmeasured({"--auto_measure_queries=0"});
+  ASSERT_TRUE(Register(unmeasured.stub(), "rule", dungeon_, &info, false, true).ok());
+  EXPECT_EQ(info.auto_candidates_size(), 0);
+  EXPECT_EQ(info.auto_measure_queries(), 0);
+  EXPECT_EQ(info.auto_algorithm(), v1::ALGORITHM_JPS_PLUS);
 }
 
 }  // namespace

@@ -64,6 +64,18 @@ inline grpc::Status Register(v1::Pathfinding::Stub& stub, const std::string& id,
   return stub.RegisterMap(&ctx, r, info);
 }
 
+// What auto runs on a map by the server's measurement at registration
+// (MapInfo.auto_candidates): the first candidate with the least mean among
+// those that ran every query; ALGORITHM_UNSPECIFIED when not measured.
+inline v1::Algorithm MeasuredFastest(const v1::MapInfo& info) {
+  const v1::AutoCandidate* best = nullptr;
+  for (const v1::AutoCandidate& c : info.auto_candidates()) {
+    if (c.dropped() || c.queries() < info.auto_measure_queries()) continue;
+    if (best == nullptr || c.mean_us() < best->mean_us()) best = &c;
+  }
+  return best == nullptr ? v1::ALGORITHM_UNSPECIFIED : best->algorithm();
+}
+
 inline v1::PathRequest Path(const std::string& map, int sx, int sy, int gx, int gy) {
   v1::PathRequest r;
   r.set_map_id(map);
@@ -137,6 +149,7 @@ namespace v1 = ::gridstar::v1;
 using testing::Field;
 using testing::FreePort;
 using testing::GetMapWithCells;
+using testing::MeasuredFastest;
 using testing::Path;
 using testing::ReadSample;
 using testing::Register;

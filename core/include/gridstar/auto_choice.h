@@ -95,9 +95,11 @@ std::vector<Algorithm> AutoCandidatesFor(const GridMap& map,
 
 // Times AutoCandidatesFor(map, options.policy) on options.queries random
 // queries (both ends passable and in one component, start != goal). Each
-// query is run by every candidate still in the race, the leader so far
-// first; the others get a deadline of kAutoDropFactor times its time (at
-// least 50 us) and leave the race when they miss it. Returns a choice of
+// query is run first by the leader so far, untimed (it warms the caches for
+// that part of the map and sets the query's deadline: kAutoDropFactor times
+// its time, at least 50 us), then by every candidate still in the race,
+// timed, in an order rotating from query to query; a candidate that misses
+// the deadline leaves the race. Returns a choice of
 // kAStar with no candidates timed when the map has no two connected
 // passable cells (nothing to measure).
 AutoChoice MeasureAutoChoice(const GridMap& map,
