@@ -152,16 +152,28 @@ class GroupSolver {
         ResolveAlgorithm(map_, LegQuery(q_.starts[0], q_.goals[0], q_.algorithm));
     // Measured on this map (auto_choice.h): a field sweeps the passable
     // cells (the goal's component, most of them on most maps) at its time
-    // per cell; splicing costs at most a search per unit at the legs'
-    // engine's time per query. The cheaper wins.
+    // per cell, then each unit follows it; splicing costs its measured
+    // time per cell of the units' distance to the goal. The cheaper wins.
     const AutoChoice* choice = map_.auto_choice();
     if (choice != nullptr && choice->policy == q_.movement.diagonal &&
         choice->flow_us_per_cell > 0) {
       for (const AutoCandidate& c : choice->candidates) {
         if (c.algorithm != engine || c.queries == 0) continue;
+        const double n = static_cast<double>(units);
         const double field_us = choice->flow_us_per_cell *
-                                static_cast<double>(map_.passable_count());
-        return field_us < static_cast<double>(units) * c.mean_us;
+                                    static_cast<double>(map_.passable_count()) +
+                                n * choice->follow_us_per_unit;
+        // Splicing as timed on the chosen engine's legs per cell of the
+        // units' distance to the goal, scaled to this engine's search
+        // time; a search per unit when not timed.
+        double splice_us = n * c.mean_us;
+        if (choice->splice_us_per_cell > 0 && choice->search_us > 0) {
+          double distance = 0;
+          for (const Cell& s : q_.starts) distance += OctileCells(s, q_.goals[0]);
+          splice_us = distance * choice->splice_us_per_cell * c.mean_us /
+                      choice->search_us;
+        }
+        return field_us < splice_us;
       }
     }
     // Not measured: where jump point search runs, a unit's search costs a

@@ -1,7 +1,7 @@
 // LazyArray: a growable array of trivially copyable T whose memory the
 // operating system provides page by page on first touch.
 //
-// The array is a mapping of its own memory file (memfd): its size costs
+// A big array is a mapping of its own memory file (memfd): its size costs
 // address space, not memory, and an element reads as all-zero bytes until
 // written. So a search context sized for an 8192 x 8192 map holds physical
 // memory only for the pages its searches touched; Release() hands every page
@@ -21,13 +21,14 @@
 //
 // Small arrays (up to kPopulateElements elements: a map up to about
 // 1100 x 1100) are touched whole by a few searches anyway, so they are had
-// whole at once, and from anonymous memory aligned to and rounded up to
-// 2 MiB, advised to use transparent huge pages: searches read node records all over the array, and with 4 KiB pages
-// nearly every one also missed the TLB (jps+ on a 512 x 512 map ran 25-40%
-// faster on huge pages). Their pages are always populated writable before a
-// search touches them (after Release() too, at the next Grow()), so the
-// zero-page flushes above never arise. An array that grows past that size
-// moves to a memory file (its contents copied once).
+// whole at once, from anonymous memory aligned to and rounded up to 2 MiB
+// and advised to use transparent huge pages: searches read node records all
+// over the array, and with 4 KiB pages nearly every read also missed the TLB
+// (jps+ on 512 x 512 maps ran 15-40% faster on huge pages). Their pages are
+// always populated writable before a search touches them (after Release()
+// too, at the next Grow()), so the zero-page flushes above never arise.
+// Growing a small array copies it once into a fresh mapping (into a memory
+// file when it outgrows the small size).
 //
 // Thread-safety: none; one owner. ResidentBytes() makes one system call.
 //

@@ -234,9 +234,11 @@ void MeasureAuto(const Options& o, GridMap* map) {
                           c.dropped ? "(dropped)" : "");
   }
   std::printf("auto_choice=%s auto_measure_ms=%.1f auto_queries=%d "
-              "flow_us_per_cell=%.4f candidates_us=%s\n",
+              "flow_us_per_cell=%.4f splice_us_per_cell=%.4f "
+              "follow_us_per_unit=%.2f candidates_us=%s\n",
               std::string(AlgorithmName(choice->algorithm)).c_str(),
               choice->micros / 1000, choice->queries, choice->flow_us_per_cell,
+              choice->splice_us_per_cell, choice->follow_us_per_unit,
               candidates.c_str());
   map->SetAutoChoice(std::move(choice));
 }

@@ -13,9 +13,11 @@
 // map): elsewhere kAuto's documented rule decides as before.
 //
 // The same measurement gives group searches their cost model: a flow field's
-// time per cell it reaches, against the chosen engine's time per query, so
-// that FindGroupPaths' kAuto method follows a field exactly when sweeping the
-// component is expected to cost less than a search per unit.
+// time per cell it reaches plus following it per unit, against splicing's
+// time per cell of the units' distance to the goal (timed on a group of the
+// sample), so that FindGroupPaths'
+// kAuto method follows a field exactly when sweeping the map is expected to
+// cost less than splicing the units.
 //
 // Only exact engines are candidates (astar, alt, bidirectional, jps, jps+):
 // kAuto never answers with a bounded-suboptimal path (hpa, weighted) nor an
@@ -39,8 +41,8 @@ class GridMap;
 // One engine's part in a measurement.
 struct AutoCandidate {
   Algorithm algorithm = Algorithm::kAStar;
-  // Mean microseconds per sampled query (whole FindPath calls), over the
-  // queries every candidate still in the race ran.
+  // Mean microseconds per sampled query (whole FindPath calls, the faster
+  // of two runs each), over the queries it ran.
   double mean_us = 0;
   // Timed queries it ran.
   int queries = 0;
@@ -65,6 +67,14 @@ struct AutoChoice {
   // A flow field's microseconds per cell reached (one field to a sampled
   // goal, under `policy`); 0 when not measured.
   double flow_us_per_cell = 0;
+  // FindGroupPaths to that goal with 16 of the sample's starts, the legs
+  // on `algorithm`: splicing's microseconds per cell of octile distance
+  // from the units to the goal (a unit's legs cost about in proportion to
+  // its distance), and following the field's microseconds per unit beyond
+  // the field itself. 0 when not measured (the field was cut off: a huge
+  // world).
+  double splice_us_per_cell = 0;
+  double follow_us_per_unit = 0;
   // Every candidate, in the order they were listed.
   std::vector<AutoCandidate> candidates;
   // Timed queries (each run by every candidate still in the race).
@@ -80,11 +90,15 @@ struct AutoMeasureOptions {
   // The measurement stops after the query that passes this much wall time
   // (the queries timed so far decide); 0 = no limit.
   double max_micros = 500'000;
-  // Also time a flow field (for FindGroupPaths' kAuto method).
+  // Also time a flow field and a group (for FindGroupPaths' kAuto method).
   bool flow_field = true;
   // Seed of the query sample.
   uint64_t seed = 1;
 };
+
+// The octile distance between two cells, in cells (a straight step 1, a
+// diagonal one sqrt 2), obstacles ignored.
+double OctileCells(Cell a, Cell b);
 
 // The engines kAuto may choose among on `map` under `policy`, in the order
 // a measurement lists them: jps+ (when the map has a jump table) and jps
@@ -98,8 +112,8 @@ std::vector<Algorithm> AutoCandidatesFor(const GridMap& map,
 // query is run first by the leader so far, untimed (it warms the caches for
 // that part of the map and sets the query's deadline: kAutoDropFactor times
 // its time, at least 50 us), then by every candidate still in the race,
-// timed, in an order rotating from query to query; a candidate that misses
-// the deadline leaves the race. Returns a choice of
+// timed twice in a row (the faster run counts), in an order rotating from
+// query to query; a candidate that misses the deadline leaves the race. Returns a choice of
 // kAStar with no candidates timed when the map has no two connected
 // passable cells (nothing to measure).
 AutoChoice MeasureAutoChoice(const GridMap& map,
