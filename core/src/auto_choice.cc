@@ -242,15 +242,13 @@ AutoChoice MeasureAutoChoice(const GridMap& map,
     // Each candidate runs the query kRuns times in a row and counts its
     // fastest run: on a shared machine the fastest run is the one least
     // disturbed.
+    // A candidate leaves the race only when all its runs miss the cut-off
+    // (one run cut off is as likely a disturbance as slowness).
     for (size_t i : order) {
       double fastest = -1;
       for (int run_index = 0; run_index < kRuns; ++run_index) {
         const double us = run(i, pairs[k], limit);
-        if (us < 0) {
-          fastest = -1;
-          break;
-        }
-        fastest = fastest < 0 ? us : std::min(fastest, us);
+        if (us >= 0) fastest = fastest < 0 ? us : std::min(fastest, us);
       }
       if (fastest < 0) {
         candidates[i].dropped = true;
@@ -276,6 +274,19 @@ AutoChoice MeasureAutoChoice(const GridMap& map,
     if (best < 0 || candidates[i].mean_us <
                         candidates[static_cast<size_t>(best)].mean_us) {
       best = static_cast<int>(i);
+    }
+  }
+  if (best < 0) {
+    // Every candidate left the race (a machine disturbed throughout): the
+    // one that ran the most queries, the least mean among those.
+    for (size_t i = 0; i < n; ++i) {
+      if (candidates[i].queries == 0) continue;
+      if (best < 0 ||
+          candidates[i].queries > candidates[static_cast<size_t>(best)].queries ||
+          (candidates[i].queries == candidates[static_cast<size_t>(best)].queries &&
+           candidates[i].mean_us < candidates[static_cast<size_t>(best)].mean_us)) {
+        best = static_cast<int>(i);
+      }
     }
   }
   if (best >= 0) {

@@ -46,8 +46,8 @@ struct AutoCandidate {
   double mean_us = 0;
   // Timed queries it ran.
   int queries = 0;
-  // Left the race: on some query it took more than kAutoDropFactor times
-  // the fastest candidate's time (it was cut off there by a deadline).
+  // Left the race: on some query both its runs took more than
+  // kAutoDropFactor times the leader's (they were cut off by a deadline).
   bool dropped = false;
 };
 
@@ -60,7 +60,8 @@ struct AutoChoice {
   // The policy the queries were measured under; kAuto queries under another
   // policy follow the rule.
   DiagonalPolicy policy = DiagonalPolicy::kNoCornerCutting;
-  // The engine with the least mean among those not dropped.
+  // The engine with the least mean among those not dropped (should every
+  // one have been dropped: the one that ran the most queries).
   Algorithm algorithm = Algorithm::kAStar;
   // Its mean microseconds per query.
   double search_us = 0;
@@ -113,7 +114,8 @@ std::vector<Algorithm> AutoCandidatesFor(const GridMap& map,
 // that part of the map and sets the query's deadline: kAutoDropFactor times
 // its time, at least 50 us), then by every candidate still in the race,
 // timed twice in a row (the faster run counts), in an order rotating from
-// query to query; a candidate that misses the deadline leaves the race. Returns a choice of
+// query to query; a candidate whose runs both miss the deadline leaves the
+// race. Returns a choice of
 // kAStar with no candidates timed when the map has no two connected
 // passable cells (nothing to measure).
 AutoChoice MeasureAutoChoice(const GridMap& map,
