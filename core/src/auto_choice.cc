@@ -4,12 +4,12 @@
 #include "gridstar/auto_choice.h"
 
 #include <algorithm>
-#include <cmath>
 #include <chrono>
 #include <random>
 #include <utility>
 
 #include "absl/time/clock.h"
+#include "geometry.h"
 #include "gridstar/find_path.h"
 #include "gridstar/flow_field.h"
 #include "gridstar/group_paths.h"
@@ -82,15 +82,6 @@ int Leader(const std::vector<AutoCandidate>& c, const std::vector<double>& sum) 
   return best;
 }
 
-}  // namespace
-
-double OctileCells(Cell a, Cell b) {
-  const double dx = std::abs(a.x - b.x), dy = std::abs(a.y - b.y);
-  return std::max(dx, dy) + (1.4142135623730951 - 1) * std::min(dx, dy);
-}
-
-namespace {
-
 // Group costs for FindGroupPaths' auto method, on one goal of the sample:
 // a flow field's time per cell reached, and a group of kGroupUnits units
 // (the sample's starts) spliced and following the field, per unit. Each
@@ -131,7 +122,8 @@ void MeasureGroups(const GridMap& map, const AutoMeasureOptions& options,
     if (static_cast<int>(g.starts.size()) == kGroupUnits) break;
     if (!map.Connected(start, goal) || start == goal) continue;
     g.starts.push_back(start);
-    distance += OctileCells(start, goal);
+    distance += internal::CellDistance(start, goal,
+                                      DiagonalPolicy::kNoCornerCutting);
   }
   if (g.starts.empty()) return;
   const double units = static_cast<double>(g.starts.size());

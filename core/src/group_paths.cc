@@ -169,7 +169,11 @@ class GroupSolver {
         double splice_us = n * c.mean_us;
         if (choice->splice_us_per_cell > 0 && choice->search_us > 0) {
           double distance = 0;
-          for (const Cell& s : q_.starts) distance += OctileCells(s, q_.goals[0]);
+          for (const Cell& s : q_.starts) {
+            // Octile, as MeasureGroups priced it.
+            distance +=
+                CellDistance(s, q_.goals[0], DiagonalPolicy::kNoCornerCutting);
+          }
           splice_us = distance * choice->splice_us_per_cell * c.mean_us /
                       choice->search_us;
         }

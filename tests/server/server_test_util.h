@@ -65,13 +65,24 @@ inline grpc::Status Register(v1::Pathfinding::Stub& stub, const std::string& id,
 }
 
 // What auto runs on a map by the server's measurement at registration
-// (MapInfo.auto_candidates): the first candidate with the least mean among
-// those that ran every query; ALGORITHM_UNSPECIFIED when not measured.
+// (MapInfo.auto_candidates), as auto_choice.h defines it: the first
+// candidate with the least mean among those that ran every query; should
+// every one have been dropped, the first that ran the most queries, least
+// mean among those. ALGORITHM_UNSPECIFIED when not measured.
 inline v1::Algorithm MeasuredFastest(const v1::MapInfo& info) {
   const v1::AutoCandidate* best = nullptr;
   for (const v1::AutoCandidate& c : info.auto_candidates()) {
     if (c.dropped() || c.queries() < info.auto_measure_queries()) continue;
     if (best == nullptr || c.mean_us() < best->mean_us()) best = &c;
+  }
+  if (best == nullptr) {
+    for (const v1::AutoCandidate& c : info.auto_candidates()) {
+      if (c.queries() == 0) continue;
+      if (best == nullptr || c.queries() > best->queries() ||
+          (c.queries() == best->queries() && c.mean_us() < best->mean_us())) {
+        best = &c;
+      }
+    }
   }
   return best == nullptr ? v1::ALGORITHM_UNSPECIFIED : best->algorithm();
 }

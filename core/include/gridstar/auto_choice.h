@@ -97,10 +97,6 @@ struct AutoMeasureOptions {
   uint64_t seed = 1;
 };
 
-// The octile distance between two cells, in cells (a straight step 1, a
-// diagonal one sqrt 2), obstacles ignored.
-double OctileCells(Cell a, Cell b);
-
 // The engines kAuto may choose among on `map` under `policy`, in the order
 // a measurement lists them: jps+ (when the map has a jump table) and jps
 // (uniform maps under kNoCornerCutting), alt (when its landmarks were built
