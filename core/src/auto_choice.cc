@@ -151,6 +151,7 @@ std::vector<Algorithm> AutoCandidatesFor(const GridMap& map,
                                          DiagonalPolicy policy) {
   std::vector<Algorithm> out;
   if (map.uniform_cost() && policy == DiagonalPolicy::kNoCornerCutting) {
+    if (map.has_subgoal_graph()) out.push_back(Algorithm::kSubgoal);
     if (map.has_jump_table()) out.push_back(Algorithm::kJpsPlus);
     out.push_back(Algorithm::kJps);
   }

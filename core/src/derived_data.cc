@@ -83,6 +83,38 @@ class HpaStructure final : public DerivedStructure {
   const DiagonalPolicy policy_;
 };
 
+// The subgoal graph (subgoal/subgoal_graph.h) on uniform-cost maps.
+class SubgoalGraphStructure final : public DerivedStructure {
+ public:
+  explicit SubgoalGraphStructure(bool defer) : defer_(defer) {}
+  absl::string_view name() const override { return "subgoal_graph"; }
+  bool AppliesTo(const GridMap& map) const override {
+    return map.uniform_cost();
+  }
+  size_t BytesFor(const GridMap& map) const override {
+    return AppliesTo(map) ? map.SubgoalGraphBytesFor() : 0;
+  }
+  absl::StatusOr<DerivedOutcome> Build(GridMap* map) const override {
+    if (!AppliesTo(*map)) return DerivedOutcome::kAbsent;
+    if (absl::Status s = map->BuildSubgoalGraph(); !s.ok()) return s;
+    return DerivedOutcome::kBuilt;
+  }
+  absl::StatusOr<DerivedOutcome> Repair(const GridMap& previous,
+                                        const ChangeSummary& summary,
+                                        GridMap* next) const override {
+    if (!AppliesTo(*next)) return DerivedOutcome::kAbsent;
+    if (summary.cells_changed == 0 && previous.has_subgoal_graph()) {
+      next->ShareSubgoalGraphOf(previous);
+      return DerivedOutcome::kKept;
+    }
+    if (defer_) return DerivedOutcome::kDeferred;
+    return Build(next);
+  }
+
+ private:
+  const bool defer_;
+};
+
 // Landmark distances for the differential heuristic (8 bytes a padded cell
 // per landmark).
 class LandmarkStructure final : public DerivedStructure {
@@ -231,6 +263,10 @@ std::vector<std::unique_ptr<const DerivedStructure>> DerivedStructuresFor(
   }
   if (options.hpa) {
     out.push_back(std::make_unique<HpaStructure>(options.hpa_policy));
+  }
+  if (options.subgoal_graph) {
+    out.push_back(std::make_unique<SubgoalGraphStructure>(
+        options.defer_subgoal_graph_rebuild));
   }
   if (options.measure_auto) {
     out.push_back(std::make_unique<AutoChoiceStructure>(options.auto_measure));

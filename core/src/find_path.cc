@@ -15,6 +15,7 @@
 #include "hpa/hpa.h"
 #include "jps.h"
 #include "path_tools.h"
+#include "subgoal/subgoal_graph.h"
 
 namespace gridstar {
 
@@ -31,6 +32,7 @@ absl::Status ValidateAlgorithm(Algorithm algorithm, double weight) {
     case Algorithm::kBidirectional:
     case Algorithm::kHpa:
     case Algorithm::kTheta:
+    case Algorithm::kSubgoal:
       break;
     default:
       return absl::InvalidArgumentError(absl::StrCat(
@@ -86,10 +88,25 @@ bool LandmarksServe(const GridMap& map, DiagonalPolicy policy, Cell goal) {
          map.landmark_distances(map.PaddedIndex(goal))[0] >= 0;
 }
 
+// Whether the map's subgoal graph serves a query under `policy`.
+bool SubgoalGraphServes(const GridMap& map, DiagonalPolicy policy) {
+  return map.has_subgoal_graph() && map.uniform_cost() &&
+         policy == DiagonalPolicy::kNoCornerCutting;
+}
+
 }  // namespace
 
 Algorithm ResolveAlgorithm(const GridMap& map, const PathQuery& q) {
   switch (q.algorithm) {
+    case Algorithm::kSubgoal:
+      if (SubgoalGraphServes(map, q.movement.diagonal)) {
+        return Algorithm::kSubgoal;
+      }
+      {
+        PathQuery as_jps_plus = q;
+        as_jps_plus.algorithm = Algorithm::kJpsPlus;
+        return ResolveAlgorithm(map, as_jps_plus);
+      }
     case Algorithm::kHpa:
       if (map.has_hpa() && map.hpa_policy() == q.movement.diagonal) {
         return Algorithm::kHpa;
@@ -114,6 +131,11 @@ Algorithm ResolveAlgorithm(const GridMap& map, const PathQuery& q) {
           case Algorithm::kAlt:
             if (LandmarksServe(map, q.movement.diagonal, q.goal)) {
               return Algorithm::kAlt;
+            }
+            break;
+          case Algorithm::kSubgoal:
+            if (SubgoalGraphServes(map, q.movement.diagonal)) {
+              return Algorithm::kSubgoal;
             }
             break;
           case Algorithm::kAStar:
@@ -221,6 +243,9 @@ void RunEngine(const GridMap& map, DiagonalPolicy policy, Algorithm algorithm,
       break;
     case Algorithm::kJps:
       internal::RunJps(map, p, state, r);
+      break;
+    case Algorithm::kSubgoal:
+      internal::RunSubgoal(map, *map.subgoal_graph(), p, state, r);
       break;
     case Algorithm::kJpsPlus:
       internal::RunJpsPlus(map, p, state, r);

@@ -40,6 +40,16 @@ size_t HpaScratchBytes(const HpaScratch* scratch);
 struct HpaScratchDeleter {
   void operator()(HpaScratch* scratch) const { DeleteHpaScratch(scratch); }
 };
+// Subgoal graph searches' buffers (subgoal/subgoal_search.cc), made on a
+// context's first such search and sized by the graph's node count.
+struct SubgoalScratch;
+void DeleteSubgoalScratch(SubgoalScratch* scratch);
+size_t SubgoalScratchBytes(const SubgoalScratch* scratch);
+struct SubgoalScratchDeleter {
+  void operator()(SubgoalScratch* scratch) const {
+    DeleteSubgoalScratch(scratch);
+  }
+};
 
 struct SearchState {
   // An open-list entry of bidirectional search (bidirectional.cc).
@@ -71,6 +81,7 @@ struct SearchState {
   // The cells a traced search expanded (SearchParams::trace).
   std::vector<uint32_t> trace;
   std::unique_ptr<HpaScratch, HpaScratchDeleter> hpa;
+  std::unique_ptr<SubgoalScratch, SubgoalScratchDeleter> subgoal;
   uint32_t open_mark = 0;
   uint32_t closed_mark = 1;
   // Node records created since the pages were last measured or handed back.
@@ -135,7 +146,7 @@ struct SearchState {
            prefix_cost.capacity() * sizeof(double) +
            trace.capacity() * sizeof(uint32_t) +
            (held_cells.capacity() + held_waypoints.capacity()) * sizeof(Cell) +
-           HpaScratchBytes(hpa.get());
+           HpaScratchBytes(hpa.get()) + SubgoalScratchBytes(subgoal.get());
   }
 };
 

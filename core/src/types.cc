@@ -31,6 +31,8 @@ absl::string_view AlgorithmName(Algorithm a) {
       return "hpa";
     case Algorithm::kTheta:
       return "theta";
+    case Algorithm::kSubgoal:
+      return "subgoal";
   }
   return "unknown";
 }

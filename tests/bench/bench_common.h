@@ -25,6 +25,7 @@ struct Options {
   std::string map, scen, csv;
   PathQuery query;
   int landmarks = 0;   // --landmarks: built for alt and auto.
+  bool subgoal_graph = false;  // --subgoal_graph 1: built for auto.
   // --reference: an exact algorithm for the optimum where the scenario has
   // none (kAuto's value here means none given).
   bool has_reference = false;

@@ -44,7 +44,7 @@ namespace {
 constexpr char kUsage[] =
     "usage: gridstar-bench --map FILE --scen FILE "
     "[--algo astar|weighted|dijkstra|baseline|jps|jps+|auto|alt|bidirectional|"
-    "hpa|theta]\n"
+    "hpa|theta|subgoal]\n"
     "                      [--weight W]"
     "                      [--diagonal never|no-corner-cutting|"
     "allow-corner-cutting] [--csv OUT]\n"
@@ -57,6 +57,8 @@ constexpr char kUsage[] =
     "              scenarios' optimal lengths assume)\n"
     "  --csv       write query,length,expanded,micros for every query\n"
     "  --landmarks K  build K landmarks (for alt and auto) under --diagonal\n"
+    "  --subgoal_graph 1  build the subgoal graph (for auto; --algo subgoal\n"
+    "              always builds it; time, bytes and size printed)\n"
     "  --auto_measure Q  with --algo auto: time the exact engines on Q\n"
     "              random queries first and let auto run the fastest, as\n"
     "              the server does at registration (default 24; 0 = rule)\n"
@@ -124,6 +126,11 @@ int ParseArgs(int argc, char** argv, Options* o) {
       (flag == "--render_query" ? o->render_query : o->cell_pixels) = v;
     } else if (flag == "--csv") {
       o->csv = value;
+    } else if (flag == "--subgoal_graph") {
+      if (value != "0" && value != "1") {
+        return Usage("--subgoal_graph: '" + value + "' is not 0 or 1");
+      }
+      o->subgoal_graph = value == "1";
     } else if (flag == "--algo") {
       absl::StatusOr<Algorithm> a = ParseAlgorithm(value);
       if (!a.ok()) return Usage(std::string(a.status().message()));
@@ -307,6 +314,20 @@ int Run(int argc, char** argv) {
     std::printf("hpa_ms=%.1f hpa_bytes=%zu hpa_bytes_per_cell=%.3f\n",
                 absl::ToDoubleMilliseconds(absl::Now() - t0), map->HpaBytes(),
                 static_cast<double>(map->HpaBytes()) / map->cell_count());
+  }
+  if ((o.query.algorithm == Algorithm::kSubgoal || o.subgoal_graph) &&
+      map->uniform_cost()) {
+    const absl::Time t0 = absl::Now();
+    if (absl::Status s = map->BuildSubgoalGraph(); !s.ok()) {
+      std::fprintf(stderr, "gridstar-bench: %s\n",
+                   std::string(s.message()).c_str());
+      return 2;
+    }
+    std::printf(
+        "subgoal_graph_ms=%.1f subgoal_graph_bytes=%zu subgoals=%zu "
+        "subgoal_edges=%zu\n",
+        absl::ToDoubleMilliseconds(absl::Now() - t0), map->SubgoalGraphBytes(),
+        map->SubgoalGraphNodes(), map->SubgoalGraphEdges());
   }
   if (o.landmarks > 0) {
     const absl::Time t0 = absl::Now();

@@ -76,6 +76,9 @@ void CheckConformance(const std::vector<Algorithm>& all,
     absl::StatusOr<GridMap> map = ReadMapFile(map_path.string());
     ASSERT_OK(map);
     ASSERT_OK(map->BuildJumpTable());  // For jps+ and auto.
+    if (std::count(all.begin(), all.end(), Algorithm::kSubgoal) > 0) {
+      ASSERT_OK(map->BuildSubgoalGraph());
+    }
     absl::StatusOr<std::string> text = ReadFile(scen_path.string());
     ASSERT_OK(text);
     absl::StatusOr<std::vector<ScenarioQuery>> scen = ParseScenario(*text);
@@ -93,6 +96,9 @@ void CheckConformance(const std::vector<Algorithm>& all,
         q.algorithm = a;
         ASSERT_OK(FindPath(*map, q, context, &result))
             << "line " << sq.line << " " << AlgorithmName(a);
+        if (a == Algorithm::kSubgoal) {
+          ASSERT_EQ(result.algorithm, Algorithm::kSubgoal) << "line " << sq.line;
+        }
         const double tol = 0.01 + 1e-5 * sq.optimal;
         const bool ok = IsOptimal(a)
                             ? LengthMatches(result.cost, sq.optimal)
@@ -129,6 +135,12 @@ TEST(ConformanceTest, EveryMovingAiQueryMatchesItsOptimalLength) {
 
 TEST(ConformanceTest, EveryMovingAiQueryMatchesThroughBidirectional) {
   CheckConformance({Algorithm::kBidirectional}, {});
+}
+
+// The subgoal graph search, on each map's graph (the search itself, not a
+// fallback: every answer says kSubgoal).
+TEST(ConformanceTest, EveryMovingAiQueryMatchesThroughSubgoalGraphs) {
+  CheckConformance({Algorithm::kSubgoal}, {});
 }
 
 // Read with its terrain as areas (water and trees passable in their own

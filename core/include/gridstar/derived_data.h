@@ -1,6 +1,6 @@
 // Derived data: the opt-in structures a map carries for faster searches
 // (the jump table of jps+, the landmarks of alt, the abstraction of hpa, the
-// measured choice of auto), each behind one interface
+// measured choice of auto, the subgoal graph), each behind one interface
 // that says what it costs, builds it, and repairs it for a new version.
 //
 // Whoever keeps versions of a map (the server's registry) asks these
@@ -95,6 +95,13 @@ struct DerivedOptions {
   // (a one-cell change rebuilds at most five 64 x 64 clusters).
   bool hpa = false;
   DiagonalPolicy hpa_policy = DiagonalPolicy::kNoCornerCutting;
+  // The subgoal graph (Algorithm::kSubgoal), on uniform-cost maps: built at
+  // registration; an update that changes cells rebuilds it (no local
+  // repair), or with defer_subgoal_graph_rebuild leaves the new version
+  // without one (kDeferred; kSubgoal runs jps+ or jps there) for the owner
+  // to build off the update's path (the server does, in the background).
+  bool subgoal_graph = false;
+  bool defer_subgoal_graph_rebuild = false;
   // Measure what kAuto runs on the map (auto_choice.h), after every other
   // structure is built, so that their engines race too. Measured at
   // registration only: new versions keep the choice (ApplyChanges carries

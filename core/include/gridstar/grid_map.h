@@ -53,6 +53,7 @@ namespace internal {
 class ComponentTiles;
 class CowBuffer;
 class HpaAbstraction;
+class SubgoalGraph;
 }  // namespace internal
 
 struct CellChange;
@@ -263,6 +264,34 @@ class GridMap {
   // first.
   size_t HpaBytesFor() const;
 
+  // The subgoal graph (Algorithm::kSubgoal; core/src/subgoal/
+  // subgoal_graph.h): the exact method for huge uniform-cost maps under
+  // kNoCornerCutting. Built from scratch (no local repair: an updated
+  // version has none until its owner builds it again). FailedPrecondition
+  // on a map of mixed costs. Not thread-safe: call before sharing the map.
+  absl::Status BuildSubgoalGraph();
+  bool has_subgoal_graph() const { return subgoal_graph_ != nullptr; }
+  const internal::SubgoalGraph* subgoal_graph() const {
+    return subgoal_graph_.get();
+  }
+  size_t SubgoalGraphBytes() const;
+  // Its subgoals and (directed) edges; 0 without a graph.
+  size_t SubgoalGraphNodes() const;
+  size_t SubgoalGraphEdges() const;
+  // Shares the graph of `other`, a map with the same passable cells.
+  // REQUIRES: not yet shared between threads.
+  void ShareSubgoalGraphOf(const GridMap& other) {
+    subgoal_graph_ = other.subgoal_graph_;
+  }
+  // An estimate of SubgoalGraphBytes after BuildSubgoalGraph, from a count
+  // of the subgoals (one pass over the map): the bit lines, and per subgoal
+  // its records, kSubgoalLandmarks distances and 24 edges (the shared maps
+  // average 8 to 20; the 8192 x 8192 world 11).
+  size_t SubgoalGraphBytesFor() const;
+  // True when both maps carry graphs with the same nodes and edges (or
+  // neither has one).
+  bool SubgoalGraphEquals(const GridMap& other) const;
+
   // Bit lines of uniform-cost maps (empty otherwise): bit 64 + i of a line is
   // 1 when padded cell i of that padded row (column) is passable; the 64
   // leading and the trailing bits are 0, so a scan may read a whole word on
@@ -344,6 +373,8 @@ class GridMap {
   std::shared_ptr<const std::vector<double>> landmark_distances_;
   // Shared by copies of the map; versions share its untouched clusters.
   std::shared_ptr<const internal::HpaAbstraction> hpa_;
+  // Shared by copies of the map; never carried to a new version.
+  std::shared_ptr<const internal::SubgoalGraph> subgoal_graph_;
 };
 
 }  // namespace gridstar

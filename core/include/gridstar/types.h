@@ -97,13 +97,21 @@ enum class Algorithm : uint8_t {
   // its segments cross. Not exact (as a grid path or as an any-angle path);
   // never chosen by kAuto.
   kTheta = 10,
+  // Subgoal graph search (Uras, Koenig & Hernandez 2013) with landmarks
+  // over the graph, on the map's subgoal graph (GridMap::
+  // BuildSubgoalGraph; core/src/subgoal/subgoal_graph.h): optimal, for
+  // huge uniform-cost maps under kNoCornerCutting. Without a graph (another
+  // policy, a map of mixed costs, or a version whose graph is still being
+  // rebuilt after an update) it runs what kJpsPlus would (PathResult::
+  // algorithm says which ran).
+  kSubgoal = 11,
 };
 
 inline constexpr Algorithm kAllAlgorithms[] = {
     Algorithm::kAStar,    Algorithm::kWeighted, Algorithm::kDijkstra,
     Algorithm::kBaseline, Algorithm::kJps,      Algorithm::kJpsPlus,
     Algorithm::kAuto,     Algorithm::kAlt,      Algorithm::kBidirectional,
-    Algorithm::kHpa,      Algorithm::kTheta};
+    Algorithm::kHpa,      Algorithm::kTheta,    Algorithm::kSubgoal};
 
 // True for algorithms that promise optimal paths.
 constexpr bool IsOptimal(Algorithm a) {
@@ -113,7 +121,7 @@ constexpr bool IsOptimal(Algorithm a) {
 
 // Names as used on command lines and in the API: "astar", "weighted",
 // "dijkstra", "baseline", "jps", "jps+", "auto", "alt", "bidirectional",
-// "hpa", "theta";
+// "hpa", "theta", "subgoal";
 // "never", "no-corner-cutting", "allow-corner-cutting".
 absl::string_view AlgorithmName(Algorithm a);
 absl::string_view DiagonalPolicyName(DiagonalPolicy p);

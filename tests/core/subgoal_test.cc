@@ -1,0 +1,353 @@
+// The subgoal graph search (Algorithm::kSubgoal): optimal against brute
+// force Dijkstra on seeded random maps (open, cluttered, mazes, rooms, thin,
+// uniform cost above 1); the graph's invariants (every edge an octile line,
+// symmetric, landmark distances exact); versions after random updates
+// (deferred: the fallback answers, optimal and saying so; rebuilt: equal to
+// a fresh build); fallbacks and edge cases by name.
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "gridstar/derived_data.h"
+#include "gridstar/find_path.h"
+#include "gridstar/grid_map.h"
+#include "gridstar/map_update.h"
+#include "gridstar/search_context.h"
+#include "gtest/gtest.h"
+#include "subgoal/subgoal_graph.h"
+#include "testing/drawn_maps.h"
+#include "testing/reference.h"
+#include "testing/status_matchers.h"
+
+namespace gridstar {
+namespace {
+
+using testing::MakeRandomMap;
+using testing::RandomMapSpec;
+
+constexpr DiagonalPolicy kPolicy = DiagonalPolicy::kNoCornerCutting;
+
+struct MapCase {
+  const char* name;
+  RandomMapSpec spec;
+};
+
+const MapCase kMaps[] = {
+    {"open 90x70", {90, 70, 0.05, 1, false, 1}},
+    {"cluttered 80x80", {80, 80, 0.3, 1, false, 1}},
+    {"dense 60x60", {60, 60, 0.42, 1, false, 1}},
+    {"maze 65x97", {65, 97, 0.0, 1, true, 1}},
+    {"cost 4 70x50", {70, 50, 0.2, 4, false, 4}},
+    {"thin 200x3", {200, 3, 0.15, 1, false, 1}},
+    {"single row 50x1", {50, 1, 0.1, 1, false, 1}},
+};
+
+// Queries `count` random pairs of `map` through kSubgoal and checks each
+// against brute-force Dijkstra: same cost, a legal path, kSubgoal ran.
+void ExpectOptimal(const GridMap& map, uint32_t seed, int count) {
+  SearchContext context;
+  std::mt19937 rng(seed * 7919 + 1);
+  for (int q = 0; q < count; ++q) {
+    const Cell start{static_cast<int32_t>(rng() % map.width()),
+                     static_cast<int32_t>(rng() % map.height())};
+    const Cell goal{static_cast<int32_t>(rng() % map.width()),
+                    static_cast<int32_t>(rng() % map.height())};
+    if (!map.Passable(start) || !map.Passable(goal)) continue;
+    SCOPED_TRACE(absl::StrCat("(", start.x, ",", start.y, ") -> (", goal.x, ",",
+                              goal.y, ")"));
+    const std::vector<double> dist =
+        testing::ReferenceDistances(map, start, kPolicy);
+    const double optimum = testing::Distance(dist, map, goal);
+    absl::StatusOr<PathResult> r =
+        FindPath(map, testing::Query(start, goal, Algorithm::kSubgoal, kPolicy),
+                 context);
+    if (optimum == testing::kUnreachable) {
+      EXPECT_TRUE(absl::IsNotFound(r.status())) << r.status();
+      continue;
+    }
+    ASSERT_OK(r.status());
+    EXPECT_EQ(r->algorithm, Algorithm::kSubgoal);
+    EXPECT_FALSE(r->partial);
+    EXPECT_NEAR(r->cost, optimum, 1e-9 * (1 + optimum));
+    EXPECT_EQ(testing::CheckPath(map, *r, start, goal, kPolicy, true), "");
+  }
+}
+
+TEST(SubgoalTest, OptimalAgainstBruteForceOnRandomMaps) {
+  for (const MapCase& m : kMaps) {
+    for (uint32_t seed = 1; seed <= 6; ++seed) {
+      SCOPED_TRACE(absl::StrCat(m.name, " seed ", seed));
+      GridMap map = MakeRandomMap(m.spec, seed);
+      ASSERT_OK(map.BuildSubgoalGraph());
+      ExpectOptimal(map, seed, 30);
+    }
+  }
+}
+
+// Rooms joined by doors one or two cells wide: few subgoals, long detours.
+TEST(SubgoalTest, OptimalOnDrawnRooms) {
+  const GridMap map = testing::Draw({
+      "..........#.........#.......",
+      "..........#.........#.......",
+      "..........#.........#.......",
+      "....#######.........####.###",
+      "....#.....................#.",
+      "....#.....##########......#.",
+      "..........#........#........",
+      "##.########........######.##",
+      "..........#.........#.......",
+      "..........#.........#.......",
+      "...................##.......",
+  });
+  GridMap with = map;
+  ASSERT_OK(with.BuildSubgoalGraph());
+  EXPECT_GT(with.SubgoalGraphNodes(), 0u);
+  for (uint32_t seed = 1; seed <= 5; ++seed) ExpectOptimal(with, seed, 60);
+}
+
+// Every edge joins two subgoals by an octile-length move sequence
+// (diagonal first from one end or the other), each edge is there both
+// ways, and each node's landmark distances are the graph's exact ones.
+TEST(SubgoalTest, EdgesAreOctileLinesBothWaysAndLandmarksExact) {
+  for (const MapCase& m : kMaps) {
+    SCOPED_TRACE(m.name);
+    GridMap map = MakeRandomMap(m.spec, 3);
+    const auto graph = internal::SubgoalGraph::Build(map);
+    const uint8_t* costs = map.padded_costs();
+    const int32_t pw = map.padded_width();
+    auto free = [&](int32_t x, int32_t y) { return costs[y * pw + x] != 0; };
+    // Walks from a to b, diagonal moves first or straight moves first.
+    auto legal = [&](int32_t ax, int32_t ay, int32_t bx, int32_t by,
+                     bool diagonal_first) {
+      const int dx = bx > ax ? 1 : (bx < ax ? -1 : 0);
+      const int dy = by > ay ? 1 : (by < ay ? -1 : 0);
+      const int32_t ex = std::abs(bx - ax), ey = std::abs(by - ay);
+      const int32_t diagonals = std::min(ex, ey);
+      const int32_t straights = std::max(ex, ey) - diagonals;
+      const int sx = ex > ey ? dx : 0, sy = ex > ey ? 0 : dy;
+      int32_t x = ax, y = ay;
+      for (int part = 0; part < 2; ++part) {
+        const bool diagonal = (part == 0) == diagonal_first;
+        const int32_t count = diagonal ? diagonals : straights;
+        for (int32_t i = 0; i < count; ++i) {
+          const int mx = diagonal ? dx : sx, my = diagonal ? dy : sy;
+          if (!free(x + mx, y + my)) return false;
+          if (diagonal && (!free(x + mx, y) || !free(x, y + my))) return false;
+          x += mx;
+          y += my;
+        }
+      }
+      return x == bx && y == by;
+    };
+    for (uint32_t v = 0; v < graph->node_count(); ++v) {
+      EXPECT_TRUE(graph->IsSubgoal(graph->CellOf(v)));
+      for (const uint32_t* e = graph->EdgesBegin(v); e != graph->EdgesEnd(v);
+           ++e) {
+        const int32_t ax = graph->XOf(v), ay = graph->YOf(v);
+        const int32_t bx = graph->XOf(*e), by = graph->YOf(*e);
+        EXPECT_TRUE(legal(ax, ay, bx, by, true) || legal(bx, by, ax, ay, true))
+            << v << " -> " << *e;
+        EXPECT_TRUE(
+            std::binary_search(graph->EdgesBegin(*e), graph->EdgesEnd(*e), v));
+      }
+    }
+    // Landmark distances against brute force on the grid (the graph is
+    // exact between subgoals).
+    if (graph->landmark_count() == 0) continue;
+    for (int k = 0; k < graph->landmark_count(); ++k) {
+      uint32_t landmark = 0;
+      while (graph->Landmarks(landmark)[k] != 0) ++landmark;
+      const Cell at{graph->XOf(landmark) - 1, graph->YOf(landmark) - 1};
+      const std::vector<double> dist =
+          testing::ReferenceDistances(map, at, kPolicy);
+      for (uint32_t v = 0; v < graph->node_count(); ++v) {
+        // In moves (cells of octile length), not in cost.
+        const double want =
+            testing::Distance(dist, map,
+                              Cell{graph->XOf(v) - 1, graph->YOf(v) - 1}) /
+            map.min_cost();
+        const double got = graph->Landmarks(v)[k];
+        if (want == testing::kUnreachable) {
+          EXPECT_TRUE(std::isinf(got)) << v;
+        } else {
+          EXPECT_NEAR(got, want, 1e-3 * (1 + want)) << v;
+        }
+      }
+    }
+  }
+}
+
+std::vector<CellChange> RandomChanges(int32_t w, int32_t h, std::mt19937& rng) {
+  std::vector<CellChange> changes;
+  for (int k = 1 + static_cast<int>(rng() % 3); k > 0; --k) {
+    const int32_t side =
+        rng() % 4 == 0 ? 1 + static_cast<int32_t>(rng() % 8) : 1;
+    CellChange c;
+    c.min = {static_cast<int32_t>(rng() % w), static_cast<int32_t>(rng() % h)};
+    c.max = {std::min(w, c.min.x + side), std::min(h, c.min.y + side)};
+    c.cost = static_cast<uint8_t>(rng() % 2);
+    changes.push_back(c);
+  }
+  return changes;
+}
+
+// After every step of a random update sequence: with the rebuild deferred,
+// the new version has no graph and kSubgoal answers by its fallback (jps+,
+// optimal, saying so); the graph built then equals one built from scratch
+// and answers optimally.
+TEST(SubgoalTest, EveryVersionOfAnUpdateSequence) {
+  for (uint32_t seed = 1; seed <= 3; ++seed) {
+    SCOPED_TRACE(absl::StrCat("seed ", seed));
+    GridMap map = MakeRandomMap({72, 56, 0.25, 1, false, 1}, seed);
+    DerivedOptions options;
+    options.subgoal_graph = true;
+    options.jump_table = true;
+    options.defer_subgoal_graph_rebuild = true;
+    std::vector<DerivedReport> reports;
+    ASSERT_OK(BuildDerived(options, &map, &reports));
+    ASSERT_TRUE(map.has_subgoal_graph());
+    std::mt19937 rng(seed);
+    SearchContext context;
+    for (int step = 0; step < 12; ++step) {
+      SCOPED_TRACE(absl::StrCat("step ", step));
+      ChangeSummary summary;
+      absl::StatusOr<GridMap> next = ApplyChanges(
+          map, RandomChanges(map.width(), map.height(), rng), &summary);
+      ASSERT_OK(next.status());
+      ASSERT_OK(RepairDerived(options, map, summary, &*next, &reports));
+      const auto it = std::find_if(
+          reports.begin(), reports.end(),
+          [](const DerivedReport& r) { return r.name == "subgoal_graph"; });
+      ASSERT_NE(it, reports.end());
+      if (summary.cells_changed == 0) {
+        EXPECT_EQ(it->outcome, DerivedOutcome::kKept);
+        EXPECT_TRUE(next->has_subgoal_graph());
+      } else {
+        EXPECT_EQ(it->outcome, DerivedOutcome::kDeferred);
+        EXPECT_FALSE(next->has_subgoal_graph());
+        // The fallback answers meanwhile, optimally, and says which ran.
+        const auto [a, b] = testing::FarConnectedPair(*next);
+        absl::StatusOr<PathResult> r = FindPath(
+            *next, testing::Query(a, b, Algorithm::kSubgoal, kPolicy), context);
+        ASSERT_OK(r.status());
+        EXPECT_EQ(r->algorithm, Algorithm::kJpsPlus);
+        const double optimum = testing::Distance(
+            testing::ReferenceDistances(*next, a, kPolicy), *next, b);
+        EXPECT_NEAR(r->cost, optimum, 1e-9 * (1 + optimum));
+        ASSERT_OK(next->BuildSubgoalGraph());
+      }
+      GridMap fresh = *next;
+      ASSERT_OK(fresh.BuildSubgoalGraph());
+      EXPECT_TRUE(next->SubgoalGraphEquals(fresh));
+      ExpectOptimal(*next, seed + step, 8);
+      map = *std::move(next);
+    }
+  }
+}
+
+TEST(SubgoalTest, OtherPoliciesAndTerrainRunTheJpsPlusRule) {
+  GridMap map = MakeRandomMap({40, 40, 0.2, 1, false, 1}, 2);
+  ASSERT_OK(map.BuildSubgoalGraph());
+  const auto [a, b] = testing::FarConnectedPair(map);
+  SearchContext context;
+  for (DiagonalPolicy policy :
+       {DiagonalPolicy::kNever, DiagonalPolicy::kAllowCornerCutting}) {
+    absl::StatusOr<PathResult> r = FindPath(
+        map, testing::Query(a, b, Algorithm::kSubgoal, policy), context);
+    ASSERT_OK(r.status());
+    EXPECT_EQ(r->algorithm, Algorithm::kAStar);
+  }
+  // Mixed costs: no graph (FailedPrecondition naming it), and the
+  // structure does not apply.
+  GridMap terrain = MakeRandomMap({40, 40, 0.2, 5, false, 1}, 2);
+  const absl::Status s = terrain.BuildSubgoalGraph();
+  EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_NE(s.message().find("subgoal_graph"), std::string::npos);
+  DerivedOptions options;
+  options.subgoal_graph = true;
+  std::vector<DerivedReport> reports;
+  ASSERT_OK(BuildDerived(options, &terrain, &reports));
+  ASSERT_EQ(reports.size(), 1u);
+  EXPECT_EQ(reports[0].outcome, DerivedOutcome::kAbsent);
+  EXPECT_EQ(DerivedBytesFor(options, terrain), 0u);
+}
+
+TEST(SubgoalTest, BudgetGivesAPartialPathFromTheStart) {
+  GridMap map = MakeRandomMap({121, 121, 0.0, 1, true, 1}, 5);
+  ASSERT_OK(map.BuildSubgoalGraph());
+  SearchContext context;
+  const auto [a, b] = testing::FarConnectedPair(map);
+  PathQuery q = testing::Query(a, b, Algorithm::kSubgoal, kPolicy);
+  q.budget.max_expansions = 3;
+  absl::StatusOr<PathResult> r = FindPath(map, q, context);
+  ASSERT_OK(r.status());
+  EXPECT_TRUE(r->partial);
+  EXPECT_EQ(r->partial_reason, PartialReason::kMaxExpansions);
+  EXPECT_LE(r->expanded, 3u);
+  EXPECT_EQ(testing::CheckPath(map, *r, a, b, kPolicy, false), "");
+}
+
+TEST(SubgoalTest, OpenMapWithoutSubgoalsJoinsTheEndsDirectly) {
+  GridMap map = MakeRandomMap({30, 20, 0.0, 1, false, 1}, 1);
+  ASSERT_OK(map.BuildSubgoalGraph());
+  EXPECT_EQ(map.SubgoalGraphNodes(), 0u);
+  ExpectOptimal(map, 1, 40);
+}
+
+TEST(SubgoalTest, EndsOnSubgoalsNeighboursAndTheSameCell) {
+  const GridMap drawn = testing::Draw({
+      ".......",
+      "..#....",
+      ".......",
+      "....##.",
+      ".......",
+  });
+  GridMap map = drawn;
+  ASSERT_OK(map.BuildSubgoalGraph());
+  // (1,0) and (3,2) are corners of the walls: subgoals.
+  const auto* graph = map.subgoal_graph();
+  ASSERT_GE(graph->NodeOf(map.PaddedIndex({1, 0})), 0);
+  ASSERT_GE(graph->NodeOf(map.PaddedIndex({3, 2})), 0);
+  SearchContext context;
+  const std::pair<Cell, Cell> cases[] = {
+      {{1, 0}, {3, 2}},  // Subgoal to subgoal.
+      {{1, 0}, {6, 4}},  // Subgoal to a plain cell.
+      {{0, 4}, {3, 2}},  // A plain cell to a subgoal.
+      {{2, 2}, {3, 2}},  // Neighbours.
+      {{4, 4}, {4, 4}},  // The same cell.
+      {{0, 0}, {6, 4}},  // Both plain, around both walls.
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(absl::StrCat(c.first.x, ",", c.first.y, " -> ", c.second.x,
+                              ",", c.second.y));
+    absl::StatusOr<PathResult> r = FindPath(
+        map, testing::Query(c.first, c.second, Algorithm::kSubgoal, kPolicy),
+        context);
+    ASSERT_OK(r.status());
+    const double optimum = testing::Distance(
+        testing::ReferenceDistances(map, c.first, kPolicy), map, c.second);
+    EXPECT_NEAR(r->cost, optimum, 1e-9);
+    EXPECT_EQ(testing::CheckPath(map, *r, c.first, c.second, kPolicy, true),
+              "");
+  }
+}
+
+TEST(SubgoalTest, DifferentComponentsAreNotFound) {
+  GridMap map = testing::Draw({
+      "...#...",
+      "..#....",
+      ".#.....",
+  });
+  ASSERT_OK(map.BuildSubgoalGraph());
+  SearchContext context;
+  absl::StatusOr<PathResult> r = FindPath(
+      map, testing::Query({0, 0}, {6, 2}, Algorithm::kSubgoal, kPolicy),
+      context);
+  EXPECT_TRUE(absl::IsNotFound(r.status())) << r.status();
+}
+
+}  // namespace
+}  // namespace gridstar
