@@ -98,8 +98,9 @@ class CellExpander {
     }
   }
 
-  void Reconstruct(const SearchState& s, uint32_t start, uint32_t last,
-                   PathResult* result) const {
+  // (Its records are always s.nodes.)
+  void Reconstruct(const SearchState& s, DenseNodes, uint32_t start,
+                   uint32_t last, PathResult* result) const {
     ReconstructPath(*map_, s, start, last, result);
   }
 

@@ -21,8 +21,9 @@
 //   void Expand(uint32_t cell, int32_t x, int32_t y, double g,
 //               uint32_t parent, Relax& relax);
 //       calls relax(successor, g_of_successor, sx, sy) for each successor;
-//   void Reconstruct(const SearchState&, uint32_t start, uint32_t last,
-//                    PathResult*) const;
+//   void Reconstruct(const SearchState&, Nodes records, uint32_t start,
+//                    uint32_t last, PathResult*) const;
+// (Nodes: where the records are, DenseNodes or SparseNodesRef.)
 // Coordinates are padded (GridMap::PaddedIndex's layout).
 //
 // Not thread-safe beyond FindPath's promise: one SearchState per thread.
@@ -34,6 +35,7 @@
 #include <cassert>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "absl/time/clock.h"
@@ -130,11 +132,12 @@ inline void ReconstructPath(const GridMap& map, const SearchState& s,
 // Writes the outcome of a search: the path to the goal when it was expanded,
 // else the path to `best` flagged partial. `reconstruct(start, last)` writes
 // a path.
+// `goal_closed`: whether the goal's record is closed.
 template <typename Reconstruct>
-void FinishSearch(const SearchState& s, const SearchParams& p,
-                  const BestSoFar& best, PartialReason stop, uint64_t expanded,
-                  uint64_t generated, PathResult* result,
-                  const Reconstruct& reconstruct) {
+void FinishSearchWith(bool goal_closed, const SearchParams& p,
+                      const BestSoFar& best, PartialReason stop,
+                      uint64_t expanded, uint64_t generated,
+                      PathResult* result, const Reconstruct& reconstruct) {
   result->expanded = expanded;
   result->generated = generated;
   if (p.goal == kNoGoal) {
@@ -143,7 +146,7 @@ void FinishSearch(const SearchState& s, const SearchParams& p,
     result->partial_reason = stop;
     return;
   }
-  if (stop == PartialReason::kNone && s.nodes[p.goal].stamp == s.closed_mark) {
+  if (stop == PartialReason::kNone && goal_closed) {
     reconstruct(p.start, p.goal);
     return;
   }
@@ -156,16 +159,44 @@ void FinishSearch(const SearchState& s, const SearchParams& p,
   reconstruct(p.start, best.cell);
 }
 
-template <typename Expander, typename Queue>
+// FinishSearchWith for searches whose records are s.nodes.
+template <typename Reconstruct>
+void FinishSearch(const SearchState& s, const SearchParams& p,
+                  const BestSoFar& best, PartialReason stop, uint64_t expanded,
+                  uint64_t generated, PathResult* result,
+                  const Reconstruct& reconstruct) {
+  const bool goal_closed =
+      p.goal != kNoGoal && s.nodes[p.goal].stamp == s.closed_mark;
+  FinishSearchWith(goal_closed, p, best, stop, expanded, generated, result,
+                   reconstruct);
+}
+
+// Where RunSearchLoop keeps its node records: s.nodes (a plain array), or
+// a SparseNodes table (sparse_nodes.h) for searches of huge maps.
+struct DenseNodes {
+  Node* data;
+  GRIDSTAR_ALWAYS_INLINE Node& operator[](uint32_t cell) const {
+    return data[cell];
+  }
+};
+struct SparseNodesRef {
+  SparseNodes<Node>* table;
+  GRIDSTAR_ALWAYS_INLINE Node& operator[](uint32_t cell) const {
+    return table->At(cell);
+  }
+};
+
+template <typename Expander, typename Queue, typename Nodes = DenseNodes>
 void RunSearchLoop(const GridMap& map, const SearchParams& p, SearchState& s,
-                   Queue& open, const Expander& ex, PathResult* result) {
+                   Queue& open, const Expander& ex, PathResult* result,
+                   Nodes nodes = Nodes{nullptr}) {
+  if constexpr (std::is_same_v<Nodes, DenseNodes>) nodes.data = s.nodes.data();
   // Local copies of what the loop reads per expansion: the node stores
   // cannot alias them, so they stay in registers.
   const uint32_t goal = p.goal;
   const int32_t goal_x = p.goal_x, goal_y = p.goal_y;
   const double max_g = p.max_g;
   const int32_t pw = map.padded_width();
-  Node* nodes = s.nodes.data();
   const uint32_t open_mark = s.open_mark;
   const uint32_t closed_mark = s.closed_mark;
   const bool budgeted = Budgeted(p);
@@ -265,13 +296,17 @@ void RunSearchLoop(const GridMap& map, const SearchParams& p, SearchState& s,
       const double h = ex.Heuristic(nx, ny, nb);
       enqueue(nb, ng + h, h);
     };
-    ex.Expand(cur, cx, cy, g, cn.parent, relax);
+    // (Read before expanding: a sparse table may move cn's record.)
+    const uint32_t parent = cn.parent;
+    ex.Expand(cur, cx, cy, g, parent, relax);
   }
 
-  FinishSearch(s, p, best, stop, expanded, generated, result,
-               [&](uint32_t start, uint32_t last) {
-                 ex.Reconstruct(s, start, last, result);
-               });
+  const bool goal_closed =
+      goal != kNoGoal && nodes[goal].stamp == closed_mark;
+  FinishSearchWith(goal_closed, p, best, stop, expanded, generated, result,
+                   [&](uint32_t start, uint32_t last) {
+                     ex.Reconstruct(s, nodes, start, last, result);
+                   });
 }
 
 // The engines. Each fills cells, cost, expanded, generated and the partial

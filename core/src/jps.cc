@@ -314,12 +314,13 @@ inline unsigned Successors(const uint8_t* costs, int32_t pw, uint32_t cur,
 // jump points number the larger of the two offsets, so the path's length is
 // known before a cell is written: one pass to count, one to fill from the
 // back, no reversal.
-void ReconstructJumps(const GridMap& map, const SearchState& s, uint32_t start,
+template <typename Nodes>
+void ReconstructJumps(const GridMap& map, Nodes nodes, uint32_t start,
                       uint32_t last, PathResult* result) {
   const int32_t pw = map.padded_width();
   size_t count = 1;
-  for (uint32_t i = last; i != start; i = s.nodes[i].parent) {
-    const uint32_t p = s.nodes[i].parent;
+  for (uint32_t i = last; i != start; i = nodes[i].parent) {
+    const uint32_t p = nodes[i].parent;
     const int32_t ox = static_cast<int32_t>(i % pw) - static_cast<int32_t>(p % pw);
     const int32_t oy = static_cast<int32_t>(i / pw) - static_cast<int32_t>(p / pw);
     count += static_cast<size_t>(std::max(std::abs(ox), std::abs(oy)));
@@ -329,8 +330,8 @@ void ReconstructJumps(const GridMap& map, const SearchState& s, uint32_t start,
   Cell* out = cells.data() + count;
   Cell c = map.CellOfPaddedIndex(last);
   *--out = c;
-  for (uint32_t i = last; i != start; i = s.nodes[i].parent) {
-    const Cell to = map.CellOfPaddedIndex(s.nodes[i].parent);
+  for (uint32_t i = last; i != start; i = nodes[i].parent) {
+    const Cell to = map.CellOfPaddedIndex(nodes[i].parent);
     // Back from c to `to`: the straight run first, then the diagonal.
     for (;;) {
       const int32_t ox = to.x - c.x, oy = to.y - c.y;
@@ -342,7 +343,7 @@ void ReconstructJumps(const GridMap& map, const SearchState& s, uint32_t start,
     }
   }
   assert(out == cells.data());
-  result->cost = s.nodes[last].g;
+  result->cost = nodes[last].g;
 }
 
 // The successors of a jump point: one jump in each direction the pruning
@@ -402,9 +403,10 @@ class JumpExpander {
     }
   }
 
-  void Reconstruct(const SearchState& s, uint32_t start, uint32_t last,
-                   PathResult* result) const {
-    ReconstructJumps(*map_, s, start, last, result);
+  template <typename Nodes>
+  void Reconstruct(const SearchState&, Nodes nodes, uint32_t start,
+                   uint32_t last, PathResult* result) const {
+    ReconstructJumps(*map_, nodes, start, last, result);
   }
 
  private:
@@ -422,6 +424,12 @@ template <typename Jumper>
 void JpsSearch(const GridMap& map, const SearchParams& p, SearchState& s,
                const Jumper& jumper, PathResult* result) {
   JumpExpander<Jumper> expander(map, p, jumper);
+  if (UseSparseNodes(map)) {
+    s.sparse.Begin(s.open_mark);
+    RunSearchLoop(map, p, s, s.radix, expander, result,
+                  SparseNodesRef{&s.sparse});
+    return;
+  }
   RunSearchLoop(map, p, s, s.radix, expander, result);
 }
 

@@ -143,8 +143,10 @@ class LazyArray {
   // Address space reserved, touched or not.
   size_t MappedBytes() const { return mapped_bytes_; }
 
- private:
+  // Arrays up to this many elements are had whole (see above).
   static constexpr size_t kPopulateElements = size_t{1100} * 1100;
+
+ private:
   static constexpr size_t kHugePage = size_t{2} << 20;
   // MADV_POPULATE_WRITE (Linux 5.14); older kernels refuse it: no harm.
   static constexpr int kMadvPopulateWrite = 23;

@@ -20,6 +20,7 @@
 #include "gridstar/grid_map.h"
 #include "lazy_array.h"
 #include "open_lists.h"
+#include "sparse_nodes.h"
 
 namespace gridstar::internal {
 
@@ -51,6 +52,14 @@ struct SubgoalScratchDeleter {
   }
 };
 
+// Whether jump point search keeps its records in SearchState::sparse on
+// `map`: when its per-cell arrays would be memory files whose pages come on
+// first touch (lazy_array.h), which cost jps+ on the 8192 x 8192 world 9x
+// its search.
+inline bool UseSparseNodes(const GridMap& map) {
+  return map.padded_size() > LazyArray<Node>::kPopulateElements;
+}
+
 struct SearchState {
   // An open-list entry of bidirectional search (bidirectional.cc).
   struct BidirectionalEntry {
@@ -60,6 +69,9 @@ struct SearchState {
   };
 
   LazyArray<Node> nodes;
+  // Jump point search's records on maps too big for `nodes` to be had whole
+  // (UseSparseNodes).
+  SparseNodes<Node> sparse;
   // The backward search's records (bidirectional search only).
   LazyArray<Node> back_nodes;
   LazyArray<uint32_t> heap_pos;
@@ -97,6 +109,7 @@ struct SearchState {
       // reads as zero and no old stamp can match.
       nodes.Release();
       back_nodes.Release();
+      sparse.Clear();
       open_mark = 0;
     }
     nodes.Grow(n);  // Also repopulates small arrays after a release.
@@ -146,7 +159,8 @@ struct SearchState {
            prefix_cost.capacity() * sizeof(double) +
            trace.capacity() * sizeof(uint32_t) +
            (held_cells.capacity() + held_waypoints.capacity()) * sizeof(Cell) +
-           HpaScratchBytes(hpa.get()) + SubgoalScratchBytes(subgoal.get());
+           HpaScratchBytes(hpa.get()) + SubgoalScratchBytes(subgoal.get()) +
+           sparse.MemoryBytes();
   }
 };
 
