@@ -31,8 +31,8 @@ ABSL_FLAG(bool, replace, false, "register: replace other content under the id");
 ABSL_FLAG(std::string, map, "", "scen, load: the registered map id to query");
 ABSL_FLAG(std::string, algo, "auto",
           "One of the algorithm names of gridstar::AlgorithmName (auto, astar, "
-          "weighted, dijkstra, baseline, jps, jps+, alt, bidirectional); --help "
-          "lists them");
+          "weighted, dijkstra, baseline, jps, jps+, alt, bidirectional, hpa, "
+          "theta, subgoal); --help lists them");
 ABSL_FLAG(int, landmarks, 0,
           "register: landmarks for the differential heuristic (0 to 32), built "
           "for the map's default policy");
@@ -45,6 +45,9 @@ ABSL_FLAG(bool, jump_table, true,
 ABSL_FLAG(bool, hpa, false,
           "register: build the HPA* abstraction for --algo hpa (about 0.3 "
           "bytes a cell; bounded-suboptimal paths)");
+ABSL_FLAG(bool, subgoal_graph, false,
+          "register: build the subgoal graph for --algo subgoal (uniform-cost "
+          "maps; exact; raced by auto)");
 ABSL_FLAG(std::string, diagonal, "",
           "never, no-corner-cutting, allow-corner-cutting "
           "(default: the map's)");

@@ -112,6 +112,7 @@ int Run(const std::vector<std::string>& argv) {
     r.set_jump_table(absl::GetFlag(FLAGS_jump_table));
     r.set_landmarks(absl::GetFlag(FLAGS_landmarks));
     r.set_hpa(absl::GetFlag(FLAGS_hpa));
+    r.set_subgoal_graph(absl::GetFlag(FLAGS_subgoal_graph));
     if (data->rfind("P5", 0) == 0 || data->rfind("P2", 0) == 0) {
       r.set_pgm(*data);
     } else {

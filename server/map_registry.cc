@@ -315,6 +315,7 @@ absl::StatusOr<std::shared_ptr<MapSnapshot>> MapRegistry::NextVersion(
   DerivedOptions derived = old->options.derived();
   derived.defer_landmark_rebuild = true;
   derived.defer_jump_table_repair = true;
+  derived.defer_subgoal_graph_rebuild = true;
   // A version whose table is still pending has none to repair from: its
   // base carries over (below) instead.
   const bool table_was_pending = old->jump_table_pending();
@@ -372,16 +373,7 @@ absl::Status MapRegistry::RebuildPendingLandmarks(const std::string& id) {
   const double micros = std::chrono::duration<double, std::micro>(
                             std::chrono::steady_clock::now() - t0)
                             .count();
-  WriteLock write(this, id);
-  if (Find(id) != base) return absl::OkStatus();  // Superseded meanwhile.
-  auto next = std::make_shared<MapSnapshot>(*base);
-  next->map = std::move(map);
-  for (DerivedReport& r : next->derived) {
-    if (r.name != "landmarks") continue;
-    r.outcome = DerivedOutcome::kBuilt;
-    r.micros = micros;
-  }
-  Swap(id, next);
+  InstallRebuilt(id, base, std::move(map), "landmarks", micros);
   return absl::OkStatus();
 }
 

@@ -111,6 +111,13 @@ struct MapSnapshot {
   std::shared_ptr<const MapSnapshot> table_base;
   std::vector<std::pair<uint64_t, std::vector<CellRect>>> changes_since_table;
   bool jump_table_pending() const { return table_base != nullptr; }
+  // True while this version runs without the subgoal graph asked for: an
+  // update changed cells, and the registry's background rebuild installs a
+  // graph for the newest version (kSubgoal runs jps+ meanwhile).
+  bool subgoal_graph_pending() const {
+    return options.subgoal_graph && map.uniform_cost() &&
+           !map.has_subgoal_graph();
+  }
   // The content, as a store keeps it.
   StoredMap ToStored() const;
 };
@@ -227,6 +234,16 @@ class MapRegistry {
   void DropLandmarkClaim(const std::string& id);
   absl::Status RebuildPendingLandmarks(const std::string& id);
 
+  // Subgoal graphs left out of updated versions (MapSnapshot::
+  // subgoal_graph_pending) are rebuilt off the update's path the same way:
+  // ClaimSubgoalGraphRebuild (true at most once until the rebuild starts),
+  // then RebuildPendingSubgoalGraph on a background thread, which builds
+  // the newest version's graph without any lock held and installs it in
+  // that version unless a newer one came meanwhile (which claims its own).
+  bool ClaimSubgoalGraphRebuild(const std::string& id);
+  void DropSubgoalGraphClaim(const std::string& id);
+  absl::Status RebuildPendingSubgoalGraph(const std::string& id);
+
   // Jump tables left out of updated versions (MapSnapshot::
   // jump_table_pending) are repaired off the update's path in the same way:
   // ClaimJumpTableRepair, then RepairPendingJumpTable on a background
@@ -290,11 +307,17 @@ class MapRegistry {
   // Cells of the registered maps. REQUIRES: mu_ held.
   int64_t TotalCellsLocked() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void Swap(const std::string& id, std::shared_ptr<const MapSnapshot> next);
+  // Installs `map` (base's map with `structure` rebuilt in `micros`) as the
+  // same version, unless `base` is no longer the newest version of `id`.
+  void InstallRebuilt(const std::string& id,
+                      const std::shared_ptr<const MapSnapshot>& base,
+                      GridMap map, absl::string_view structure, double micros);
   // Takes map id out of memory (not out of the store). REQUIRES: held.
   void Drop(const std::string& id);
   // Ids whose landmark rebuild is claimed and not yet started.
   absl::flat_hash_set<std::string> rebuild_claims_ ABSL_GUARDED_BY(mu_);
   absl::flat_hash_set<std::string> table_claims_ ABSL_GUARDED_BY(mu_);
+  absl::flat_hash_set<std::string> subgoal_claims_ ABSL_GUARDED_BY(mu_);
   std::function<void()> before_table_install_;
   // Drops the maps used longest ago, never `keep`, until `cells` more fit
   // under max_total_cells (or none is left to drop).

@@ -87,6 +87,7 @@ absl::StatusOr<MapOptions> MapOptionsOfRequest(
   options.jump_table = r.jump_table();
   options.landmarks = r.landmarks();
   options.hpa = r.hpa();
+  options.subgoal_graph = r.subgoal_graph();
   options.default_areas =
       r.default_areas() != 0 ? r.default_areas()
       : r.cells_case() == v1::RegisterMapRequest::kMovingai
@@ -131,6 +132,10 @@ void MapInfoToProto(const MapSnapshot& s, v1::MapInfo* info) {
   info->set_hpa(s.options.hpa);
   info->set_hpa_bytes(s.map.HpaBytes());
   info->set_hpa_build_micros(s.BuildMicros("hpa"));
+  info->set_subgoal_graph(s.options.subgoal_graph);
+  info->set_subgoal_graph_bytes(s.map.SubgoalGraphBytes());
+  info->set_subgoal_graph_build_micros(s.BuildMicros("subgoal_graph"));
+  info->set_subgoal_graph_current(!s.subgoal_graph_pending());
   // What auto runs under the default policy, for a goal the landmarks reach.
   PathQuery q;
   q.algorithm = Algorithm::kAuto;

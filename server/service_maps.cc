@@ -175,6 +175,14 @@ void PathfindingService::ClaimBackgroundWork(const std::string& id) {
       })) {
     registry_->DropLandmarkClaim(id);
   }
+  // A full queue drops the claim too; a failed build leaves the version
+  // without a graph (kSubgoal runs jps+), and the next update claims again.
+  if (registry_->ClaimSubgoalGraphRebuild(id) &&
+      !background_.TrySubmit([this, id](SearchContext&) {
+        (void)registry_->RebuildPendingSubgoalGraph(id);
+      })) {
+    registry_->DropSubgoalGraphClaim(id);
+  }
 }
 
 void PathfindingService::RepairJumpTableLater(const std::string& id) {

@@ -120,7 +120,8 @@ std::string EncodeMapFile(const StoredMap& m) {
              (m.options.hpa ? uint64_t{1} << 15 : 0) |
              (agent_fields ? uint64_t{1} << 16 : 0) |
              (static_cast<uint64_t>(std::max(1, m.options.max_agent_size) - 1)
-              << 17));
+              << 17) |
+             (m.options.subgoal_graph ? uint64_t{1} << 20 : 0));
   PutU64(&out, static_cast<uint64_t>(m.width));
   PutU64(&out, static_cast<uint64_t>(m.height));
   out.append(reinterpret_cast<const char*>(m.costs.data()), m.costs.size());
@@ -156,7 +157,7 @@ absl::StatusOr<StoredMap> DecodeMapFile(absl::string_view data) {
   in.remove_prefix(id_len);
   if (!GetU64(&in, &version) || !GetU64(&in, &flags) || !GetU64(&in, &width) ||
       !GetU64(&in, &height) || (flags & 0xff) > 2 ||
-      ((flags >> 9) & 63) > GridMap::kMaxLandmarks || (flags >> 20) != 0 ||
+      ((flags >> 9) & 63) > GridMap::kMaxLandmarks || (flags >> 21) != 0 ||
       version == 0) {
     return absl::DataLossError("truncated or invalid header");
   }
@@ -187,6 +188,7 @@ absl::StatusOr<StoredMap> DecodeMapFile(absl::string_view data) {
   m.options.jump_table = ((flags >> 8) & 1) != 0;
   m.options.landmarks = static_cast<int>((flags >> 9) & 63);
   m.options.hpa = ((flags >> 15) & 1) != 0;
+  m.options.subgoal_graph = ((flags >> 20) & 1) != 0;
   m.width = static_cast<int32_t>(width);
   m.height = static_cast<int32_t>(height);
   m.costs.assign(cells.begin(), cells.end());

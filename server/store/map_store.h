@@ -42,6 +42,8 @@ struct MapOptions {
   int landmarks = 0;
   // The HPA* abstraction, built for default_diagonal.
   bool hpa = false;
+  // The subgoal graph (uniform-cost maps, kNoCornerCutting).
+  bool subgoal_graph = false;
   // Areas a query naming none may enter (agents.h); the snapshot's map is
   // the terrain as that filter sees it.
   uint64_t default_areas = kAllAreas;
@@ -57,13 +59,15 @@ struct MapOptions {
     d.landmark_policy = default_diagonal;
     d.hpa = hpa;
     d.hpa_policy = default_diagonal;
+    d.subgoal_graph = subgoal_graph;
     return d;
   }
 
   friend bool operator==(const MapOptions& a, const MapOptions& b) {
     return a.default_diagonal == b.default_diagonal &&
            a.jump_table == b.jump_table && a.landmarks == b.landmarks &&
-           a.hpa == b.hpa && a.default_areas == b.default_areas &&
+           a.hpa == b.hpa && a.subgoal_graph == b.subgoal_graph &&
+           a.default_areas == b.default_areas &&
            a.max_agent_size == b.max_agent_size;
   }
 };

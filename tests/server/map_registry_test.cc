@@ -222,6 +222,53 @@ TEST(MapRegistryTest, LandmarksKeptWhenCostsOnlyRiseRebuiltInTheBackgroundOtherw
   EXPECT_FALSE(registry.ClaimLandmarkRebuild("m"));  // Nothing pending.
 }
 
+// A subgoal graph: built at registration; an update that changes cells
+// installs a version without one (pending), a claim is taken once, and the
+// rebuild installs a graph equal to a fresh build in that same version; a
+// rebuild overtaken by a newer version installs nothing, and the newest
+// version is claimed and rebuilt in turn.
+TEST(MapRegistryTest, SubgoalGraphRebuiltInTheBackgroundForTheNewestVersion) {
+  MapRegistry registry(nullptr, {});
+  MapOptions options;
+  options.subgoal_graph = true;
+  ASSERT_OK(registry.Register("m", Random(40, 30, 4, true), options, false));
+  std::shared_ptr<const MapSnapshot> v1 = registry.Find("m");
+  EXPECT_TRUE(v1->map.has_subgoal_graph());
+  EXPECT_FALSE(v1->subgoal_graph_pending());
+  EXPECT_GT(v1->BuildMicros("subgoal_graph"), 0);
+  EXPECT_FALSE(registry.ClaimSubgoalGraphRebuild("m"));  // Nothing pending.
+  const CellChange block{{3, 3}, {6, 4}, 0};
+  ASSERT_OK(registry.Update("m", {block}, 0, Field));
+  std::shared_ptr<const MapSnapshot> v2 = registry.Find("m");
+  EXPECT_TRUE(v2->subgoal_graph_pending());
+  ASSERT_TRUE(registry.ClaimSubgoalGraphRebuild("m"));
+  EXPECT_FALSE(registry.ClaimSubgoalGraphRebuild("m"));  // Claimed once.
+  ASSERT_OK(registry.RebuildPendingSubgoalGraph("m"));
+  std::shared_ptr<const MapSnapshot> rebuilt = registry.Find("m");
+  EXPECT_EQ(rebuilt->version, v2->version);
+  EXPECT_FALSE(rebuilt->subgoal_graph_pending());
+  EXPECT_GT(rebuilt->BuildMicros("subgoal_graph"), 0);
+  GridMap fresh = rebuilt->map;
+  ASSERT_OK(fresh.BuildSubgoalGraph());
+  EXPECT_TRUE(fresh.SubgoalGraphEquals(rebuilt->map));
+  // An update that changes nothing keeps the graph.
+  ASSERT_OK(registry.Update("m", {block}, 0, Field));
+  EXPECT_FALSE(registry.Find("m")->subgoal_graph_pending());
+  // Two updates in a row: the claim of the first is dropped when its
+  // rebuild starts, and the second version claims its own.
+  ASSERT_OK(registry.Update("m", {{{10, 10}, {11, 11}, 0}}, 0, Field));
+  ASSERT_TRUE(registry.ClaimSubgoalGraphRebuild("m"));
+  registry.DropSubgoalGraphClaim("m");
+  ASSERT_OK(registry.Update("m", {{{12, 10}, {13, 11}, 0}}, 0, Field));
+  ASSERT_TRUE(registry.ClaimSubgoalGraphRebuild("m"));
+  ASSERT_OK(registry.RebuildPendingSubgoalGraph("m"));
+  EXPECT_FALSE(registry.Find("m")->subgoal_graph_pending());
+  // Terrain: the graph does not apply, and nothing is ever pending.
+  ASSERT_OK(registry.Register("t", Random(20, 20, 6, false), options, false));
+  EXPECT_FALSE(registry.Find("t")->map.has_subgoal_graph());
+  EXPECT_FALSE(registry.Find("t")->subgoal_graph_pending());
+}
+
 TEST(MapRegistryTest, LandmarkClaimsFollowTheNewestVersion) {
   MapRegistry registry(nullptr, {});
   MapOptions options;

@@ -45,6 +45,7 @@ StoredMap MakeMap(const std::string& id, int32_t w, int32_t h, uint32_t seed) {
   m.options.jump_table = seed % 2 == 0;
   m.options.landmarks = static_cast<int>(seed % 3);
   m.options.hpa = seed % 4 < 2;
+  m.options.subgoal_graph = seed % 5 < 2;
   m.options.default_diagonal = kAllDiagonalPolicies[seed % 3];
   m.width = w;
   m.height = h;

@@ -242,12 +242,14 @@ class Client:
     def register_map(self, map_id, *, raw=None, movingai=None, pgm=None, width=0,
                      height=0, default_diagonal=None, replace=False, jump_table=False,
                      landmarks=0, hpa=False, areas=None, default_areas=0,
-                     max_agent_size=0, timeout=None):
+                     max_agent_size=0, subgoal_graph=False, timeout=None):
         """Registers a map from exactly one of raw (row-major cost bytes, with
         width and height), movingai (.map text) or pgm (P5/P2 bytes).
         Returns its MapInfo. Registering identical content again is a no-op
         (so the call is retried like a read). hpa: build the HPA* abstraction
-        for algorithm="hpa" (bounded-suboptimal). areas: one area id per cell
+        for algorithm="hpa" (bounded-suboptimal). subgoal_graph: build the
+        subgoal graph for algorithm="subgoal" (exact; uniform-cost maps).
+        areas: one area id per cell
         (bytes; Moving AI text gives its own: ground 0, swamp 1, water 2,
         trees 3); default_areas: the areas queries naming none may enter;
         max_agent_size: agent sizes prepared at registration."""
@@ -260,7 +262,8 @@ class Client:
             default_diagonal=_enum(pb.DiagonalPolicy, "DIAGONAL_POLICY_",
                                    default_diagonal, "default_diagonal"),
             replace=replace, jump_table=jump_table, landmarks=landmarks, hpa=hpa,
-            default_areas=default_areas, max_agent_size=max_agent_size)
+            default_areas=default_areas, max_agent_size=max_agent_size,
+            subgoal_graph=subgoal_graph)
         if areas is not None:
             request.areas = bytes(areas)
         if raw is not None:
@@ -325,8 +328,8 @@ class Client:
 
     def find_path(self, map_id, start, goal, *, timeout=None, **options):
         """One path (PathResponse). start, goal: (x, y). options: algorithm
-        ("astar", "jps", "jps_plus", "alt", "bidirectional", "hpa", "auto",
-        ...),
+        ("astar", "jps", "jps_plus", "alt", "bidirectional", "hpa", "subgoal",
+        "auto", ...),
         weight, diagonal
         ("never", "no_corner_cutting", "allow_corner_cutting"),
         max_expansions, smooth, snap_radius, allow_partial; the agent:

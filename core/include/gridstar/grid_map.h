@@ -285,8 +285,8 @@ class GridMap {
   }
   // An estimate of SubgoalGraphBytes after BuildSubgoalGraph, from a count
   // of the subgoals (one pass over the map): the bit lines, and per subgoal
-  // its records, kSubgoalLandmarks distances and 24 edges (the shared maps
-  // average 8 to 20; the 8192 x 8192 world 11).
+  // its records, its landmark distances and 80 edges (the shared maps
+  // average 3 to 20 edges a subgoal, the 8192 x 8192 world 68).
   size_t SubgoalGraphBytesFor() const;
   // True when both maps carry graphs with the same nodes and edges (or
   // neither has one).

@@ -52,7 +52,7 @@ size_t GridMap::SubgoalGraphBytesFor() const {
                        (static_cast<size_t>(ph) + 63) / 64 * pw * 8;
   return lines + subgoals * (3 * sizeof(uint32_t) +
                              internal::kSubgoalLandmarks * sizeof(float) +
-                             24 * sizeof(uint32_t));
+                             80 * sizeof(uint32_t));
 }
 
 bool GridMap::SubgoalGraphEquals(const GridMap& other) const {
