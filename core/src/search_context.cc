@@ -31,7 +31,7 @@ void SearchContext::AfterSearch(uint64_t nodes) {
   if (s.nodes_since_check < kCheckEvery) return;
   s.nodes_since_check = 0;
   if (s.nodes.ResidentBytes() + s.back_nodes.ResidentBytes() +
-          s.heap_pos.ResidentBytes() >
+          s.heap_pos.ResidentBytes() + s.sparse.MemoryBytes() >
       options_.release_bytes) {
     s.ReleasePages();
   }
@@ -40,6 +40,7 @@ void SearchContext::AfterSearch(uint64_t nodes) {
 void SearchContext::SetGenerationForTesting(uint32_t generation) {
   state_->open_mark = generation;
   state_->closed_mark = generation + 1;
+  state_->sparse.Clear();
 }
 
 }  // namespace gridstar

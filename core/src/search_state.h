@@ -143,6 +143,7 @@ struct SearchState {
     nodes.Release();
     back_nodes.Release();
     heap_pos.Release();
+    sparse = SparseNodes<Node>();
     nodes_since_check = 0;
   }
 
