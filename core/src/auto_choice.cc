@@ -25,6 +25,12 @@ constexpr double kMinDeadlineMicros = 50;
 constexpr int kRuns = 2;
 // Units of the group timed for FindGroupPaths' auto method.
 constexpr int kGroupUnits = 16;
+// Timed runs of the flow field and of each group method (the fastest
+// counts): a process's first fields come from fresh pages (malloc maps big
+// blocks anew until its threshold adapts), 3-4x slower than every field
+// after (dao/brc202d: 7.8-9.9 ms, then 2.3-2.6 ms), so more runs than for a
+// query.
+constexpr int kGroupRuns = 4;
 // The warm-up query's cut-off, in multiples of the leader's (cold) time.
 constexpr double kWarmUpFactor = 10;
 
@@ -85,8 +91,8 @@ int Leader(const std::vector<AutoCandidate>& c, const std::vector<double>& sum) 
 // Group costs for FindGroupPaths' auto method, on one goal of the sample:
 // a flow field's time per cell reached, and a group of kGroupUnits units
 // (the sample's starts) spliced and following the field, per unit. Each
-// the faster of kRuns runs (the first also sizes arrays that a server's
-// workers and cache have long had).
+// the fastest of kGroupRuns runs (the first ones also size arrays and fault
+// in pages that a server's workers and heap have long had).
 void MeasureGroups(const GridMap& map, const AutoMeasureOptions& options,
                    const std::vector<std::pair<Cell, Cell>>& pairs,
                    SearchContext& context, AutoChoice* choice) {
@@ -101,7 +107,7 @@ void MeasureGroups(const GridMap& map, const AutoMeasureOptions& options,
                                            options.max_micros));
   }
   double field_us = -1;
-  for (int run_index = 0; run_index < kRuns; ++run_index) {
+  for (int run_index = 0; run_index < kGroupRuns; ++run_index) {
     const auto f0 = std::chrono::steady_clock::now();
     absl::StatusOr<FlowField> field = ComputeFlowField(map, fq, context);
     const double us = MicrosSince(f0);
@@ -131,7 +137,7 @@ void MeasureGroups(const GridMap& map, const AutoMeasureOptions& options,
   for (const GroupMethod method : {GroupMethod::kSplice, GroupMethod::kFlowField}) {
     g.method = method;
     double fastest = -1;
-    for (int run_index = 0; run_index < kRuns; ++run_index) {
+    for (int run_index = 0; run_index < kGroupRuns; ++run_index) {
       const auto g0 = std::chrono::steady_clock::now();
       if (!FindGroupPaths(map, g, context, &r).ok()) return;
       const double us = MicrosSince(g0);
@@ -139,6 +145,9 @@ void MeasureGroups(const GridMap& map, const AutoMeasureOptions& options,
     }
     if (method == GroupMethod::kSplice) {
       choice->splice_us_per_cell = fastest / distance;
+      double cost = 0;
+      for (const UnitPath& u : r.units) cost += u.path.cost;
+      choice->splice_detour = cost / (distance * map.min_cost());
     } else {
       choice->follow_us_per_unit = std::max(0.0, fastest - field_us) / units;
     }

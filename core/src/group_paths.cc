@@ -112,6 +112,21 @@ class GroupSolver {
       }
       return;
     }
+    // With the representative's path in hand, the measured model knows how
+    // far this goal's paths wind: a field may win after all (the one search
+    // made stays counted).
+    if (q_.method == GroupMethod::kAuto && q_.goals.size() == 1) {
+      const double octile_cost =
+          // Octile, as MeasureGroups measured the detour.
+          CellDistance(q_.starts[rep], Goal(rep),
+                       DiagonalPolicy::kNoCornerCutting) *
+          map_.min_cost();
+      if (octile_cost > 0 &&
+          UseFlowField(valid.size(), leg_.cost / octile_cost)) {
+        FollowFlowField(valid);
+        return;
+      }
+    }
     const uint64_t expanded = rep_unit.path.expanded;
     std::swap(rep_unit.path, leg_);
     rep_unit.path.expanded = expanded;
@@ -136,7 +151,10 @@ class GroupSolver {
            f->height() == map_.height();
   }
 
-  bool UseFlowField(size_t units) const {
+  // `detour`: the representative's path cost over its octile distance's
+  // cost, once its path is known (0 before): splicing to a goal whose paths
+  // wind more than the measurement's did costs that much more.
+  bool UseFlowField(size_t units, double detour = 0) const {
     if (q_.goals.size() != 1) return false;
     switch (q_.method) {
       case GroupMethod::kSplice:
@@ -176,6 +194,9 @@ class GroupSolver {
           }
           splice_us = distance * choice->splice_us_per_cell * c.mean_us /
                       choice->search_us;
+          if (detour > 0 && choice->splice_detour > 0) {
+            splice_us *= detour / choice->splice_detour;
+          }
         }
         return field_us < splice_us;
       }

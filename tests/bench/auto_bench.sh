@@ -9,7 +9,7 @@
 # flow_field (200 units, the 5 longest goals; --algo auto), same rounds.
 # auto's own measurement (24 random queries, a few ms to a few hundred) is
 # not in its figure, as a server does it once at registration. SKIP_GROUPS=1
-# leaves the groups out.
+# leaves the groups out, SKIP_QUERIES=1 the queries.
 #
 #   tests/bench/auto_bench.sh GRIDSTAR_BENCH [DATA_DIR] [ROUNDS] [FAMILIES]
 # Defaults: ../shared/movingai, 2 rounds, every family.
@@ -33,6 +33,7 @@ for ((r = 0; r < rounds; r++)); do
       map=${scen%.scen}
       name=$f/$(basename "$map" .map)
       n=${#algos[@]}
+      [[ -n ${SKIP_QUERIES:-} ]] && n=0
       for ((k = 0; k < n; k++)); do
         a=${algos[(k + r) % n]}
         out=$("$bench" --map "$map" --scen "$scen" --algo "$a" --subgoal_graph 1)
@@ -52,6 +53,7 @@ for ((r = 0; r < rounds; r++)); do
   done
 done
 
+if [[ -z ${SKIP_QUERIES:-} ]]; then
 echo "queries: mean us per query, best of $rounds rounds (command: $0 $*)"
 printf '%-24s %-7s %9s %9s %9s %9s %9s %9s %7s %s\n' map chose auto jps+ jps subgoal bidir astar \
   "/best" mismatches
@@ -73,6 +75,7 @@ awk -v algos="${algos[*]}" '
     printf "auto / best fixed engine: geometric mean %.3f, worst %.3f over %d maps\n",
       exp(lr / n), worst, n
   }' "$tmp/choice" "$tmp/q"
+fi
 
 [[ -n ${SKIP_GROUPS:-} ]] && exit 0
 echo

@@ -261,7 +261,8 @@ TEST(AutoChoiceTest, NewVersionsKeepTheMeasurement) {
 // FindGroupPaths' auto method weighs a field against searches by the
 // measured costs: a cheap field is followed even where jps runs, a dear one
 // is not even where A* runs; the splicing timed per cell of distance is
-// priced by the units' distance to the goal.
+// priced by the units' distance to the goal, and up or down by how much more
+// or less the representative's path winds than the measured group's did.
 TEST(AutoChoiceTest, GroupAutoWeighsTheMeasuredCosts) {
   GridMap map = MakeRandomMap({40, 40, 0.1, 1}, 6);
   const auto [s, g] = testing::FarConnectedPair(map);
@@ -279,6 +280,8 @@ TEST(AutoChoiceTest, GroupAutoWeighsTheMeasuredCosts) {
                               // for these 8 units at the timed rate.
     double field_us;          // The field over the whole map.
     bool expect_field;
+    // The measured group's detour (AutoChoice::splice_detour); 0: none.
+    double splice_detour = 0;
   };
   const Case cases[] = {
       {"8 x 100 us of jps against a 500 us field", Algorithm::kAuto,
@@ -293,6 +296,12 @@ TEST(AutoChoiceTest, GroupAutoWeighsTheMeasuredCosts) {
        Algorithm::kAuto, Algorithm::kJps, 10, 900, 500, true},
       {"timed splicing per cell: 300 us against a 500 us field",
        Algorithm::kAuto, Algorithm::kJps, 100, 300, 500, false},
+      // This goal's paths (about 1.0-1.1 times octile on this open map)
+      // wind twice as much as the measured group's: 300 us becomes ~630.
+      {"300 us, but paths here wind twice the measured: the field",
+       Algorithm::kAuto, Algorithm::kJps, 100, 300, 500, true, 0.5},
+      {"300 us, paths here wind less than the measured: splicing",
+       Algorithm::kAuto, Algorithm::kJps, 100, 300, 500, false, 1.2},
   };
   SearchContext context;
   for (const Case& c : cases) {
@@ -307,6 +316,7 @@ TEST(AutoChoiceTest, GroupAutoWeighsTheMeasuredCosts) {
     choice->search_us = c.search_us;
     choice->flow_us_per_cell = c.field_us / passable;
     choice->splice_us_per_cell = c.splice_us_total / distance;
+    choice->splice_detour = c.splice_detour;
     AutoCandidate candidate;
     candidate.algorithm = c.measured;
     candidate.mean_us = c.search_us;

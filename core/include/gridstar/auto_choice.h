@@ -2,24 +2,26 @@
 // timing the candidates on the map itself.
 //
 // The fastest exact engine depends on the map: jps+ where jump points are
-// sparse, online jps where they are dense (mazes, random obstacles) or the
-// jump table is too big for the caches (huge worlds), A* with landmarks or
-// bidirectional A* on terrain. No fixed rule gets every map right, so
+// sparse, online jps or the subgoal graph where they are dense (mazes,
+// rooms, random obstacles), A* with landmarks or bidirectional A* on
+// terrain. No fixed rule gets every map right, so
 // MeasureAutoChoice times every engine that applies on a sample of random
 // queries of the map and keeps the fastest; the map carries the result
 // (GridMap::SetAutoChoice), and ResolveAlgorithm (query.h) runs it for kAuto
 // queries under the policy it was measured for, wherever it still applies
-// (jps+ needs the table, alt landmarks that reach the goal, jps a uniform
-// map): elsewhere kAuto's documented rule decides as before.
+// (jps+ needs the table, subgoal its graph, alt landmarks that reach the
+// goal, jps a uniform map): elsewhere kAuto's documented rule decides as before.
 //
 // The same measurement gives group searches their cost model: a flow field's
 // time per cell it reaches plus following it per unit, against splicing's
 // time per cell of the units' distance to the goal (timed on a group of the
-// sample), so that FindGroupPaths'
+// sample, and scaled by how much more a group's paths wind than the timed
+// group's did), so that FindGroupPaths'
 // kAuto method follows a field exactly when sweeping the map is expected to
 // cost less than splicing the units.
 //
-// Only exact engines are candidates (astar, alt, bidirectional, jps, jps+):
+// Only exact engines are candidates (astar, alt, bidirectional, jps, jps+,
+// subgoal):
 // kAuto never answers with a bounded-suboptimal path (hpa, weighted) nor an
 // any-angle one (theta).
 //
@@ -76,6 +78,11 @@ struct AutoChoice {
   // world).
   double splice_us_per_cell = 0;
   double follow_us_per_unit = 0;
+  // How far the timed group's paths wound: the units' summed path cost over
+  // the cost of their summed octile distances (>= 1). A group whose
+  // representative's path winds more is priced up by the ratio of the two
+  // (group_paths.cc). 0 when not measured.
+  double splice_detour = 0;
   // Every candidate, in the order they were listed.
   std::vector<AutoCandidate> candidates;
   // Timed queries (each run by every candidate still in the race).
@@ -98,8 +105,9 @@ struct AutoMeasureOptions {
 };
 
 // The engines kAuto may choose among on `map` under `policy`, in the order
-// a measurement lists them: jps+ (when the map has a jump table) and jps
-// (uniform maps under kNoCornerCutting), alt (when its landmarks were built
+// a measurement lists them: subgoal (when the map has its graph), jps+
+// (when it has a jump table) and jps (uniform maps under
+// kNoCornerCutting), alt (when its landmarks were built
 // for `policy`), bidirectional, astar.
 std::vector<Algorithm> AutoCandidatesFor(const GridMap& map,
                                          DiagonalPolicy policy);
