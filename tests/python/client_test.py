@@ -362,7 +362,9 @@ class HealingTest(unittest.TestCase):
                 server = Server(tmp, port=server.port)  # Same address, no maps.
                 after = c.find_path("room", (0, 0), (8, 0))
                 self.assertEqual(c.reregistrations, 1)
-                self.assertEqual(cells_of(after), cells_of(before))
+                # The same cost, not the same cells: each server measures what
+                # auto runs at load, and engines break ties differently.
+                self.assertAlmostEqual(after.cost, before.cost, places=9)
                 self.assertEqual(after.map_version, 2)
                 self.assertIn((4, 2), cells_of(after))
         finally:
