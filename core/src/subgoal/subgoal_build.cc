@@ -90,12 +90,7 @@ std::shared_ptr<const SubgoalGraph> SubgoalGraph::Build(const GridMap& map) {
         costs + static_cast<size_t>(y) * static_cast<size_t>(pw);
     for (int32_t x = 1; x < pw - 1; ++x) {
       if (row[x] == 0) continue;
-      bool corner = false;
-      for (int q = 0; q < 4 && !corner; ++q) {
-        const int dx = (q & 1) ? -1 : 1, dy = (q & 2) ? -1 : 1;
-        corner = row[x + dx + dy * pw] == 0 && row[x + dx] != 0 &&
-                 row[x + dy * pw] != 0;
-      }
+      const bool corner = IsConvexCorner(row, static_cast<size_t>(x), pw);
       if (corner) {
         g.cells_.push_back(static_cast<uint32_t>(y) *
                                static_cast<uint32_t>(pw) +

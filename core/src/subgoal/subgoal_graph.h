@@ -42,6 +42,7 @@
 #include <memory>
 #include <vector>
 
+#include "geometry.h"
 #include "gridstar/find_path.h"
 #include "gridstar/grid_map.h"
 
@@ -125,12 +126,24 @@ class SubgoalGraph {
   std::vector<float> landmarks_;
 };
 
-// Octile distance (cells) between padded coordinates.
+// Octile distance (cells) between padded coordinates: geometry.h's.
 inline double OctileSteps(int32_t ax, int32_t ay, int32_t bx, int32_t by) {
-  const int32_t dx = ax > bx ? ax - bx : bx - ax;
-  const int32_t dy = ay > by ? ay - by : by - ay;
-  const int32_t lo = dx < dy ? dx : dy, hi = dx < dy ? dy : dx;
-  return hi + 0.41421356237309504880 * lo;
+  return GridDistance(ax - bx, ay - by, true);
+}
+
+// Whether passable padded cell `i` of `costs` (padded width `pw`) is a
+// subgoal: a blocked diagonal neighbour whose two orthogonal cells between
+// are both passable. Build and GridMap::SubgoalGraphBytesFor both count by
+// it.
+inline bool IsConvexCorner(const uint8_t* costs, size_t i, int32_t pw) {
+  const uint8_t* cell = costs + i;
+  for (int q = 0; q < 4; ++q) {
+    const int64_t dx = (q & 1) ? -1 : 1, dy = (q & 2) ? -pw : pw;
+    if (cell[dx + dy] == 0 && cell[dx] != 0 && cell[dy] != 0) {
+      return true;
+    }
+  }
+  return false;
 }
 
 template <typename Visit>

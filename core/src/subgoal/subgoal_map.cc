@@ -37,14 +37,9 @@ size_t GridMap::SubgoalGraphBytesFor() const {
   for (int32_t y = 1; y < ph - 1; ++y) {
     const uint8_t* row = padded_costs_ + static_cast<size_t>(y) * pw;
     for (int32_t x = 1; x < pw - 1; ++x) {
-      if (row[x] == 0) continue;
-      for (int q = 0; q < 4; ++q) {
-        const int dx = (q & 1) ? -1 : 1, dy = (q & 2) ? -1 : 1;
-        if (row[x + dx + dy * pw] == 0 && row[x + dx] != 0 &&
-            row[x + dy * pw] != 0) {
-          ++subgoals;
-          break;
-        }
+      if (row[x] != 0 &&
+          internal::IsConvexCorner(row, static_cast<size_t>(x), pw)) {
+        ++subgoals;
       }
     }
   }
