@@ -214,6 +214,40 @@ class RadixQueue {
   size_t size_ = 0;
 };
 
+// A binary heap of (key, cell) entries without a position index: an entry
+// made stale by a better one stays and is skipped when popped (kLazy). Keys
+// may fall (weighted A*), unlike RadixQueue's.
+class LazyHeap {
+ public:
+  static constexpr bool kLazy = true;
+  using Entry = OpenList::Entry;
+
+  void Clear() { heap_.clear(); }
+  bool empty() const { return heap_.empty(); }
+  void Push(uint32_t cell, double f, double h) {
+    heap_.push_back({OpenList::MakeKey(f, h), cell});
+    std::push_heap(heap_.begin(), heap_.end(), Greater());
+  }
+  // Removes a least entry; *f gets its f (to within the key's 1e-12).
+  // REQUIRES: !empty().
+  uint32_t PopMin(double* f) {
+    std::pop_heap(heap_.begin(), heap_.end(), Greater());
+    const Entry e = heap_.back();
+    heap_.pop_back();
+    std::memcpy(f, &e.key, sizeof(*f));
+    return e.cell;
+  }
+  size_t MemoryBytes() const { return heap_.capacity() * sizeof(Entry); }
+
+ private:
+  struct Greater {
+    bool operator()(const Entry& a, const Entry& b) const {
+      return a.key > b.key;
+    }
+  };
+  std::vector<Entry> heap_;
+};
+
 }  // namespace gridstar::internal
 
 #endif  // GRIDSTAR_SRC_OPEN_LISTS_H_

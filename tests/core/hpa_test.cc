@@ -2,6 +2,7 @@
 // cost, found whenever a path exists (brute force says), on seeded random
 // maps of every policy and of mixed costs; the abstraction repaired after
 // every step of random update sequences equal to one built from scratch;
+// each cluster's edges, stored paths and crossings against the spec;
 // fallbacks and edge cases by name. Suboptimality is measured (printed), not
 // asserted: HPA* promises legality and completeness, not optimality.
 #include <algorithm>
@@ -18,6 +19,7 @@
 #include "gridstar/map_update.h"
 #include "gridstar/search_context.h"
 #include "gtest/gtest.h"
+#include "hpa/cluster_search.h"
 #include "hpa/hpa.h"
 #include "testing/drawn_maps.h"
 #include "testing/reference.h"
@@ -115,6 +117,95 @@ TEST(HpaTest, PathsAreLegalCompleteAndNeverBetterThanOptimal) {
     }
   }
   }
+}
+
+// Against a Dijkstra confined to each cluster (written from the spec): every
+// edge costs the least path inside its cluster between its ends, every pair
+// of entrances joined inside has an edge, the turns stored for an edge walk
+// a legal path of exactly its cost, and each crossing bit names an entrance
+// across whose bit points back.
+TEST(HpaTest, EdgesTurnsAndCrossingsMatchTheirClusters) {
+  size_t walked = 0, crossings = 0;
+  for (const MapCase& m : kMaps) {
+    for (DiagonalPolicy policy : kAllDiagonalPolicies) {
+      SCOPED_TRACE(absl::StrCat(m.name, " ", DiagonalPolicyName(policy)));
+      GridMap map = MakeRandomMap(m.spec, 1);
+      ASSERT_OK(map.BuildHpa(policy));
+      const internal::HpaAbstraction& hpa = *map.hpa();
+      internal::ClusterSearch walker;
+      for (int32_t c = 0; c < hpa.clusters_x() * hpa.clusters_y(); ++c) {
+        const internal::HpaCluster& cluster = hpa.cluster(c);
+        const internal::ClusterRect box =
+            internal::ClusterRectOf(map, hpa.clusters_x(), c);
+        auto inside = [&](Cell a) {
+          return a.x >= box.x0 && a.y >= box.y0 && a.x < box.x0 + box.w &&
+                 a.y < box.y0 + box.h;
+        };
+        auto move_inside = [&](Cell a, Cell b) {
+          return inside(a) && inside(b)
+                     ? testing::ReferenceMoveCost(map, a, b, policy)
+                     : -1.0;
+        };
+        walker.Begin(map, policy, box.x0, box.y0, box.w, box.h);
+        const size_t n = cluster.nodes.size();
+        ASSERT_EQ(cluster.crossings.size(), n);
+        ASSERT_EQ(cluster.node_costs.size(), n);
+        for (uint32_t i = 0; i < n; ++i) {
+          const Cell from = hpa.CellOf(c, cluster.nodes[i]);
+          SCOPED_TRACE(absl::StrCat("node ", from.x, ",", from.y));
+          EXPECT_EQ(cluster.node_costs[i], map.cost(from));
+          const std::vector<double> dist = testing::ReferenceDistancesWith(
+              map.width(), map.height(), from, true, move_inside);
+          std::vector<bool> joined(n, false);
+          for (uint32_t e = cluster.edge_begin[i]; e < cluster.edge_begin[i + 1];
+               ++e) {
+            const internal::HpaCluster::Edge& edge = cluster.edges[e];
+            joined[edge.to] = true;
+            const Cell to = hpa.CellOf(c, cluster.nodes[edge.to]);
+            const double least = testing::Distance(dist, map, to);
+            ASSERT_NE(least, testing::kUnreachable);
+            EXPECT_NEAR(edge.cost, least, 1e-5 * (1 + least));
+            const absl::Span<const uint16_t> turns =
+                cluster.TurnsOf(i, edge.to);
+            EXPECT_EQ(turns.size(), edge.turn_count);
+            if (turns.empty()) continue;
+            PathResult walk;
+            walk.cells = {from};
+            walker.AppendTurnPath(cluster.nodes[i], turns,
+                                  cluster.nodes[edge.to], &walk.cells);
+            walk.cost = least;
+            EXPECT_EQ(testing::CheckPathWith(walk, from, to, true, move_inside),
+                      "");
+            ++walked;
+          }
+          for (uint32_t j = 0; j < n; ++j) {
+            const bool reachable =
+                testing::Distance(dist, map, hpa.CellOf(c, cluster.nodes[j])) !=
+                testing::kUnreachable;
+            EXPECT_EQ(joined[j], j != i && reachable) << "to node " << j;
+          }
+          for (unsigned bits = cluster.crossings[i]; bits != 0;
+               bits &= bits - 1) {
+            const int move = __builtin_ctz(bits);
+            const Cell across{from.x + kMoveDx[move], from.y + kMoveDy[move]};
+            ASSERT_FALSE(inside(across));
+            ASSERT_TRUE(map.Passable(across));
+            const internal::HpaCluster& other =
+                hpa.cluster(hpa.ClusterOf(across));
+            const int k = other.Find(internal::HpaAbstraction::LocalOf(across));
+            ASSERT_GE(k, 0);
+            // Moves 0/1 and 2/3 are opposites.
+            EXPECT_TRUE(other.crossings[k] & (1u << (move ^ 1)));
+            ++crossings;
+          }
+        }
+      }
+    }
+  }
+  std::printf("[hpa] %zu stored edge paths walked, %zu crossings\n", walked,
+              crossings);
+  EXPECT_GT(walked, 1000u);
+  EXPECT_GT(crossings, 1000u);
 }
 
 std::vector<CellChange> RandomChanges(int32_t w, int32_t h, bool uniform,

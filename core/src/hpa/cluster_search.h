@@ -57,6 +57,17 @@ class ClusterSearch {
   // first, appended to *out; without the source when `skip_source`.
   void AppendPathTo(uint16_t local, bool skip_source,
                     std::vector<Cell>* out) const;
+  // Appends the turning cells (where the move changes; ends excluded) of the
+  // last search's path to `local` (settled), from `local` back to the
+  // source, to *out and returns true; false (and *out unchanged) when there
+  // are more than `max_turns`.
+  bool AppendTurnsFrom(uint16_t local, size_t max_turns,
+                       std::vector<uint16_t>* out) const;
+  // Appends the cells after `from` of the path that runs straight from
+  // `from` through each of `turns` to `to` (each leg one repeated move) to
+  // *out. REQUIRES: the turns of a legal path, as AppendTurnsFrom gives.
+  void AppendTurnPath(uint16_t from, absl::Span<const uint16_t> turns,
+                      uint16_t to, std::vector<Cell>* out) const;
   // The same, from `local` back to the source (source last).
   void AppendPathFrom(uint16_t local, bool skip_local,
                       std::vector<Cell>* out) const;
@@ -66,19 +77,45 @@ class ClusterSearch {
   }
   size_t MemoryBytes() const {
     return kCells * (sizeof(double) + sizeof(uint16_t) + 2 * sizeof(uint32_t)) +
+           local_.capacity() +
+           (fifo_[0].capacity() + fifo_[1].capacity()) * sizeof(QueuedCell) +
            open_list_.MemoryBytes();
   }
 
  private:
+  // Cells of the rectangle with a ring of walls around it, (lx + 1, ly + 1)
+  // at (ly + 1) * kStride + lx + 1.
+  static constexpr int kStride = kClusterSize + 2;
+
   template <bool kAStar>
   uint64_t Run(uint16_t source, uint16_t goal,
                absl::Span<const uint16_t> targets);
+  template <bool kAStar, DiagonalPolicy kPolicy>
+  uint64_t RunWith(uint16_t source, uint16_t goal);
+  // Dijkstra when every passable cell of the rectangle costs the same:
+  // steps then cost c or c * sqrt(2), so one FIFO queue per step cost stays
+  // sorted (each appends keys no smaller than the last popped one plus its
+  // step), and the least head is the next cell: exact, without a heap.
+  template <DiagonalPolicy kPolicy>
+  uint64_t UniformDijkstra(uint16_t source);
+  // Copies the rectangle's costs into local_ (once per Begin: refinement
+  // that finds a straight path never needs them).
+  void CopyRectangle();
 
   const uint8_t* costs_ = nullptr;  // The map's padded costs.
   int32_t padded_width_ = 0;
   DiagonalPolicy policy_ = DiagonalPolicy::kNoCornerCutting;
   double min_cost_ = 1;
   int32_t x0_ = 0, y0_ = 0, w_ = 0, h_ = 0;
+  std::vector<uint8_t> local_;
+  bool local_current_ = false;
+  uint8_t uniform_cost_ = 0;  // Of every passable cell in local_, or 0.
+  struct QueuedCell {
+    double g;
+    uint16_t local;
+  };
+  std::vector<QueuedCell> fifo_[2];  // Straight and diagonal steps.
+  size_t targets_left_ = 0;
   std::vector<double> g_;
   std::vector<uint16_t> parent_;
   std::vector<uint32_t> stamp_;

@@ -18,8 +18,11 @@
 // crossing next to it), and a run's cells are joined along the border, so
 // the abstraction finds a path whenever one exists.
 //
-// The entrance A* takes the larger of the octile bound and the differential
-// bound of kHpaLandmarks landmarks of the entrance graph, computed by Build.
+// The entrance search is weighted A* (g + kHpaWeight * h), h the larger of
+// the octile bound and the differential bound of kHpaLandmarks landmarks of
+// the entrance graph, computed by Build. Refinement walks the turns of each
+// intra-cluster edge's least path that the build stored (HpaCluster::turns),
+// and searches the cluster only for paths that turn more often.
 // Repair leaves a rebuilt cluster without landmark data (octile bound only
 // there) and keeps the rest, which stay lower bounds while costs only rise
 // and may overestimate after an update that shortened distances: that can
@@ -32,6 +35,7 @@
 #define GRIDSTAR_SRC_HPA_HPA_H_
 
 #include <algorithm>
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -52,6 +56,15 @@ inline constexpr int32_t kClusterSize = 64;
 inline constexpr int32_t kSplitRun = 6;
 // Landmarks of the entrance graph (ALT's differential heuristic over it).
 inline constexpr int kHpaLandmarks = 8;
+// Least paths along a cluster's edges are stored when they turn at most this
+// many times (cities: most turn once or twice; refinement searches the rest).
+inline constexpr int kMaxStoredTurns = 16;
+// The entrance A* orders nodes by g + kHpaWeight * h (weighted A*): a path
+// found costs at most kHpaWeight times the abstract graph's least one. On
+// the world, near-exact bounds (octile distance within 0.1% of the optimum)
+// left thousands of entrances tied near the straight line; 1.05 expands a
+// third as many (stop 29 measurements in README).
+inline constexpr double kHpaWeight = 1.05;
 
 // The cells of cluster `index` (row-major among clusters_x a row):
 // [x0, x0 + w) x [y0, y0 + h), smaller than kClusterSize at the map's edges.
@@ -71,13 +84,31 @@ struct HpaCluster {
   struct Edge {
     float cost;
     uint16_t to;  // Local index of the other node.
+    // How many turning cells of a least path along the edge are stored (see
+    // turns): 0 when the path is one straight run or turns more than
+    // kMaxStoredTurns times (refinement then searches).
+    uint16_t turn_count;
   };
   // Each node's cell as a cluster-local index (ly * kClusterSize + lx),
   // ascending (looked up by binary search).
   std::vector<uint16_t> nodes;
+  // Node i's crossings: bit m (m < 4) when the cell across by move m is an
+  // entrance of the neighbouring cluster. A change on a border line rebuilds
+  // the clusters on both sides of it, so both agree.
+  std::vector<uint8_t> crossings;
+  // Node i's cell cost (the straight move across costs the mean of both
+  // ends').
+  std::vector<uint8_t> node_costs;
   // Node i's edges are edges[edge_begin[i], edge_begin[i + 1]).
   std::vector<uint32_t> edge_begin;
   std::vector<Edge> edges;
+  // The turning cells (where the move changes; ends excluded) of the least
+  // path the build's Dijkstra found along each edge, in order from the
+  // edge's node to its `to`: node i's edges' turns are consecutive from
+  // turns[turn_begin[i]], in the order of its edges. Refinement walks them
+  // instead of searching the cluster again.
+  std::vector<uint32_t> turn_begin;
+  std::vector<uint16_t> turns;
   // Node i's distance in the entrance graph from each landmark, at
   // landmarks[i * kHpaLandmarks + k] (infinity: not reached). Empty for a
   // cluster rebuilt since they were computed (its nodes then use the octile
@@ -86,12 +117,18 @@ struct HpaCluster {
 
   size_t MemoryBytes() const {
     return sizeof(*this) + nodes.capacity() * sizeof(uint16_t) +
+           crossings.capacity() + node_costs.capacity() +
            edge_begin.capacity() * sizeof(uint32_t) +
            edges.capacity() * sizeof(Edge) +
+           turn_begin.capacity() * sizeof(uint32_t) +
+           turns.capacity() * sizeof(uint16_t) +
            landmarks.capacity() * sizeof(float);
   }
   // Local index of the node on cell `local`, or -1.
   int Find(uint16_t local) const;
+  // The stored turns of the edge from node i to node j, empty when none are
+  // stored (or there is no such edge).
+  absl::Span<const uint16_t> TurnsOf(uint32_t i, uint32_t j) const;
 };
 
 class HpaAbstraction {
@@ -143,16 +180,16 @@ class HpaAbstraction {
   // Calls visit(cluster, local index, cost) for each neighbour of node
   // `i` of `cluster` in the entrance graph: the cluster's other entrances
   // it reaches inside, and the entrance across a border by a straight move.
+  // Reads only the abstraction (not the map's cells).
   template <typename Visit>
-  void ForEachNeighbour(const GridMap& map, int32_t cluster, uint32_t i,
-                        const Visit& visit) const;
+  void ForEachNeighbour(int32_t cluster, uint32_t i, const Visit& visit) const;
 
  private:
   void ComputeOffsets();
   // Picks kHpaLandmarks entrances far apart (each the farthest from those
   // before) and stores every node's distance from each in its cluster.
   // REQUIRES: the clusters not yet shared (called by Build).
-  void BuildLandmarks(const GridMap& map);
+  void BuildLandmarks();
 
   DiagonalPolicy policy_ = DiagonalPolicy::kNoCornerCutting;
   int32_t clusters_x_ = 0;
@@ -163,22 +200,23 @@ class HpaAbstraction {
 };
 
 template <typename Visit>
-void HpaAbstraction::ForEachNeighbour(const GridMap& map, int32_t cluster,
-                                      uint32_t i, const Visit& visit) const {
+void HpaAbstraction::ForEachNeighbour(int32_t cluster, uint32_t i,
+                                      const Visit& visit) const {
   const HpaCluster& c = *clusters_[cluster];
   for (uint32_t e = c.edge_begin[i]; e < c.edge_begin[i + 1]; ++e) {
     visit(cluster, uint32_t{c.edges[e].to}, double{c.edges[e].cost});
   }
   const Cell cell = CellOf(cluster, c.nodes[i]);
-  const uint8_t here = map.cost(cell);
-  for (int m = 0; m < 4; ++m) {
+  for (unsigned bits = c.crossings[i]; bits != 0; bits &= bits - 1) {
+    const int m = __builtin_ctz(bits);
     const Cell next{cell.x + kMoveDx[m], cell.y + kMoveDy[m]};
-    if (!map.Passable(next)) continue;
     const int32_t other = ClusterOf(next);
-    if (other == cluster) continue;
-    const int j = clusters_[other]->Find(LocalOf(next));
+    const HpaCluster& across = *clusters_[other];
+    const int j = across.Find(LocalOf(next));
+    assert(j >= 0);
     if (j >= 0) {
-      visit(other, static_cast<uint32_t>(j), 0.5 * (here + map.cost(next)));
+      visit(other, static_cast<uint32_t>(j),
+            0.5 * (c.node_costs[i] + across.node_costs[j]));
     }
   }
 }

@@ -36,15 +36,22 @@ void Transitions(int32_t length, const Open& open, std::vector<int32_t>* out) {
   }
 }
 
-// The entrance cells of cluster `r` (local indices, ascending, unique).
-std::vector<uint16_t> EntranceNodes(const GridMap& map, const ClusterRect& r) {
+// The entrance cells of cluster `r` (local indices, ascending, unique) and
+// each one's crossings: bit m when the cell is a transition of the border
+// that move m (kMoveDx/kMoveDy, m < 4) crosses, so the cell across is an
+// entrance of the neighbour (it computes the same transitions).
+struct Entrances {
   std::vector<uint16_t> nodes;
+  std::vector<uint8_t> crossings;
+};
+Entrances EntranceNodes(const GridMap& map, const ClusterRect& r) {
+  std::vector<std::pair<uint16_t, uint8_t>> found;
   std::vector<int32_t> at;
   auto passable = [&](int32_t x, int32_t y) { return map.Passable({x, y}); };
   auto local = [&](int32_t lx, int32_t ly) {
     return static_cast<uint16_t>(ly * kClusterSize + lx);
   };
-  // West and east: the columns either side of the border, along y.
+  // West (move 1) and east (move 0): the columns either side, along y.
   for (const int side : {0, 1}) {
     const int32_t ours = side == 0 ? r.x0 : r.x0 + r.w - 1;
     const int32_t theirs = side == 0 ? r.x0 - 1 : r.x0 + r.w;
@@ -56,9 +63,10 @@ std::vector<uint16_t> EntranceNodes(const GridMap& map, const ClusterRect& r) {
           return passable(ours, r.y0 + i) && passable(theirs, r.y0 + i);
         },
         &at);
-    for (int32_t i : at) nodes.push_back(local(ours - r.x0, i));
+    const uint8_t bit = side == 0 ? 1 << 1 : 1 << 0;
+    for (int32_t i : at) found.push_back({local(ours - r.x0, i), bit});
   }
-  // North and south: the rows either side, along x.
+  // North (move 3) and south (move 2): the rows either side, along x.
   for (const int side : {0, 1}) {
     const int32_t ours = side == 0 ? r.y0 : r.y0 + r.h - 1;
     const int32_t theirs = side == 0 ? r.y0 - 1 : r.y0 + r.h;
@@ -70,11 +78,20 @@ std::vector<uint16_t> EntranceNodes(const GridMap& map, const ClusterRect& r) {
           return passable(r.x0 + i, ours) && passable(r.x0 + i, theirs);
         },
         &at);
-    for (int32_t i : at) nodes.push_back(local(i, ours - r.y0));
+    const uint8_t bit = side == 0 ? 1 << 3 : 1 << 2;
+    for (int32_t i : at) found.push_back({local(i, ours - r.y0), bit});
   }
-  std::sort(nodes.begin(), nodes.end());
-  nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
-  return nodes;
+  std::sort(found.begin(), found.end());
+  Entrances out;
+  for (const auto& [cell, bit] : found) {
+    if (!out.nodes.empty() && out.nodes.back() == cell) {
+      out.crossings.back() |= bit;
+    } else {
+      out.nodes.push_back(cell);
+      out.crossings.push_back(bit);
+    }
+  }
+  return out;
 }
 
 std::shared_ptr<const HpaCluster> BuildCluster(const GridMap& map,
@@ -82,9 +99,23 @@ std::shared_ptr<const HpaCluster> BuildCluster(const GridMap& map,
                                                const ClusterRect& r,
                                                ClusterSearch& search) {
   auto cluster = std::make_shared<HpaCluster>();
-  cluster->nodes = EntranceNodes(map, r);
+  Entrances entrances = EntranceNodes(map, r);
+  cluster->nodes = std::move(entrances.nodes);
+  cluster->crossings = std::move(entrances.crossings);
   const size_t n = cluster->nodes.size();
-  std::vector<std::vector<HpaCluster::Edge>> adjacent(n);
+  cluster->node_costs.reserve(n);
+  for (uint16_t local : cluster->nodes) {
+    cluster->node_costs.push_back(map.cost(
+        {r.x0 + local % kClusterSize, r.y0 + local / kClusterSize}));
+  }
+  // Each node's edges, with their turns at turns_scratch[first, first +
+  // edge.turn_count).
+  struct Pending {
+    HpaCluster::Edge edge;
+    uint32_t first;
+  };
+  std::vector<std::vector<Pending>> adjacent(n);
+  std::vector<uint16_t> turns_scratch;
   search.Begin(map, policy, r.x0, r.y0, r.w, r.h);
   for (size_t i = 0; i + 1 < n; ++i) {
     // Costs are symmetric: node i's search settles the nodes after it.
@@ -94,20 +125,41 @@ std::shared_ptr<const HpaCluster> BuildCluster(const GridMap& map,
     for (size_t j = i + 1; j < n; ++j) {
       const double d = search.Distance(cluster->nodes[j]);
       if (d < 0) continue;
-      adjacent[i].push_back({static_cast<float>(d), static_cast<uint16_t>(j)});
-      adjacent[j].push_back({static_cast<float>(d), static_cast<uint16_t>(i)});
+      // The turns from j back to i, then the same reversed for i to j.
+      const uint32_t back = static_cast<uint32_t>(turns_scratch.size());
+      search.AppendTurnsFrom(cluster->nodes[j], kMaxStoredTurns,
+                             &turns_scratch);
+      const uint16_t count =
+          static_cast<uint16_t>(turns_scratch.size() - back);
+      const uint32_t forth = static_cast<uint32_t>(turns_scratch.size());
+      for (uint32_t k = forth; k > back; --k) {
+        turns_scratch.push_back(turns_scratch[k - 1]);
+      }
+      const float cost = static_cast<float>(d);
+      adjacent[i].push_back(
+          {{cost, static_cast<uint16_t>(j), count}, forth});
+      adjacent[j].push_back(
+          {{cost, static_cast<uint16_t>(i), count}, back});
     }
   }
   cluster->edge_begin.reserve(n + 1);
   cluster->edge_begin.push_back(0);
+  cluster->turn_begin.reserve(n + 1);
+  cluster->turn_begin.push_back(0);
   for (size_t i = 0; i < n; ++i) {
     std::sort(adjacent[i].begin(), adjacent[i].end(),
-              [](const HpaCluster::Edge& a, const HpaCluster::Edge& b) {
-                return a.to < b.to;
+              [](const Pending& a, const Pending& b) {
+                return a.edge.to < b.edge.to;
               });
-    cluster->edges.insert(cluster->edges.end(), adjacent[i].begin(),
-                          adjacent[i].end());
+    for (const Pending& p : adjacent[i]) {
+      cluster->edges.push_back(p.edge);
+      cluster->turns.insert(cluster->turns.end(),
+                            turns_scratch.begin() + p.first,
+                            turns_scratch.begin() + p.first +
+                                p.edge.turn_count);
+    }
     cluster->edge_begin.push_back(static_cast<uint32_t>(cluster->edges.size()));
+    cluster->turn_begin.push_back(static_cast<uint32_t>(cluster->turns.size()));
   }
   return cluster;
 }
@@ -148,6 +200,18 @@ int HpaCluster::Find(uint16_t local) const {
              : -1;
 }
 
+absl::Span<const uint16_t> HpaCluster::TurnsOf(uint32_t i, uint32_t j) const {
+  uint32_t first = turn_begin[i];
+  for (uint32_t e = edge_begin[i]; e < edge_begin[i + 1]; ++e) {
+    if (edges[e].to == j) {
+      return absl::Span<const uint16_t>(turns.data() + first,
+                                        edges[e].turn_count);
+    }
+    first += edges[e].turn_count;
+  }
+  return {};
+}
+
 std::shared_ptr<const HpaAbstraction> HpaAbstraction::Build(
     const GridMap& map, DiagonalPolicy policy) {
   auto out = std::make_shared<HpaAbstraction>();
@@ -161,7 +225,7 @@ std::shared_ptr<const HpaAbstraction> HpaAbstraction::Build(
   BuildClusters(map, policy, out->clusters_x_, all, &out->clusters_);
   out->clusters_built_ = all.size();
   out->ComputeOffsets();
-  out->BuildLandmarks(map);
+  out->BuildLandmarks();
   return out;
 }
 
@@ -216,10 +280,13 @@ size_t HpaAbstraction::BytesUpperBound(const GridMap& map) {
                  static_cast<size_t>(count) *
                      sizeof(std::shared_ptr<const HpaCluster>);
   for (int32_t i = 0; i < count; ++i) {
-    const size_t n = EntranceNodes(map, ClusterRectOf(map, clusters_x, i)).size();
-    bytes += sizeof(HpaCluster) + 16 + n * sizeof(uint16_t) +
+    const size_t n =
+        EntranceNodes(map, ClusterRectOf(map, clusters_x, i)).nodes.size();
+    bytes += sizeof(HpaCluster) + 16 + n * (sizeof(uint16_t) + 2) +
              (n + 1) * sizeof(uint32_t) +
-             n * (n > 0 ? n - 1 : 0) * sizeof(HpaCluster::Edge);
+             (n + 1) * sizeof(uint32_t) +
+             n * (n > 0 ? n - 1 : 0) *
+                 (sizeof(HpaCluster::Edge) + kMaxStoredTurns * sizeof(uint16_t));
   }
   return bytes;
 }
@@ -254,13 +321,16 @@ bool HpaAbstraction::SameAs(const HpaAbstraction& other) const {
   for (size_t i = 0; i < clusters_.size(); ++i) {
     const HpaCluster& a = *clusters_[i];
     const HpaCluster& b = *other.clusters_[i];
-    if (a.nodes != b.nodes || a.edge_begin != b.edge_begin ||
-        a.edges.size() != b.edges.size()) {
+    if (a.nodes != b.nodes || a.crossings != b.crossings ||
+        a.node_costs != b.node_costs || a.edge_begin != b.edge_begin ||
+        a.edges.size() != b.edges.size() || a.turn_begin != b.turn_begin ||
+        a.turns != b.turns) {
       return false;
     }
     for (size_t e = 0; e < a.edges.size(); ++e) {
       if (a.edges[e].to != b.edges[e].to ||
-          a.edges[e].cost != b.edges[e].cost) {
+          a.edges[e].cost != b.edges[e].cost ||
+          a.edges[e].turn_count != b.edges[e].turn_count) {
         return false;
       }
     }

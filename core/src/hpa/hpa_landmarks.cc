@@ -14,7 +14,7 @@
 
 namespace gridstar::internal {
 
-void HpaAbstraction::BuildLandmarks(const GridMap& map) {
+void HpaAbstraction::BuildLandmarks() {
   const uint32_t n = node_count();
   if (n == 0) return;
   std::vector<int32_t> cluster_of(n);
@@ -39,7 +39,7 @@ void HpaAbstraction::BuildLandmarks(const GridMap& map) {
       heap.pop_back();
       if (d > dist[u]) continue;
       const int32_t c = cluster_of[u];
-      ForEachNeighbour(map, c, u - offsets_[c],
+      ForEachNeighbour(c, u - offsets_[c],
                        [&](int32_t c2, uint32_t j, double cost) {
                          const uint32_t v = offsets_[c2] + j;
                          if (d + cost < dist[v]) {

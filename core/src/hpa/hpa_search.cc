@@ -1,6 +1,7 @@
 // HPA*'s query: the start and goal joined to their clusters' entrances by
-// cluster-local Dijkstra, A* over the entrances (octile heuristic), and
-// the abstract path refined into cells by cluster-local A*.
+// cluster-local Dijkstra, weighted A* over the entrances (octile and
+// landmark bounds), and the abstract path refined into cells: along the
+// turns the build stored, else a straight path, else a cluster-local A*.
 
 #include <algorithm>
 #include <atomic>
@@ -29,9 +30,9 @@ struct HpaScratch {
   ClusterSearch from_start, from_goal, refine;
   std::vector<Record> records;
   uint32_t open = 0, closed = 1;
-  // Keys never fall while the landmark data is current (a stale bound
-  // that would lower one is raised to the last minimum, as a tie).
-  RadixQueue open_list;
+  // Keyed by g + kHpaWeight * h: keys may fall along a path (the weight),
+  // so a heap rather than the radix queue of the exact engines.
+  LazyHeap open_list;
   std::vector<uint32_t> node_path;
   std::vector<uint16_t> targets;
 
@@ -175,11 +176,11 @@ void RunHpa(const GridMap& map, const HpaAbstraction& hpa,
         const HpaCluster& cluster = hpa.cluster(c);
         h = heuristic(cluster, i, hpa.CellOf(c, cluster.nodes[i]));
       }
-      push(g + h, h, node);
+      push(g + kHpaWeight * h, h, node);
     }
   };
   rec[kStart] = HpaScratch::Record{0, kStart, s.open, cs};
-  push(octile(start), octile(start), kStart);
+  push(kHpaWeight * octile(start), octile(start), kStart);
   uint32_t best = kStart;
   double best_h = octile(start);
   bool found = false;
@@ -189,7 +190,9 @@ void RunHpa(const GridMap& map, const HpaAbstraction& hpa,
     double f;
     const uint32_t node = s.open_list.PopMin(&f);
     if (rec[node].stamp == s.closed) continue;
-    if (f >= direct) break;  // The path inside the cluster is no worse.
+    // The path inside the cluster is no worse than kHpaWeight times any
+    // through the entrances.
+    if (f >= direct) break;
     if (node == kGoal) {
       found = true;
       break;
@@ -221,7 +224,7 @@ void RunHpa(const GridMap& map, const HpaAbstraction& hpa,
       best_h = h;
       best = node;
     }
-    hpa.ForEachNeighbour(map, c, i, [&](int32_t c2, uint32_t j, double cost) {
+    hpa.ForEachNeighbour(c, i, [&](int32_t c2, uint32_t j, double cost) {
       relax(c2, j, g + cost);
     });
     if (c == cg) {
@@ -277,6 +280,15 @@ void RunHpa(const GridMap& map, const HpaAbstraction& hpa,
       }
       const ClusterRect box = ClusterRectOf(map, hpa.clusters_x(), ca);
       s.refine.Begin(map, policy, box.x0, box.y0, box.w, box.h);
+      // The build's least path, when it stored its turns.
+      const HpaCluster& cluster = hpa.cluster(ca);
+      const absl::Span<const uint16_t> turns = cluster.TurnsOf(
+          a - hpa.node_offset(ca), b - hpa.node_offset(ca));
+      if (!turns.empty()) {
+        s.refine.AppendTurnPath(local_of_node(a), turns, local_of_node(b),
+                                &cells);
+        continue;
+      }
       // On uniform costs a legal straight (octile-shaped) path is a least
       // one: no search needed.
       if (map.uniform_cost() &&
