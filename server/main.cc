@@ -95,7 +95,7 @@ ABSL_FLAG(int32_t, max_agent_maps, 8,
           "costs, size) each map version keeps besides the sizes "
           "RegisterMapRequest.max_agent_size pins; the least recently used "
           "beyond are dropped and rebuilt on their next query");
-ABSL_FLAG(int32_t, auto_measure_queries, 24,
+ABSL_FLAG(int32_t, auto_measure_queries, 96,
           "What ALGORITHM_AUTO runs on a map is measured when it is "
           "registered or loaded: every exact engine that applies, timed on "
           "this many random queries of the map (MapInfo.auto_candidates); "

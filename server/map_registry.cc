@@ -340,19 +340,28 @@ absl::StatusOr<std::shared_ptr<MapSnapshot>> MapRegistry::NextVersion(
   return next;
 }
 
+bool MapRegistry::Claim(absl::flat_hash_set<std::string>* claims,
+                        const std::string& id, bool pending) {
+  if (!pending) return false;
+  std::lock_guard<std::mutex> lock(mu_);
+  return claims->insert(id).second;
+}
+
+void MapRegistry::DropClaim(absl::flat_hash_set<std::string>* claims,
+                            const std::string& id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  claims->erase(id);
+}
+
 bool MapRegistry::ClaimLandmarkRebuild(const std::string& id) {
   std::shared_ptr<const MapSnapshot> s = Find(id);
-  if (s == nullptr ||
-      !(s->landmarks_pending() || s->agent_maps->LandmarksPending())) {
-    return false;
-  }
-  std::lock_guard<std::mutex> lock(mu_);
-  return rebuild_claims_.insert(id).second;
+  return Claim(&rebuild_claims_, id,
+               s != nullptr && (s->landmarks_pending() ||
+                                s->agent_maps->LandmarksPending()));
 }
 
 void MapRegistry::DropLandmarkClaim(const std::string& id) {
-  std::lock_guard<std::mutex> lock(mu_);
-  rebuild_claims_.erase(id);
+  DropClaim(&rebuild_claims_, id);
 }
 
 absl::Status MapRegistry::RebuildPendingLandmarks(const std::string& id) {
@@ -379,14 +388,11 @@ absl::Status MapRegistry::RebuildPendingLandmarks(const std::string& id) {
 
 bool MapRegistry::ClaimJumpTableRepair(const std::string& id) {
   std::shared_ptr<const MapSnapshot> s = Find(id);
-  if (s == nullptr || !s->jump_table_pending()) return false;
-  std::lock_guard<std::mutex> lock(mu_);
-  return table_claims_.insert(id).second;
+  return Claim(&table_claims_, id, s != nullptr && s->jump_table_pending());
 }
 
 void MapRegistry::DropJumpTableClaim(const std::string& id) {
-  std::lock_guard<std::mutex> lock(mu_);
-  table_claims_.erase(id);
+  DropClaim(&table_claims_, id);
 }
 
 absl::StatusOr<bool> MapRegistry::RepairPendingJumpTable(

@@ -314,7 +314,14 @@ class MapRegistry {
                       GridMap map, absl::string_view structure, double micros);
   // Takes map id out of memory (not out of the store). REQUIRES: held.
   void Drop(const std::string& id);
-  // Ids whose landmark rebuild is claimed and not yet started.
+  // Ids whose background work (landmarks, jump table, subgoal graph) is
+  // claimed and not yet started: Claim adds `id` to *claims when `pending`
+  // and it is not there yet (true: the caller owns that work until it drops
+  // the claim); DropClaim takes it out.
+  bool Claim(absl::flat_hash_set<std::string>* claims, const std::string& id,
+             bool pending);
+  void DropClaim(absl::flat_hash_set<std::string>* claims,
+                 const std::string& id);
   absl::flat_hash_set<std::string> rebuild_claims_ ABSL_GUARDED_BY(mu_);
   absl::flat_hash_set<std::string> table_claims_ ABSL_GUARDED_BY(mu_);
   absl::flat_hash_set<std::string> subgoal_claims_ ABSL_GUARDED_BY(mu_);

@@ -14,14 +14,12 @@ namespace gridstar::server {
 
 bool MapRegistry::ClaimSubgoalGraphRebuild(const std::string& id) {
   std::shared_ptr<const MapSnapshot> s = Find(id);
-  if (s == nullptr || !s->subgoal_graph_pending()) return false;
-  std::lock_guard<std::mutex> lock(mu_);
-  return subgoal_claims_.insert(id).second;
+  return Claim(&subgoal_claims_, id,
+               s != nullptr && s->subgoal_graph_pending());
 }
 
 void MapRegistry::DropSubgoalGraphClaim(const std::string& id) {
-  std::lock_guard<std::mutex> lock(mu_);
-  subgoal_claims_.erase(id);
+  DropClaim(&subgoal_claims_, id);
 }
 
 absl::Status MapRegistry::RebuildPendingSubgoalGraph(const std::string& id) {

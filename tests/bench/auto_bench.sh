@@ -7,7 +7,7 @@
 # rotating per round; each figure is the lowest mean us per query over the
 # rounds. Then groups: FindGroupPaths with method auto against splice and
 # flow_field (200 units, the 5 longest goals; --algo auto), same rounds.
-# auto's own measurement (24 random queries, a few ms to a few hundred) is
+# auto's own measurement (96 random queries, a few ms to a few hundred) is
 # not in its figure, as a server does it once at registration. SKIP_GROUPS=1
 # leaves the groups out, SKIP_QUERIES=1 the queries.
 #

@@ -45,7 +45,7 @@ struct Options {
   // --auto_measure Q: with --algo auto, time the engines on Q random
   // queries first (auto_choice.h) as the server does at registration;
   // 0 = auto's rule.
-  int auto_measure = 24;
+  int auto_measure = 96;
   GroupMethod group_method = GroupMethod::kAuto;  // --group_method.
   uint32_t seed = 1;
   int queries = 500;

@@ -61,7 +61,7 @@ constexpr char kUsage[] =
     "              always builds it; time, bytes and size printed)\n"
     "  --auto_measure Q  with --algo auto: time the exact engines on Q\n"
     "              random queries first and let auto run the fastest, as\n"
-    "              the server does at registration (default 24; 0 = rule)\n"
+    "              the server does at registration (default 96; 0 = rule)\n"
     "  --reference ALGO  with a non-optimal --algo (hpa, weighted) and a\n"
     "              scenario without optimal lengths: run ALGO (exact, not\n"
     "              timed) on each query for the suboptimality figures; with\n"

@@ -207,55 +207,6 @@ uint64_t ClusterSearch::RunWith(uint16_t source, uint16_t goal) {
   return expanded;
 }
 
-bool ClusterSearch::StraightPath(uint16_t from, uint16_t to,
-                                 std::vector<Cell>* out) const {
-  const int fx = from % kClusterSize, fy = from / kClusterSize;
-  const int tx = to % kClusterSize, ty = to / kClusterSize;
-  const int sx = tx > fx ? 1 : tx < fx ? -1 : 0;
-  const int sy = ty > fy ? 1 : ty < fy ? -1 : 0;
-  const int ax = std::abs(tx - fx), ay = std::abs(ty - fy);
-  const bool diagonal = policy_ != DiagonalPolicy::kNever;
-  const int d = diagonal ? std::min(ax, ay) : 0;
-  // Two shapes, each up to three runs of one move: diagonals first or last
-  // (under kNever: x moves first or last).
-  struct Run {
-    int count, dx, dy;
-  };
-  const Run shapes[2][3] = {
-      {{d, sx, sy}, {ax - d, sx, 0}, {ay - d, 0, sy}},
-      {{ay - d, 0, sy}, {ax - d, sx, 0}, {d, sx, sy}}};
-  const int64_t origin = int64_t{y0_ + 1} * padded_width_ + int64_t{x0_ + 1};
-  const size_t first = out->size();
-  for (const auto& shape : shapes) {
-    int x = fx, y = fy;
-    bool legal = true;
-    for (const Run& run : shape) {
-      for (int i = 0; i < run.count && legal; ++i) {
-        const int64_t pi = origin + int64_t{y} * padded_width_ + x;
-        const int64_t npi = pi + int64_t{run.dy} * padded_width_ + run.dx;
-        legal = costs_[npi] != 0;
-        if (legal && run.dx != 0 && run.dy != 0) {
-          const uint8_t side_x = costs_[pi + run.dx];
-          const uint8_t side_y = costs_[pi + int64_t{run.dy} * padded_width_];
-          legal = policy_ == DiagonalPolicy::kNoCornerCutting
-                      ? DiagonalAllowed<DiagonalPolicy::kNoCornerCutting>(
-                            side_x, side_y)
-                      : DiagonalAllowed<DiagonalPolicy::kAllowCornerCutting>(
-                            side_x, side_y);
-        }
-        if (!legal) break;
-        x += run.dx;
-        y += run.dy;
-        out->push_back(CellOf(static_cast<uint16_t>(y * kClusterSize + x)));
-      }
-      if (!legal) break;
-    }
-    if (legal) return true;
-    out->resize(first);
-  }
-  return false;
-}
-
 bool ClusterSearch::AppendTurnsFrom(uint16_t local, size_t max_turns,
                                     std::vector<uint16_t>* out) const {
   assert(stamp_[local] == closed_);

@@ -42,13 +42,6 @@ class ClusterSearch {
   // then the least cost inside the rectangle, or -1.
   uint64_t AStar(uint16_t source, uint16_t goal);
 
-  // On a map of uniform costs, any legal path of octile (Manhattan, under
-  // kNever) shape is a least-cost one: tries the one of diagonal moves
-  // first, then the one of straight moves first, from `from` to `to`, and
-  // appends the first legal one's cells after `from` to *out. False (and
-  // *out unchanged) when neither is legal.
-  bool StraightPath(uint16_t from, uint16_t to, std::vector<Cell>* out) const;
-
   // The settled cost of `local` after the last search, or -1.
   double Distance(uint16_t local) const {
     return stamp_[local] == closed_ ? g_[local] : -1.0;

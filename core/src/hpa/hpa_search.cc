@@ -16,6 +16,7 @@
 #include "geometry.h"
 #include "hpa/cluster_search.h"
 #include "hpa/hpa.h"
+#include "path_tools.h"
 #include "search_state.h"
 
 namespace gridstar::internal {
@@ -289,10 +290,14 @@ void RunHpa(const GridMap& map, const HpaAbstraction& hpa,
                                 &cells);
         continue;
       }
-      // On uniform costs a legal straight (octile-shaped) path is a least
-      // one: no search needed.
+      // On uniform costs a legal octile-shaped path is a least one: no
+      // search needed.
+      const Cell from = hpa.CellOf(ca, local_of_node(a));
+      const Cell to = hpa.CellOf(ca, local_of_node(b));
       if (map.uniform_cost() &&
-          s.refine.StraightPath(local_of_node(a), local_of_node(b), &cells)) {
+          AppendOctilePath(map.padded_costs(), map.padded_width(), policy,
+                           Cell{from.x + 1, from.y + 1},
+                           Cell{to.x + 1, to.y + 1}, &cells)) {
         continue;
       }
       s.refine.AStar(local_of_node(a), local_of_node(b));

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "graph_landmarks.h"
 #include "subgoal/subgoal_graph.h"
 
 namespace gridstar::internal {
@@ -178,60 +179,20 @@ void SubgoalGraph::PickLandmarks(const GridMap& map) {
   uint32_t first = 0;
   while (component_of[first] != biggest) ++first;
 
-  constexpr double kInf = std::numeric_limits<double>::infinity();
-  std::vector<double> dist(n);
-  std::vector<std::pair<double, uint32_t>> heap;
-  auto dijkstra = [&](uint32_t source) {
-    std::fill(dist.begin(), dist.end(), kInf);
-    heap.clear();
-    dist[source] = 0;
-    heap.emplace_back(0.0, source);
-    while (!heap.empty()) {
-      std::pop_heap(heap.begin(), heap.end(), std::greater<>());
-      const double d = heap.back().first;
-      const uint32_t u = heap.back().second;
-      heap.pop_back();
-      if (d > dist[u]) continue;
-      const int32_t ux = XOf(u), uy = YOf(u);
-      for (const uint32_t* e = EdgesBegin(u); e != EdgesEnd(u); ++e) {
-        const double nd = d + OctileSteps(ux, uy, XOf(*e), YOf(*e));
-        if (nd < dist[*e]) {
-          dist[*e] = nd;
-          heap.emplace_back(nd, *e);
-          std::push_heap(heap.begin(), heap.end(), std::greater<>());
-        }
-      }
-    }
-  };
-  // Each landmark is the reached node farthest from those before (the
-  // first, from an arbitrary node of the biggest component).
-  auto farthest = [&](const std::vector<double>& key, uint32_t fallback) {
-    uint32_t best = fallback;
-    double best_key = -1;
-    for (uint32_t v = 0; v < n; ++v) {
-      if (key[v] != kInf && key[v] > best_key) {
-        best_key = key[v];
-        best = v;
-      }
-    }
-    return best;
-  };
   const int count = static_cast<int>(
       std::min<uint32_t>(per_component[biggest], kSubgoalLandmarks));
-  dijkstra(first);
-  uint32_t from = farthest(dist, first);
-  std::vector<double> nearest(n, kInf);
   std::vector<std::vector<float>> columns;
-  for (int k = 0; k < count; ++k) {
-    dijkstra(from);
-    std::vector<float> column(n);
-    for (uint32_t v = 0; v < n; ++v) {
-      column[v] = static_cast<float>(dist[v]);
-      nearest[v] = std::min(nearest[v], dist[v]);
-    }
-    columns.push_back(std::move(column));
-    from = farthest(nearest, from);
-  }
+  FarthestFirstLandmarks(
+      n, first, count,
+      [&](uint32_t u, const auto& visit) {
+        const int32_t ux = XOf(u), uy = YOf(u);
+        for (const uint32_t* e = EdgesBegin(u); e != EdgesEnd(u); ++e) {
+          visit(*e, OctileSteps(ux, uy, XOf(*e), YOf(*e)));
+        }
+      },
+      [&](int, const std::vector<double>& dist) {
+        columns.emplace_back(dist.begin(), dist.end());
+      });
   landmark_count_ = static_cast<int>(columns.size());
   landmarks_.resize(static_cast<size_t>(n) * columns.size());
   for (uint32_t v = 0; v < n; ++v) {

@@ -11,6 +11,7 @@
 
 #include "engine.h"
 #include "jps.h"
+#include "path_tools.h"
 #include "search_state.h"
 #include "subgoal/subgoal_graph.h"
 
@@ -65,51 +66,6 @@ size_t SubgoalScratchBytes(const SubgoalScratch* scratch) {
          (scratch->start_links.capacity() + scratch->node_path.capacity()) *
              sizeof(uint32_t);
 }
-
-namespace {
-
-// Appends the cells after (ax, ay) of an octile-length move sequence to
-// (bx, by) (padded coordinates), diagonal moves first when `diagonal_first`,
-// else straight moves first; false (cells unchanged) when a move of it is
-// not legal under kNoCornerCutting.
-bool AppendStraightPath(const GridMap& map, int32_t ax, int32_t ay, int32_t bx,
-                        int32_t by, bool diagonal_first,
-                        std::vector<Cell>* cells) {
-  const uint8_t* costs = map.padded_costs();
-  const int32_t pw = map.padded_width();
-  const int dx = bx > ax ? 1 : (bx < ax ? -1 : 0);
-  const int dy = by > ay ? 1 : (by < ay ? -1 : 0);
-  const int32_t ex = std::abs(bx - ax), ey = std::abs(by - ay);
-  const int32_t diagonals = std::min(ex, ey);
-  const int32_t straights = std::max(ex, ey) - diagonals;
-  const int sx = ex > ey ? dx : 0, sy = ex > ey ? 0 : dy;
-  const size_t mark = cells->size();
-  int32_t x = ax, y = ay;
-  auto free = [&](int32_t cx, int32_t cy) {
-    return costs[static_cast<size_t>(cy) * static_cast<size_t>(pw) +
-                 static_cast<size_t>(cx)] != 0;
-  };
-  auto run = [&](bool diagonal, int32_t count) {
-    for (int32_t i = 0; i < count; ++i) {
-      const int mx = diagonal ? dx : sx, my = diagonal ? dy : sy;
-      if (!free(x + mx, y + my) ||
-          (diagonal && (!free(x + mx, y) || !free(x, y + my)))) {
-        return false;
-      }
-      x += mx;
-      y += my;
-      cells->push_back(Cell{x - 1, y - 1});
-    }
-    return true;
-  };
-  const bool ok = diagonal_first
-                      ? run(true, diagonals) && run(false, straights)
-                      : run(false, straights) && run(true, diagonals);
-  if (!ok) cells->resize(mark);
-  return ok;
-}
-
-}  // namespace
 
 void RunSubgoal(const GridMap& map, const SubgoalGraph& graph,
                 const SearchParams& p, SearchState& state, PathResult* r) {
@@ -261,8 +217,9 @@ void RunSubgoal(const GridMap& map, const SubgoalGraph& graph,
   for (size_t i = s.node_path.size() - 1; i > 0 && legal; --i) {
     const uint32_t a = s.node_path[i], b = s.node_path[i - 1];
     const int32_t ax = x_of(a), ay = y_of(a), bx = x_of(b), by = y_of(b);
-    legal = AppendStraightPath(map, ax, ay, bx, by, true, &cells) ||
-            AppendStraightPath(map, ax, ay, bx, by, false, &cells);
+    legal = AppendOctilePath(map.padded_costs(), map.padded_width(),
+                             DiagonalPolicy::kNoCornerCutting, Cell{ax, ay},
+                             Cell{bx, by}, &cells);
     steps += OctileSteps(ax, ay, bx, by);
   }
   if (!legal) {
