@@ -104,6 +104,25 @@ TEST(ServerLifecycleTest, PortInUseIsRefused) {
   EXPECT_TRUE(first.stub().ListMaps(&ctx, {}, &list).ok());
 }
 
+// The test harness itself: a server that cannot listen (its port held by
+// another) exits, and ServerProcess notices the exit instead of waiting out
+// its start-up bound (before stop 29 a port lost to a parallel test hung
+// ScaleOutTest until CTest's timeout); it tries a few times, then reports
+// not started, and signalling it is harmless.
+TEST(ServerLifecycleTest, HarnessNoticesAServerThatExitsBeforeListening) {
+  ServerProcess first;
+  ASSERT_TRUE(first.started());
+  ServerProcess second({absl::StrCat("--port=", first.port())});
+  EXPECT_FALSE(second.started());
+  EXPECT_EQ(second.SignalAndWait(SIGTERM), -1);
+  second.Kill9();
+  // The first server still answers.
+  grpc::ClientContext ctx;
+  SetDeadline(&ctx);
+  v1::ListMapsResponse list;
+  EXPECT_TRUE(first.stub().ListMaps(&ctx, {}, &list).ok());
+}
+
 // An update storm killed -9 at random moments, many times over: after each
 // restart the map is at the last acknowledged version, or one past it when
 // the update in flight had been made durable but not yet answered, and its

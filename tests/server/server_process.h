@@ -38,6 +38,53 @@ class ServerProcess {
   // stderr_path: where the server's standard error goes (empty: the test's).
   explicit ServerProcess(std::vector<std::string> extra = {},
                          const std::string& stderr_path = "") {
+    // A server that exits before it listens lost a port to another process
+    // between FreePort and its bind (parallel tests pick ports too): start
+    // it again with a fresh metrics port, a few times.
+    for (int attempt = 0; attempt < 5 && port_ == 0; ++attempt) {
+      if (attempt > 0) {
+        std::fprintf(stderr,
+                     "server_process: the server exited before it listened; "
+                     "starting it again (attempt %d)\n",
+                     attempt + 1);
+      }
+      Start(extra, stderr_path);
+    }
+  }
+  ~ServerProcess() {
+    if (pid_ > 0) {
+      kill(pid_, SIGKILL);
+      waitpid(pid_, nullptr, 0);
+    }
+  }
+
+  bool started() const { return port_ != 0; }
+  v1::Pathfinding::Stub& stub() { return *stub_; }
+  int metrics_port() const { return metrics_port_; }
+  int port() const { return port_; }
+  pid_t pid() const { return pid_; }
+
+  // Sends a signal and returns the exit status (-1 if it did not exit).
+  int SignalAndWait(int sig) {
+    if (pid_ <= 0) return -1;  // Never started (kill(-1) would hit all).
+    kill(pid_, sig);
+    int status = 0;
+    waitpid(pid_, &status, 0);
+    pid_ = -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  }
+  void Kill9() {
+    if (pid_ <= 0) return;
+    kill(pid_, SIGKILL);
+    waitpid(pid_, nullptr, 0);
+    pid_ = -1;
+  }
+
+ private:
+  // One start: forks the server and waits until it writes its port file
+  // (port_ set) or exits (pid_ reset, port_ 0).
+  void Start(const std::vector<std::string>& extra,
+             const std::string& stderr_path) {
     static int counter = 0;
     port_file_ =
         absl::StrCat(::testing::TempDir(), "/port.", getpid(), ".", counter++);
@@ -68,45 +115,23 @@ class ServerProcess {
       _exit(127);
     }
     // Up to five minutes: a sanitizer build on a loaded machine starts
-    // slowly (the bound only ends a wait for a server that died).
+    // slowly (the bound only ends a wait for a server that hangs; one that
+    // exits ends it at once).
     for (int i = 0; i < 15000 && port_ == 0; ++i) {
       std::ifstream in(port_file_);
       if (!(in >> port_)) port_ = 0;
-      if (port_ == 0)
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      if (port_ != 0) break;
+      if (waitpid(pid_, nullptr, WNOHANG) == pid_) {
+        pid_ = -1;
+        return;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
     channel_ = grpc::CreateChannel(absl::StrCat("127.0.0.1:", port_),
                                    grpc::InsecureChannelCredentials());
     stub_ = v1::Pathfinding::NewStub(channel_);
   }
-  ~ServerProcess() {
-    if (pid_ > 0) {
-      kill(pid_, SIGKILL);
-      waitpid(pid_, nullptr, 0);
-    }
-  }
 
-  bool started() const { return port_ != 0; }
-  v1::Pathfinding::Stub& stub() { return *stub_; }
-  int metrics_port() const { return metrics_port_; }
-  int port() const { return port_; }
-  pid_t pid() const { return pid_; }
-
-  // Sends a signal and returns the exit status (-1 if it did not exit).
-  int SignalAndWait(int sig) {
-    kill(pid_, sig);
-    int status = 0;
-    waitpid(pid_, &status, 0);
-    pid_ = -1;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  }
-  void Kill9() {
-    kill(pid_, SIGKILL);
-    waitpid(pid_, nullptr, 0);
-    pid_ = -1;
-  }
-
- private:
   pid_t pid_ = -1;
   int port_ = 0;
   int metrics_port_ = 0;
