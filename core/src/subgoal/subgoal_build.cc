@@ -4,8 +4,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <functional>
-#include <limits>
 #include <memory>
 #include <utility>
 #include <vector>
