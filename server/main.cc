@@ -121,7 +121,14 @@ ABSL_FLAG(absl::Duration, shutdown_grace, absl::Seconds(10),
 ABSL_FLAG(std::vector<std::string>, preload, {},
           "Maps to register at start, as id=path pairs (Moving AI .map or PGM), "
           "each with a jump table (kept on uniform-cost maps) and, on terrain, "
-          "--preload_landmarks landmarks");
+          "--preload_landmarks landmarks. With --data_dir or --store, a map "
+          "the store already holds under that id is kept as stored (with "
+          "every update made to it) and the file is not read; see "
+          "--preload_replace");
+ABSL_FLAG(bool, preload_replace, false,
+          "Register every --preload file even over a stored map of the same "
+          "id, as a new version of it: updates made since the map was "
+          "stored are then replaced by the file's content (logged)");
 ABSL_FLAG(std::string, tls_cert, "",
           "PEM certificate (chain) of the gRPC port; with --tls_key turns TLS "
           "on. Empty = plaintext. The metrics port stays plain HTTP");
@@ -215,7 +222,18 @@ int Run() {
     return 1;
   }
   if (!absl::GetFlag(FLAGS_data_dir).empty()) {
-    store = std::make_unique<DirectoryStore>(absl::GetFlag(FLAGS_data_dir));
+    const std::string& dir = absl::GetFlag(FLAGS_data_dir);
+    bool created = false;
+    if (absl::Status s = DirectoryStore::CreateDir(dir, &created); !s.ok()) {
+      std::fprintf(stderr, "gridstar-server: --data_dir: %s\n",
+                   std::string(s.message()).c_str());
+      return 1;
+    }
+    if (created) {
+      std::fprintf(stderr, "gridstar-server: created data_dir %s (mode 0700)\n",
+                   dir.c_str());
+    }
+    store = std::make_unique<DirectoryStore>(dir);
   } else if (!store_url.empty()) {
     absl::StatusOr<RedisAddress> address = ParseRedisUrl(store_url, "--store");
     if (!address.ok()) {
@@ -277,12 +295,46 @@ int Run() {
                  store_url.empty() ? absl::GetFlag(FLAGS_data_dir).c_str()
                                    : store_url.c_str());
   }
+  const bool has_store =
+      !absl::GetFlag(FLAGS_data_dir).empty() || !store_url.empty();
   for (const std::string& spec : absl::GetFlag(FLAGS_preload)) {
     std::vector<std::string> parts = absl::StrSplit(spec, absl::MaxSplits('=', 1));
     if (parts.size() != 2) {
       std::fprintf(stderr, "gridstar-server: --preload %s: want id=path\n",
                    spec.c_str());
       return 2;
+    }
+    if (absl::Status s = ValidateMapId(parts[0], "--preload"); !s.ok()) {
+      std::fprintf(stderr, "gridstar-server: --preload %s: %s\n", spec.c_str(),
+                   std::string(s.message()).c_str());
+      return 2;
+    }
+    // A stored map wins over the file: the file is where a map starts, the
+    // store is where it lives on, updates included.
+    if (has_store) {
+      absl::StatusOr<std::shared_ptr<const MapSnapshot>> stored =
+          registry.FindOrLoad(parts[0]);
+      if (!stored.ok()) {
+        std::fprintf(stderr, "gridstar-server: --preload %s: cannot ask the store: %s\n",
+                     spec.c_str(), stored.status().ToString().c_str());
+        return 1;
+      }
+      if (*stored != nullptr && !absl::GetFlag(FLAGS_preload_replace)) {
+        std::fprintf(stderr,
+                     "gridstar-server: --preload %s: skipped, the store holds map "
+                     "'%s' at version %llu (updates kept); --preload_replace "
+                     "would register the file over it\n",
+                     spec.c_str(), parts[0].c_str(),
+                     static_cast<unsigned long long>((*stored)->version));
+        continue;
+      }
+      if (*stored != nullptr) {
+        std::fprintf(stderr,
+                     "gridstar-server: --preload %s: --preload_replace: the file "
+                     "replaces stored map '%s' at version %llu\n",
+                     spec.c_str(), parts[0].c_str(),
+                     static_cast<unsigned long long>((*stored)->version));
+      }
     }
     // Moving AI text keeps its terrain as areas (water and trees blocked
     // under the default areas, as RegisterMap does).

@@ -53,6 +53,30 @@ bool Exists(const std::string& path) {
 
 }  // namespace
 
+absl::Status DirectoryStore::CreateDir(const std::string& dir, bool* created) {
+  *created = false;
+  if (dir.empty()) return absl::InvalidArgumentError("data_dir: empty path");
+  // Each prefix ending before a '/', then the whole path.
+  for (size_t end = dir.find('/', 1);; end = dir.find('/', end + 1)) {
+    const std::string prefix = dir.substr(0, end);
+    struct stat st;
+    if (::stat(prefix.c_str(), &st) == 0) {
+      if (!S_ISDIR(st.st_mode)) {
+        return absl::FailedPreconditionError(
+            absl::StrCat("data_dir ", dir, ": ", prefix, " is not a directory"));
+      }
+    } else if (errno != ENOENT) {
+      return Errno("cannot stat", prefix);
+    } else if (::mkdir(prefix.c_str(), 0700) != 0 && errno != EEXIST) {
+      return Errno("cannot create data_dir", prefix);
+    } else {
+      *created = true;
+    }
+    if (end == std::string::npos) break;
+  }
+  return absl::OkStatus();
+}
+
 std::string DirectoryStore::MapPath(const std::string& id) const {
   return absl::StrCat(dir_, "/", id, codec::kMapSuffix);
 }

@@ -35,8 +35,16 @@ class DirectoryStore final : public MapStore {
  public:
   static constexpr uint64_t kMinCompactBytes = uint64_t{1} << 20;
 
-  // REQUIRES: `dir` exists (LoadAll reports it otherwise).
+  // REQUIRES: `dir` exists (LoadAll reports it otherwise; CreateDir makes
+  // it).
   explicit DirectoryStore(std::string dir) : dir_(std::move(dir)) {}
+
+  // Makes `dir` and its missing parents (mode 0700: maps are the
+  // operator's, not every local user's). OK when it exists already as a
+  // directory; *created says whether anything was made. Unavailable with
+  // the path and errno text when it cannot be made, FailedPrecondition when
+  // it exists but is not a directory.
+  static absl::Status CreateDir(const std::string& dir, bool* created);
 
   absl::Status LoadAll(std::vector<StoredMap>* maps,
                        std::vector<std::string>* errors) override;
