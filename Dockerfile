@@ -5,9 +5,11 @@
 #   docker build -t gridstar .
 #   docker run -p 50051:50051 -p 9464:9464 -e FLAGS_workers=4 gridstar
 #
-# Server flags come from the environment as FLAGS_<name> (Abseil's
-# --tryfromenv; see gridstar-server --help), e.g. FLAGS_preload=
+# Every server flag can come from the environment as FLAGS_<name> (the server
+# reads them itself; see gridstar-server --help), e.g. FLAGS_preload=
 # dungeon=/usr/share/gridstar/sample/dungeon.map for the bundled sample.
+# Maps live in the volume (FLAGS_data_dir): a restart keeps them and their
+# updates, and a preloaded id already stored there keeps its stored version.
 
 # --- build: the README's install and build scripts -------------------------
 FROM debian:bookworm AS build
@@ -38,4 +40,4 @@ EXPOSE 50051 9464
 # certificate does not name 127.0.0.1) for the CLI; health needs no key.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=15s --retries=3 \
     CMD gridstar --server=127.0.0.1:${FLAGS_port} --deadline=2s health || exit 1
-ENTRYPOINT ["gridstar-server", "--tryfromenv=host,port,metrics_port,workers,search_nice,data_dir,store,queue_capacity,max_batch,max_group,max_stream_inflight,max_map_side,max_map_cells,max_maps,max_total_cells,max_message_bytes,max_derived_bytes,flow_field_cache_bytes,max_search_time,shutdown_grace,preload,preload_landmarks,max_search_nodes,context_release_bytes,tls_cert,tls_key,tls_client_ca,admin_token_file,query_token_file"]
+ENTRYPOINT ["gridstar-server"]

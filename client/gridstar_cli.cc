@@ -21,8 +21,6 @@
 #include <vector>
 
 #include "absl/flags/flag.h"
-#include "absl/flags/parse.h"
-#include "absl/flags/usage.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -36,6 +34,7 @@
 #include "gridstar/map_io.h"
 #include "gridstar/scenario.h"
 #include "gridstar/types.h"
+#include "program_flags.h"
 
 namespace gridstar::cli {
 
@@ -324,23 +323,38 @@ int Run(const std::vector<std::string>& argv) {
 }  // namespace gridstar::cli
 
 int main(int argc, char** argv) {
-  absl::SetProgramUsageMessage(
-      "gridstar COMMAND [flags]: client of gridstar-server.\n"
-      "  maps | health | register --id ID FILE | delete ID\n"
-      "  update ID X Y COST [X Y COST ...]\n"
-      "  group ID GX GY SX SY [SX SY ...]   (one shared goal; --method)\n"
-      "  flow ID GX GY [--max_cost C]       (the goal's flow field, "
-      "summarised)\n"
-      "  path ID SX SY GX GY [--algo A --diagonal P --smooth --allow_partial "
-      "--trace ...]\n"
-      "  render ID OUT.png|OUT.svg [SX SY GX GY [--trace] | GX GY --flow] "
-      "[--cell_pixels N]\n"
-      "  scen --map ID SCEN [--batch N] [--concurrency C]\n"
-      "  load --map ID SCEN --concurrency C --duration S [--batch N] [--rps R] "
-      "[--stream]\n"
-      "       (--stream: one FindPathsStream per thread, --batch requests in "
-      "flight on each)");
-  std::vector<char*> positional = absl::ParseCommandLine(argc, argv);
+  gridstar::ProgramInfo info;
+  info.name = "gridstar";
+  info.usage =
+      "gridstar COMMAND [args] [flags]: client of gridstar-server.\n"
+      "Commands:\n"
+      "  health                              is the server serving?\n"
+      "  maps                                the maps held, one a line\n"
+      "  register --id ID FILE               a Moving AI .map or PGM file\n"
+      "  delete ID\n"
+      "  update ID X Y COST [X Y COST ...]    COST 0 blocks the cell\n"
+      "  path ID SX SY GX GY                 one path (--algo, --diagonal, "
+      "--smooth, --trace, ...)\n"
+      "  group ID GX GY SX SY [SX SY ...]    units to one shared goal (--method)\n"
+      "  flow ID GX GY                       the goal's flow field, summarised\n"
+      "  render ID OUT.png|OUT.svg [SX SY GX GY [--trace] | GX GY --flow]\n"
+      "  scen --map ID SCEN                  a Moving AI scenario, checked\n"
+      "  load --map ID SCEN --concurrency C --duration S   a load test\n"
+      "Coordinates are cells, x right and y down from (0, 0) at the top left.";
+  info.groups = {
+      {"Connection",
+       {"server", "deadline", "token_file", "tls_ca", "tls_cert", "tls_key",
+        "tls_server_name"}},
+      {"register", {"id", "replace", "jump_table", "landmarks", "hpa", "subgoal_graph"}},
+      {"path, scen, load: the query",
+       {"algo", "diagonal", "weight", "smooth", "allow_partial", "max_expansions",
+        "snap_radius", "agent_size", "areas", "area_costs", "trace"}},
+      {"group, flow", {"method", "max_cost", "overhead", "compare"}},
+      {"scen, load", {"map", "batch", "concurrency", "duration", "rps", "stream"}},
+      {"render", {"flow", "svg", "cell_pixels", "arrow_spacing"}}};
+  info.sources = {"client/"};
+  const std::vector<std::string> positional =
+      gridstar::ParseProgramFlags(argc, argv, info);
   std::vector<std::string> args(positional.begin() + 1, positional.end());
   return gridstar::cli::Run(args);
 }

@@ -12,8 +12,6 @@
 #include <vector>
 
 #include "absl/flags/flag.h"
-#include "absl/flags/parse.h"
-#include "absl/flags/usage.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -26,6 +24,7 @@
 #include "grpcpp/grpcpp.h"
 #include "grpcpp/health_check_service_interface.h"
 #include "map_registry.h"
+#include "program_flags.h"
 #include "metrics.h"
 #include "prometheus/exposer.h"
 #include "scheduler.h"
@@ -142,6 +141,10 @@ ABSL_FLAG(std::string, admin_token_file, "",
 ABSL_FLAG(std::string, query_token_file, "",
           "Tokens (one a line) that may search and read maps but not "
           "register, update or delete them; re-read on SIGHUP");
+ABSL_FLAG(bool, show_config, false,
+          "Print the value of every flag above as the server would use it "
+          "(command line, then FLAGS_<name> from the environment, then the "
+          "default) and exit without starting");
 ABSL_FLAG(int, preload_landmarks, 8,
           "Landmarks built for each --preload terrain map (0 to 32; 0 = none)");
 
@@ -541,10 +544,34 @@ int Run() {
 }  // namespace gridstar::server
 
 int main(int argc, char** argv) {
-  absl::SetProgramUsageMessage(
-      "gridstar-server: serves grid paths over gRPC (gridstar.v1.Pathfinding).\n"
-      "Example: gridstar-server --port 50051 --preload dungeon=data/sample/dungeon.map\n"
-      "Without --data_dir or --store, maps live in memory only.");
-  absl::ParseCommandLine(argc, argv);
+  gridstar::ProgramInfo info;
+  info.name = "gridstar-server";
+  info.usage =
+      "gridstar-server [flags]: serves grid paths over gRPC "
+      "(gridstar.v1.Pathfinding).\n"
+      "Example: gridstar-server --data_dir /var/lib/gridstar --preload "
+      "dungeon=data/sample/dungeon.map\n"
+      "Without --data_dir or --store, maps live in memory only and are lost "
+      "on exit.";
+  info.groups = {
+      {"Listening", {"host", "port", "port_file", "metrics_port", "max_message_bytes"}},
+      {"Maps kept and loaded",
+       {"data_dir", "store", "preload", "preload_replace", "preload_landmarks"}},
+      {"Security", {"tls_cert", "tls_key", "tls_client_ca", "admin_token_file",
+                    "query_token_file"}},
+      {"Searching",
+       {"workers", "search_nice", "queue_capacity", "max_search_time",
+        "max_search_nodes", "inline_expansions", "inline_contexts",
+        "context_release_bytes", "auto_measure_queries", "auto_measure_ms"}},
+      {"Limits of one call", {"max_batch", "max_group", "max_stream_inflight"}},
+      {"Limits of the maps held",
+       {"max_map_side", "max_map_cells", "max_maps", "max_total_cells",
+        "max_derived_bytes", "max_agent_maps", "flow_field_cache_bytes"}},
+      {"Watched agents (WatchPaths)",
+       {"watch_max_agents", "watch_max_pending", "watch_dstar_bytes"}},
+      {"Lifecycle", {"shutdown_grace", "show_config"}}};
+  info.sources = {"server/main.cc"};
+  info.environment = true;
+  gridstar::ParseProgramFlags(argc, argv, info);
   return gridstar::server::Run();
 }

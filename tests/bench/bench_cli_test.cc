@@ -166,6 +166,17 @@ TEST(BenchCliTest, AgentSizeRunsBothSizesOnTheSameQueries) {
   EXPECT_GT(std::stoi(c[1]), 0);
 }
 
+// --help on every binary: the bench's own usage, every option listed.
+TEST(BenchCliTest, HelpPrintsTheUsageAndExitsZero) {
+  for (const char* spelling : {"--help", "-h"}) {
+    BenchRun r = RunBench(spelling);
+    EXPECT_EQ(r.exit_code, 0) << r.out;
+    for (const char* option : {"--map", "--scen", "--algo", "--diagonal", "--csv"}) {
+      EXPECT_NE(r.out.find(option), std::string::npos) << option << "\n" << r.out;
+    }
+  }
+}
+
 TEST(BenchCliTest, BadArgumentsAndUnreadableFilesExitTwo) {
   const std::string map = Sample("dungeon.map");
   const std::string scen = Sample("dungeon.map.scen");

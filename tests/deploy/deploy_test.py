@@ -108,19 +108,18 @@ class DockerfileTest(unittest.TestCase):
         self.assertEqual(len(check), 1)
         self.assertRegex(check[0], r"CMD gridstar --server=127\.0\.0\.1:\$\{FLAGS_port\}.* health")
 
-    def test_entrypoint_reads_only_real_flags_from_the_environment(self):
+    def test_entrypoint_is_the_server_and_every_env_flag_is_real(self):
+        # The server reads every flag from FLAGS_<name> itself: no list to
+        # keep by hand in the ENTRYPOINT, and every FLAGS_ the file sets is
+        # a flag the server defines.
         entry = [l for l in self.lines if l.startswith("ENTRYPOINT")]
         self.assertEqual(len(entry), 1)
         argv = json.loads(entry[0][len("ENTRYPOINT"):])
-        self.assertEqual(argv[0], "gridstar-server")
-        self.assertTrue(argv[1].startswith("--tryfromenv="))
-        names = argv[1][len("--tryfromenv="):].split(",")
+        self.assertEqual(argv, ["gridstar-server"])
         flags = server_flags()
         self.assertTrue(flags, "gridstar-server --helpfull listed no flags")
-        for name in names:
-            self.assertIn(name, flags)
         for env in re.findall(r"\bFLAGS_([a-z_]+)=", self.text):
-            self.assertIn(env, names)
+            self.assertIn(env, flags)
 
     def test_entrypoint_starts_the_server_from_the_environment(self):
         # The image's ENTRYPOINT and ENV, run here on loopback: the server
@@ -313,10 +312,10 @@ class KubernetesTest(unittest.TestCase):
                 env["FLAGS_data_dir"] = os.path.join(tmp, "maps")
                 os.makedirs(env["FLAGS_data_dir"])
             port_file = os.path.join(tmp, "port")
-            names = [k[len("FLAGS_"):] for k in env if k.startswith("FLAGS_")]
+            # The server reads FLAGS_<name> itself, as in the image.
             server = subprocess.Popen(
                 [os.path.join(BUILD, "server", "gridstar-server"),
-                 "--tryfromenv=" + ",".join(names), "--port_file=" + port_file],
+                 "--port_file=" + port_file],
                 env=env, stdout=subprocess.DEVNULL,
                 stderr=open(os.path.join(tmp, "stderr"), "w", encoding="utf-8"))
             try:

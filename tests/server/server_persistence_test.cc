@@ -1,7 +1,9 @@
 // What no configuration may lose: a stored map wins over a --preload of the
 // same id (its updates kept), --preload_replace forces the file and says so,
-// and a missing --data_dir is made (parents too, mode 0700). Everything runs
-// the real gridstar-server binary.
+// a missing --data_dir is made (parents too, mode 0700), and the
+// Dockerfile's own defaults (its ENV and ENTRYPOINT, read from the file) keep
+// a volume's maps and updates across a restart. Everything runs the real
+// gridstar-server binary.
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -167,6 +169,56 @@ TEST(ServerPersistenceTest, DataDirThatIsAFileIsRefusedNamingIt) {
   EXPECT_NE(code, 0) << out;
   EXPECT_TRUE(absl::StrContains(out, "--data_dir:")) << out;
   EXPECT_TRUE(absl::StrContains(out, "is not a directory")) << out;
+}
+
+// The Dockerfile's defaults, read from the Dockerfile itself: its ENV lines
+// and the flags its ENTRYPOINT takes from the environment. With the data
+// directory redirected to a temp "volume" and a preload as the README's
+// container example has it, an update survives a restart of the same
+// configuration.
+TEST(ServerPersistenceTest, DockerfileDefaultsKeepAVolumesMapsAcrossRestart) {
+  const std::string dockerfile = ReadAll(absl::StrCat(GRIDSTAR_SOURCE_DIR, "/Dockerfile"));
+  ASSERT_FALSE(dockerfile.empty());
+  // ENV KEY=VALUE \ KEY=VALUE ... in the runtime stage.
+  std::map<std::string, std::string> env;
+  std::vector<std::string> lines = absl::StrSplit(dockerfile, '\n');
+  bool in_env = false;
+  for (std::string line : lines) {
+    absl::string_view l = absl::StripAsciiWhitespace(line);
+    if (absl::ConsumePrefix(&l, "ENV ")) in_env = true;
+    if (!in_env) continue;
+    in_env = absl::EndsWith(l, "\\");
+    l = absl::StripSuffix(l, "\\");
+    for (absl::string_view kv : absl::StrSplit(l, ' ', absl::SkipWhitespace())) {
+      std::vector<std::string> p = absl::StrSplit(kv, absl::MaxSplits('=', 1));
+      if (p.size() == 2) env[p[0]] = p[1];
+    }
+  }
+  ASSERT_TRUE(env.count("FLAGS_data_dir")) << "the image must keep maps by default";
+  const std::string volume = FreshDir("gs-volume");
+  env["FLAGS_data_dir"] = volume;
+  env["FLAGS_preload"] = absl::StrCat("dungeon=", SamplePath("dungeon.map"));
+  // The container's ports are the test's free ones (ServerProcess's flags
+  // win over the environment, as a command line does).
+  std::string prefix = "env";
+  for (const auto& [k, v] : env) {
+    if (absl::StartsWith(k, "FLAGS_")) prefix += absl::StrCat(" ", k, "=", v);
+  }
+  for (const auto& [k, v] : env) setenv(k.c_str(), v.c_str(), 1);
+  v1::MapInfo updated;
+  {
+    ServerProcess server;
+    ASSERT_TRUE(server.started()) << prefix;
+    ASSERT_TRUE(BlockOneCell(server.stub(), "dungeon", &updated).ok());
+    EXPECT_EQ(updated.version(), 2u);
+    EXPECT_EQ(server.SignalAndWait(SIGTERM), 0);
+  }
+  ServerProcess server;
+  for (const auto& [k, v] : env) unsetenv(k.c_str());
+  ASSERT_TRUE(server.started()) << prefix;
+  const v1::MapInfo after = InfoOf(server.stub(), "dungeon");
+  EXPECT_EQ(after.version(), 2u);
+  EXPECT_EQ(after.passable_cells(), updated.passable_cells());
 }
 
 }  // namespace
