@@ -441,17 +441,18 @@ absl::string_view GroupMethodName(GroupMethod method) {
     case GroupMethod::kSplice:
       return "splice";
     case GroupMethod::kFlowField:
-      return "flow_field";
+      return "flow-field";
   }
   return "unknown";
 }
 
 absl::StatusOr<GroupMethod> ParseGroupMethod(absl::string_view name) {
+  const std::string typed = NormalizeEnumName(name, "group_method_");
   for (GroupMethod m : kAllGroupMethods) {
-    if (name == GroupMethodName(m)) return m;
+    if (typed == NormalizeEnumName(GroupMethodName(m), "")) return m;
   }
   return absl::InvalidArgumentError(absl::StrCat(
-      "method: unknown name '", name, "' (expected auto, splice or flow_field)"));
+      "method: unknown name '", name, "' (expected auto, splice or flow-field)"));
 }
 
 absl::Status FindGroupPaths(const GridMap& map, const GroupQuery& query,

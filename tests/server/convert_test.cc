@@ -3,6 +3,13 @@
 // statuses.
 #include "convert/convert.h"
 
+#include "absl/strings/match.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
+#include "convert/names.h"
+#include "google/protobuf/descriptor.h"
+
 #include "gtest/gtest.h"
 #include "testing/status_matchers.h"
 
@@ -44,7 +51,92 @@ TEST(ConvertTest, UnknownEnumValuesNameTheField) {
                        absl::StatusCode::kInvalidArgument,
                        "method: unknown value 9"));
   EXPECT_TRUE(StatusIs(ParseGroupMethod("fastest"),
-                       absl::StatusCode::kInvalidArgument, "flow_field"));
+                       absl::StatusCode::kInvalidArgument, "flow-field"));
+}
+
+// One vocabulary: every value of every enum of the API reads back from its
+// canonical name and from every spelling a user may type, and core's names
+// (what the CLI and the metrics print) are the canonical ones.
+TEST(ConvertTest, EveryEnumValueOfTheApiReadsBackFromEverySpelling) {
+  const google::protobuf::FileDescriptor* file = v1::Algorithm_descriptor()->file();
+  std::vector<const google::protobuf::EnumDescriptor*> enums;
+  for (int i = 0; i < file->enum_type_count(); ++i) enums.push_back(file->enum_type(i));
+  for (int m = 0; m < file->message_type_count(); ++m) {
+    for (int i = 0; i < file->message_type(m)->enum_type_count(); ++i) {
+      enums.push_back(file->message_type(m)->enum_type(i));
+    }
+  }
+  ASSERT_GE(enums.size(), 5u);
+  int checked = 0;
+  for (const google::protobuf::EnumDescriptor* e : enums) {
+    const std::string prefix = EnumPrefix(e);
+    for (int i = 0; i < e->value_count(); ++i) {
+      const google::protobuf::EnumValueDescriptor* v = e->value(i);
+      SCOPED_TRACE(v->full_name());
+      if (absl::EndsWith(v->name(), "_UNSPECIFIED")) {
+        EXPECT_FALSE(ParseEnumValue(e, "unspecified", "f").ok());
+        continue;
+      }
+      const std::string canonical = EnumValueName(e, v->number());
+      const std::string suffix = v->name().substr(prefix.size());
+      const std::string lower = absl::AsciiStrToLower(suffix);
+      for (const std::string& spelling :
+           {canonical, v->name(), suffix, lower, absl::AsciiStrToLower(v->name()),
+            absl::StrReplaceAll(lower, {{"_", "-"}}), absl::StrCat(" ", canonical, " ")}) {
+        SCOPED_TRACE(spelling);
+        absl::StatusOr<int> back = ParseEnumValue(e, spelling, "f");
+        ASSERT_OK(back);
+        EXPECT_EQ(*back, v->number());
+      }
+      // Printed one way: lower case, '-' between words, '+' for PLUS.
+      EXPECT_EQ(canonical.find('_'), std::string::npos);
+      EXPECT_EQ(canonical, absl::AsciiStrToLower(canonical));
+      ++checked;
+    }
+  }
+  EXPECT_GE(checked, 30);
+  EXPECT_EQ(NameOf(v1::ALGORITHM_JPS_PLUS), "jps+");
+  EXPECT_EQ(*ParseName<v1::Algorithm>("jps_plus", "f"), v1::ALGORITHM_JPS_PLUS);
+  EXPECT_EQ(*ParseName<v1::DiagonalPolicy>("NO_CORNER_CUTTING", "f"),
+            v1::DIAGONAL_POLICY_NO_CORNER_CUTTING);
+  EXPECT_EQ(NameOf(v1::WATCH_REASON_MAP_DELETED), "map-deleted");
+  EXPECT_TRUE(StatusIs(ParseName<v1::Algorithm>("fastest", "algorithm"),
+                       absl::StatusCode::kInvalidArgument,
+                       "algorithm: unknown value 'fastest' (one of astar,"));
+  EXPECT_TRUE(StatusIs(ParseName<v1::Algorithm>("", "algorithm"),
+                       absl::StatusCode::kInvalidArgument, "algorithm:"));
+}
+
+TEST(ConvertTest, CoreNamesAreTheCanonicalNamesAndReadEverySpelling) {
+  for (Algorithm a : kAllAlgorithms) {
+    const v1::Algorithm p = AlgorithmToProto(a);
+    SCOPED_TRACE(v1::Algorithm_Name(p));
+    EXPECT_EQ(AlgorithmName(a), NameOf(p));
+    for (const std::string& spelling :
+         {std::string(AlgorithmName(a)), v1::Algorithm_Name(p),
+          absl::AsciiStrToLower(v1::Algorithm_Name(p).substr(10))}) {
+      absl::StatusOr<Algorithm> back = ParseAlgorithm(spelling);
+      ASSERT_OK(back);
+      EXPECT_EQ(*back, a);
+    }
+  }
+  for (DiagonalPolicy d : kAllDiagonalPolicies) {
+    const v1::DiagonalPolicy p = PolicyToProto(d);
+    EXPECT_EQ(DiagonalPolicyName(d), NameOf(p));
+    EXPECT_EQ(*ParseDiagonalPolicy(v1::DiagonalPolicy_Name(p)), d);
+    EXPECT_EQ(*ParseDiagonalPolicy(absl::StrReplaceAll(DiagonalPolicyName(d), {{"-", "_"}})), d);
+  }
+  for (GroupMethod m : kAllGroupMethods) {
+    const v1::GroupMethod p = GroupMethodToProto(m);
+    EXPECT_EQ(GroupMethodName(m), NameOf(p));
+    EXPECT_EQ(*ParseGroupMethod(v1::GroupMethod_Name(p)), m);
+  }
+  EXPECT_EQ(*ParseAlgorithm("jps_plus"), Algorithm::kJpsPlus);
+  EXPECT_EQ(*ParseAlgorithm("JPS_PLUS"), Algorithm::kJpsPlus);
+  EXPECT_EQ(*ParseAlgorithm("ALGORITHM_JPS_PLUS"), Algorithm::kJpsPlus);
+  EXPECT_EQ(*ParseDiagonalPolicy("no_corner_cutting"), DiagonalPolicy::kNoCornerCutting);
+  EXPECT_EQ(*ParseGroupMethod("flow_field"), GroupMethod::kFlowField);
+  EXPECT_FALSE(ParseAlgorithm("jps++").ok());
 }
 
 TEST(ConvertTest, PathRequestBecomesAValidatedQuery) {

@@ -61,7 +61,8 @@ enum class GroupMethod : uint8_t {
 inline constexpr GroupMethod kAllGroupMethods[] = {
     GroupMethod::kAuto, GroupMethod::kSplice, GroupMethod::kFlowField};
 
-// "auto", "splice", "flow_field"; ParseGroupMethod takes the same names and
+// "auto", "splice", "flow-field" (types.h: canonical names); ParseGroupMethod
+// takes every spelling of types.h's vocabulary and
 // returns InvalidArgument (listing them) for any other.
 absl::string_view GroupMethodName(GroupMethod method);
 absl::StatusOr<GroupMethod> ParseGroupMethod(absl::string_view name);

@@ -7,6 +7,7 @@
 #define GRIDSTAR_TYPES_H_
 
 #include <cstdint>
+#include <string>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -119,14 +120,31 @@ constexpr bool IsOptimal(Algorithm a) {
          a != Algorithm::kTheta;
 }
 
-// Names as used on command lines and in the API: "astar", "weighted",
-// "dijkstra", "baseline", "jps", "jps+", "auto", "alt", "bidirectional",
-// "hpa", "theta", "subgoal";
+// The one vocabulary of every enum of the API (algorithms, diagonal
+// policies, group methods, watch actions and reasons), in the CLI, the C++
+// and Python clients and the server's messages alike.
+//
+// Printed: the canonical name, the proto enum value's name without its
+// prefix, lower case, words joined by '-', a trailing PLUS as '+':
+// "jps+", "no-corner-cutting", "flow-field", "off-path".
+// Read: any case; words joined by '-', '_' or ' '; "+" or "_plus"; with or
+// without the proto prefix. "jps+", "jps_plus", "JPS_PLUS" and
+// "ALGORITHM_JPS_PLUS" are one value.
+//
+// NormalizeEnumName: the reading rule, as lower snake case without `prefix`
+// ("ALGORITHM_JPS_PLUS", "algorithm_" -> "jps_plus"). CanonicalEnumName: the
+// printed form of any accepted spelling ("JPS_PLUS" -> "jps+").
+std::string NormalizeEnumName(absl::string_view text, absl::string_view prefix);
+std::string CanonicalEnumName(absl::string_view text, absl::string_view prefix);
+
+// Canonical names: "astar", "weighted", "dijkstra", "baseline", "jps",
+// "jps+", "auto", "alt", "bidirectional", "hpa", "theta", "subgoal";
 // "never", "no-corner-cutting", "allow-corner-cutting".
 absl::string_view AlgorithmName(Algorithm a);
 absl::string_view DiagonalPolicyName(DiagonalPolicy p);
 
-// Parses the names above; InvalidArgument (listing the valid names) otherwise.
+// Parses every spelling above; InvalidArgument (listing the canonical
+// names) otherwise.
 absl::StatusOr<Algorithm> ParseAlgorithm(absl::string_view name);
 absl::StatusOr<DiagonalPolicy> ParseDiagonalPolicy(absl::string_view name);
 
