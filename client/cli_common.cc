@@ -1,6 +1,7 @@
 #include "cli_common.h"
 
 #include <cstdio>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -8,6 +9,8 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "google/protobuf/util/json_util.h"
 #include "convert/convert.h"
 #include "gridstar/types.h"
 
@@ -30,13 +33,13 @@ ABSL_FLAG(std::string, id, "", "register: the map id");
 ABSL_FLAG(bool, replace, false, "register: replace other content under the id");
 ABSL_FLAG(std::string, map, "", "scen, load: the registered map id to query");
 ABSL_FLAG(std::string, algo, "auto",
-          "One of the algorithm names of gridstar::AlgorithmName (auto, astar, "
-          "weighted, dijkstra, baseline, jps, jps+, alt, bidirectional, hpa, "
-          "theta, subgoal); --help lists them");
+          "auto, astar, weighted, dijkstra, baseline, jps, jps+, alt, "
+          "bidirectional, hpa, theta, subgoal (any case; jps_plus and "
+          "ALGORITHM_JPS_PLUS work too)");
 ABSL_FLAG(int, landmarks, 0,
           "register: landmarks for the differential heuristic (0 to 32), built "
           "for the map's default policy");
-ABSL_FLAG(std::string, method, "auto", "group: auto, splice or flow_field");
+ABSL_FLAG(std::string, method, "auto", "group: auto, splice or flow-field");
 ABSL_FLAG(double, max_cost, 0,
           "flow: leave out cells dearer than this (0 = none)");
 ABSL_FLAG(bool, jump_table, true,
@@ -49,8 +52,8 @@ ABSL_FLAG(bool, subgoal_graph, false,
           "register: build the subgoal graph for --algo subgoal (uniform-cost "
           "maps; exact; raced by auto)");
 ABSL_FLAG(std::string, diagonal, "",
-          "never, no-corner-cutting, allow-corner-cutting "
-          "(default: the map's)");
+          "never, no-corner-cutting, allow-corner-cutting (also with '_'; "
+          "default: the map's)");
 ABSL_FLAG(double, weight, 0,
           "Weight of --algo weighted (0 = server default 1.5)");
 ABSL_FLAG(bool, smooth, false, "path: also return smoothed waypoints");
@@ -85,11 +88,95 @@ ABSL_FLAG(
     bool, overhead, true,
     "group: also search each unit on its own and report the splicing overhead");
 
+ABSL_FLAG(bool, json, false,
+          "Print each answer as one line of JSON (protobuf's JSON mapping: "
+          "lowerCamelCase fields, enums by name), errors as "
+          "{\"error\":{\"code\":...,\"message\":...}}");
+
 namespace gridstar::cli {
+namespace {
+bool using_tls = false;
+}  // namespace
+
+void SetUsingTls(bool tls) { using_tls = tls; }
+
+std::string CodeName(int code) {
+  return absl::StatusCodeToString(static_cast<absl::StatusCode>(code));
+}
+
+void PrintJson(const google::protobuf::Message& m) {
+  google::protobuf::util::JsonPrintOptions options;
+  options.always_print_primitive_fields = true;
+  std::string out;
+  if (!google::protobuf::util::MessageToJsonString(m, &out, options).ok()) {
+    out = "{}";
+  }
+  std::printf("%s\n", out.c_str());
+}
+
+namespace {
+std::string JsonString(absl::string_view text) {
+  std::string out = "\"";
+  for (char c : text) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          out += absl::StrFormat("\\u%04x", c);
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out + "\"";
+}
+}  // namespace
 
 int Fail(const absl::Status& s) {
-  std::fprintf(stderr, "gridstar: %s\n", s.ToString().c_str());
+  std::string hint;
+  if (s.code() == absl::StatusCode::kUnavailable) {
+    const absl::string_view m = s.message();
+    if (!using_tls && (absl::StrContains(m, "Socket closed") ||
+                       absl::StrContains(m, "Connection reset") ||
+                       absl::StrContains(m, "handshake"))) {
+      hint = absl::StrCat("\n  hint: the server at ", absl::GetFlag(FLAGS_server),
+                          " closed a plaintext connection, as a TLS port does: pass "
+                          "--tls_ca CA.pem (or set GRIDSTAR_TLS_CA)");
+    } else if (absl::StrContains(m, "Connection refused")) {
+      hint = absl::StrCat("\n  hint: nothing listens at ", absl::GetFlag(FLAGS_server),
+                          ": is gridstar-server running there (--server HOST:PORT)?");
+    }
+  }
+  std::fprintf(stderr, "gridstar: %s%s\n", s.ToString().c_str(), hint.c_str());
+  if (absl::GetFlag(FLAGS_json)) {
+    std::printf("{\"error\":{\"code\":\"%s\",\"message\":%s}}\n",
+                absl::StatusCodeToString(s.code()).c_str(),
+                JsonString(s.message()).c_str());
+  }
   return 1;
+}
+
+int FailLocal(const std::string& what, const std::string& path, int error) {
+  std::fprintf(stderr, "gridstar: cannot %s %s: %s\n", what.c_str(), path.c_str(),
+               std::strerror(error));
+  if (absl::GetFlag(FLAGS_json)) {
+    std::printf("{\"error\":{\"code\":\"LOCAL\",\"message\":%s}}\n",
+                JsonString(absl::StrCat("cannot ", what, " ", path, ": ",
+                                        std::strerror(error)))
+                    .c_str());
+  }
+  return 1;
+}
+
+std::string CellList(const google::protobuf::RepeatedField<int32_t>& packed) {
+  std::string out;
+  for (int i = 0; i + 1 < packed.size(); i += 2) {
+    absl::StrAppend(&out, i ? " " : "", packed[i], ",", packed[i + 1]);
+  }
+  return out;
 }
 
 absl::StatusOr<v1::PathRequest> BaseRequest() {

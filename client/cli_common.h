@@ -12,6 +12,8 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "client.h"
+#include "convert/names.h"
+#include "google/protobuf/message.h"
 #include "gridstar/scenario.h"
 #include "gridstar/v1/gridstar.pb.h"
 
@@ -46,13 +48,30 @@ ABSL_DECLARE_FLAG(bool, stream);
 ABSL_DECLARE_FLAG(bool, compare);
 ABSL_DECLARE_FLAG(bool, overhead);
 ABSL_DECLARE_FLAG(bool, trace);
+ABSL_DECLARE_FLAG(bool, json);
 
 namespace gridstar::cli {
 
 namespace v1 = ::gridstar::v1;
 
-// Prints the status and returns the exit code 1.
+// Prints the status ("gridstar: NOT_FOUND: ...", with a hint where one
+// helps: a plaintext call refused by a TLS port) and returns the exit code 1.
+// With --json also prints {"error":{"code":"NOT_FOUND","message":...}} on
+// standard output, so that every answer is one JSON line.
 int Fail(const absl::Status& s);
+// A local file could not be read or written: "gridstar: cannot write P: <errno
+// text>" (never a gRPC code: nothing was asked of the server). Returns 1.
+int FailLocal(const std::string& what, const std::string& path, int error);
+// Whether the connection was set up with TLS (the hint of Fail).
+void SetUsingTls(bool tls);
+// The canonical code name of a status code number ("NOT_FOUND").
+std::string CodeName(int code);
+// One line of protobuf's JSON mapping (lowerCamelCase names, enums by name,
+// fields at their defaults included) on standard output.
+void PrintJson(const google::protobuf::Message& m);
+// The canonical name of an API enum value ("jps+"), convert/names.h.
+template <typename E>
+std::string Name(E value);
 // A path request with the flags' algorithm, policy, weight and budgets.
 absl::StatusOr<v1::PathRequest> BaseRequest();
 void SetEnds(const ScenarioQuery& q, v1::PathRequest* r);
@@ -64,6 +83,19 @@ int Scen(Client& client, const std::vector<std::string>& args);
 int Load(Client& client, const std::vector<std::string>& args);
 // The render command (cli_render.cc).
 int Render(Client& client, const std::vector<std::string>& args);
+// The path, group and flow commands (cli_search.cc).
+int Path(Client& client, const std::vector<std::string>& args);
+int Group(Client& client, const std::vector<std::string>& args);
+int Flow(Client& client, const std::vector<std::string>& args);
+// The watch command (cli_watch.cc).
+int Watch(Client& client, const std::vector<std::string>& args);
+// "x,y x,y ..." of packed cells.
+std::string CellList(const google::protobuf::RepeatedField<int32_t>& packed);
+
+template <typename E>
+std::string Name(E value) {
+  return convert::NameOf(value);
+}
 
 }  // namespace gridstar::cli
 

@@ -8,6 +8,7 @@
 //   render ID OUT GX GY --flow         the goal's flow field as arrows
 // OUT ending in .svg, or --svg, writes SVG; else PNG.
 
+#include <cerrno>
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -106,7 +107,7 @@ int Render(Client& client, const std::vector<std::string>& args) {
     scene.goal = convert::CellFromProto(path->goal());
     summary = absl::StrCat(
         "cost=", path->cost(), " cells=", scene.path.size(),
-        " algorithm=", v1::Algorithm_Name(path->algorithm()),
+        " algorithm=", Name(path->algorithm()),
         " expanded=", path->expanded(), " traced=", scene.trace.size(),
         path->trace_truncated() ? " (truncated)" : "",
         " version=", path->map_version());
@@ -119,13 +120,12 @@ int Render(Client& client, const std::vector<std::string>& args) {
   absl::StatusOr<std::string> picture =
       svg ? render::RenderSvg(scene, options) : render::RenderPng(scene, options);
   if (!picture.ok()) return Fail(picture.status());
+  errno = 0;
   std::ofstream out(out_path, std::ios::binary | std::ios::trunc);
+  if (!out) return FailLocal("write", out_path, errno != 0 ? errno : EIO);
   out.write(picture->data(), static_cast<std::streamsize>(picture->size()));
   out.close();
-  if (!out) {
-    return Fail(absl::UnavailableError(
-        absl::StrCat("could not write ", out_path)));
-  }
+  if (!out) return FailLocal("write", out_path, errno != 0 ? errno : EIO);
   const int k = *render::CellPixels(*map, options);
   std::printf("wrote %s (%s, %dx%d px, %zu bytes)%s%s\n", out_path.c_str(),
               svg ? "svg" : "png", map->width() * k, map->height() * k,

@@ -312,4 +312,63 @@ absl::Status Client::Health() {
       "the server is not serving (draining or starting)");
 }
 
+std::unique_ptr<WatchStream> Client::Watch(const std::string& map_id,
+                                           absl::Duration deadline) {
+  auto ctx = std::make_unique<grpc::ClientContext>();
+  AddToken(ctx.get());
+  if (!map_id.empty()) ctx->AddMetadata(kMapHeader, map_id);
+  if (deadline != absl::InfiniteDuration()) {
+    ctx->set_deadline(absl::ToChronoTime(absl::Now() + deadline));
+  }
+  auto stream = stub_->WatchPaths(ctx.get());
+  return std::make_unique<WatchStream>(std::move(ctx), std::move(stream));
+}
+
+absl::StatusOr<uint64_t> WatchStream::Send(v1::WatchRequest r) {
+  std::lock_guard<std::mutex> lock(write_mu_);
+  const uint64_t id = next_request_id_++;
+  r.set_request_id(id);
+  if (!stream_->Write(r)) {
+    return absl::UnavailableError("WatchPaths: the stream is closed");
+  }
+  return id;
+}
+
+absl::StatusOr<uint64_t> WatchStream::Add(uint64_t agent_id, const v1::PathRequest& path,
+                                          double replan_if_cheaper) {
+  v1::WatchRequest r;
+  r.set_agent_id(agent_id);
+  r.set_action(v1::WATCH_ACTION_ADD);
+  *r.mutable_path() = path;
+  r.set_replan_if_cheaper(replan_if_cheaper);
+  return Send(std::move(r));
+}
+
+absl::StatusOr<uint64_t> WatchStream::Move(uint64_t agent_id, int32_t x, int32_t y) {
+  v1::WatchRequest r;
+  r.set_agent_id(agent_id);
+  r.set_action(v1::WATCH_ACTION_MOVE);
+  r.mutable_position()->set_x(x);
+  r.mutable_position()->set_y(y);
+  return Send(std::move(r));
+}
+
+absl::StatusOr<uint64_t> WatchStream::Retarget(uint64_t agent_id, int32_t x, int32_t y) {
+  v1::WatchRequest r;
+  r.set_agent_id(agent_id);
+  r.set_action(v1::WATCH_ACTION_RETARGET);
+  r.mutable_goal()->set_x(x);
+  r.mutable_goal()->set_y(y);
+  return Send(std::move(r));
+}
+
+absl::StatusOr<uint64_t> WatchStream::Remove(uint64_t agent_id) {
+  v1::WatchRequest r;
+  r.set_agent_id(agent_id);
+  r.set_action(v1::WATCH_ACTION_REMOVE);
+  return Send(std::move(r));
+}
+
+absl::Status WatchStream::Finish() { return FromGrpc(stream_->Finish()); }
+
 }  // namespace gridstar

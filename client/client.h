@@ -76,6 +76,40 @@ inline constexpr char kMapHeader[] = "x-gridstar-map";
 // no map, so the client never re-registers one there.
 inline constexpr char kStoreHeader[] = "x-gridstar-store";
 
+// One WatchPaths stream (gridstar.proto, WatchAction and WatchEvent): the
+// caller adds agents and reads the events answered and pushed for them.
+// Thread-safety: one thread may write (Add, Move, Retarget, Remove,
+// CloseWrites) while another reads (Next); Cancel from any thread.
+class WatchStream {
+ public:
+  WatchStream(std::unique_ptr<grpc::ClientContext> context,
+              std::unique_ptr<grpc::ClientReaderWriter<v1::WatchRequest, v1::WatchEvent>>
+                  stream)
+      : context_(std::move(context)), stream_(std::move(stream)) {}
+  // Each returns the request id sent (echoed by the event that answers it),
+  // or Unavailable when the stream is closed.
+  absl::StatusOr<uint64_t> Add(uint64_t agent_id, const v1::PathRequest& path,
+                               double replan_if_cheaper = 0);
+  absl::StatusOr<uint64_t> Move(uint64_t agent_id, int32_t x, int32_t y);
+  absl::StatusOr<uint64_t> Retarget(uint64_t agent_id, int32_t x, int32_t y);
+  absl::StatusOr<uint64_t> Remove(uint64_t agent_id);
+  // Blocks for the next event; false once the stream has ended (Finish
+  // says why).
+  bool Next(v1::WatchEvent* event) { return stream_->Read(event); }
+  // No more requests (the server still pushes until Cancel).
+  void CloseWrites() { stream_->WritesDone(); }
+  void Cancel() { context_->TryCancel(); }
+  // The stream's final status. REQUIRES: Next returned false.
+  absl::Status Finish();
+
+ private:
+  absl::StatusOr<uint64_t> Send(v1::WatchRequest r);
+  std::unique_ptr<grpc::ClientContext> context_;
+  std::unique_ptr<grpc::ClientReaderWriter<v1::WatchRequest, v1::WatchEvent>> stream_;
+  std::mutex write_mu_;
+  uint64_t next_request_id_ = 1;  // Guarded by write_mu_.
+};
+
 class Client {
  public:
   // target: "host:port".
@@ -94,6 +128,10 @@ class Client {
       const v1::FlowFieldRequest& r);
   // SERVING -> OK; NOT_SERVING or no answer -> UNAVAILABLE.
   absl::Status Health();
+  // Opens a WatchPaths stream on `map_id` (routing header) with the token;
+  // no deadline unless `deadline` is finite. Not retried.
+  std::unique_ptr<WatchStream> Watch(const std::string& map_id,
+                                     absl::Duration deadline = absl::InfiniteDuration());
 
   v1::Pathfinding::Stub& stub() { return *stub_; }
   // Adds the token (if any) to a context the caller made for stub().

@@ -122,6 +122,66 @@ absl::Status MakeJob(const v1::PathRequest& r,
 
 namespace {
 
+// Why `ran` answered a query that asked for `asked` (PathResponse.note).
+std::string FallbackNote(Algorithm asked, Algorithm ran, const MapSnapshot& snapshot,
+                         const GridMap& searched, bool agent_map) {
+  if (asked == ran || asked == Algorithm::kAuto) return "";
+  const std::string head =
+      absl::StrCat(AlgorithmName(asked), " ran as ", AlgorithmName(ran), ": ");
+  auto missing = [&](const char* what, const char* field, const char* cli,
+                     const char* python) {
+    return absl::StrCat(head, "map '", snapshot.id, "' was registered without ", what,
+                        " (RegisterMapRequest.", field, "; CLI register --", cli,
+                        "; Python register_map(", python, "))");
+  };
+  const char* for_agents =
+      agent_map ? " (queries naming an agent class search that class's own map)" : "";
+  switch (asked) {
+    case Algorithm::kJpsPlus:
+      if (!searched.uniform_cost()) {
+        return absl::StrCat(head, "jump tables serve uniform-cost maps only");
+      }
+      if (!snapshot.options.jump_table) {
+        return missing("a jump table", "jump_table", "jump_table", "jump_table=True");
+      }
+      if (snapshot.jump_table_pending()) {
+        return absl::StrCat(head, "the jump table is being repaired after an update");
+      }
+      return absl::StrCat(head, "no jump table for this query", for_agents);
+    case Algorithm::kAlt:
+      if (snapshot.options.landmarks == 0) {
+        return missing("landmarks", "landmarks", "landmarks 8", "landmarks=8");
+      }
+      if (snapshot.landmarks_pending()) {
+        return absl::StrCat(head, "landmarks are being rebuilt after an update");
+      }
+      return absl::StrCat(head, "the landmarks serve the map's default policy",
+                          for_agents);
+    case Algorithm::kHpa:
+      if (!snapshot.options.hpa) {
+        return missing("the HPA* abstraction", "hpa", "hpa", "hpa=True");
+      }
+      return absl::StrCat(head, "the HPA* abstraction serves the map's default policy",
+                          for_agents);
+    case Algorithm::kSubgoal:
+      if (!searched.uniform_cost()) {
+        return absl::StrCat(head, "subgoal graphs serve uniform-cost maps only");
+      }
+      if (!snapshot.options.subgoal_graph) {
+        return missing("a subgoal graph", "subgoal_graph", "subgoal_graph",
+                       "subgoal_graph=True");
+      }
+      if (snapshot.subgoal_graph_pending()) {
+        return absl::StrCat(head, "the subgoal graph is being rebuilt after an update");
+      }
+      return absl::StrCat(head, "subgoal graphs serve no-corner-cutting only", for_agents);
+    case Algorithm::kJps:
+      return absl::StrCat(head, "jump point search serves uniform-cost maps only");
+    default:
+      return absl::StrCat(head, "the query's policy or map does not allow it");
+  }
+}
+
 // RunJob and TryRunJobWithin: with `inline_cap` > 0 the search may expand at
 // most that many cells, and one that needed more is abandoned (nullopt).
 absl::optional<absl::Status> Run(const PathJob& job, Metrics* metrics,
@@ -155,6 +215,11 @@ absl::optional<absl::Status> Run(const PathJob& job, Metrics* metrics,
   metrics->Search(AlgorithmName(r.algorithm), Outcome(s, r.partial_reason),
                   search_seconds, r.expanded);
   out->set_algorithm(convert::AlgorithmToProto(r.algorithm));
+  if (std::string note = FallbackNote(job.query.algorithm, r.algorithm, *job.snapshot,
+                                      job.map(), job.agent_map != nullptr);
+      !note.empty()) {
+    out->set_note(std::move(note));
+  }
   out->set_search_micros(search_seconds * 1e6);
   out->set_map_version(job.snapshot->version);
   if (!s.ok()) return SearchStatus(s, *job.snapshot);

@@ -1,6 +1,8 @@
 #include "gridstar/map_io.h"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <vector>
 
@@ -398,7 +400,8 @@ absl::StatusOr<std::string> ReadFile(const std::string& path,
   std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(path.c_str(), "rb"),
                                           &std::fclose);
   if (!f) {
-    return absl::NotFoundError(absl::StrCat(path, ": cannot open"));
+    return absl::NotFoundError(
+        absl::StrCat(path, ": cannot open: ", std::strerror(errno)));
   }
   std::string out;
   char buf[1 << 16];
