@@ -23,6 +23,7 @@
 
 #include "absl/flags/flag.h"
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -31,6 +32,8 @@
 #include "cli_common.h"
 #include "client.h"
 #include "convert/convert.h"
+#include "convert/names.h"
+#include "google/protobuf/descriptor.h"
 #include "gridstar/group_paths.h"
 #include "gridstar/map_io.h"
 #include "gridstar/scenario.h"
@@ -43,6 +46,25 @@ int Run(const std::vector<std::string>& argv) {
   if (argv.empty()) {
     std::fprintf(stderr, "gridstar: give a command (see --help)\n");
     return 2;
+  }
+  if (argv[0] == "names") {
+    // The one vocabulary (types.h): every enum value's canonical name.
+    const google::protobuf::FileDescriptor* file = v1::Algorithm_descriptor()->file();
+    std::vector<const google::protobuf::EnumDescriptor*> enums;
+    for (int i = 0; i < file->enum_type_count(); ++i) enums.push_back(file->enum_type(i));
+    for (int m = 0; m < file->message_type_count(); ++m) {
+      for (int i = 0; i < file->message_type(m)->enum_type_count(); ++i) {
+        enums.push_back(file->message_type(m)->enum_type(i));
+      }
+    }
+    for (const google::protobuf::EnumDescriptor* e : enums) {
+      for (int i = 0; i < e->value_count(); ++i) {
+        if (absl::EndsWith(e->value(i)->name(), "_UNSPECIFIED")) continue;
+        std::printf("%s %d %s\n", e->name().c_str(), e->value(i)->number(),
+                    convert::EnumValueName(e, e->value(i)->number()).c_str());
+      }
+    }
+    return 0;
   }
   ClientOptions options;
   options.deadline = absl::GetFlag(FLAGS_deadline);
@@ -212,6 +234,8 @@ int main(int argc, char** argv) {
       "  render ID OUT.png|OUT.svg [SX SY GX GY [--trace] | GX GY --flow]\n"
       "  scen --map ID SCEN                  a Moving AI scenario, checked\n"
       "  load --map ID SCEN --concurrency C --duration S   a load test\n"
+      "  names                               every enum value's name (algorithms, "
+      "policies, ...)\n"
       "Coordinates are cells, x right and y down from (0, 0) at the top left.";
   info.groups = {
       {"Connection",

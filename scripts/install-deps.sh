@@ -25,7 +25,8 @@ build_packages=(
   libpng-dev
   clang-14 libclang-rt-14-dev
 )
-test_packages=(nginx prometheus redis-server python3 python3-yaml python3-grpcio python3-protobuf)
+test_packages=(nginx prometheus redis-server python3 python3-yaml python3-grpcio python3-protobuf
+               python3-venv python3-pip python3-setuptools python3-wheel)
 runtime_packages=(
   libabsl20220623 libgrpc++1.51 libgrpc29 libprotobuf32
   libprometheus-cpp-core1.0 libprometheus-cpp-pull1.0 libcivetweb1

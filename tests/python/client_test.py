@@ -29,7 +29,7 @@ QUERY = "query-token-0123456789abcdef"
 # Waits the test does not mean to hit: a slow machine only takes longer.
 GENEROUS_S = 300
 BUILD = None
-grpc = Client = Error = cells_of = pb = pb_grpc = None
+grpc = Client = Error = cells_of = pb = pb_grpc = gridstar_client = None
 
 
 def free_port():
@@ -147,7 +147,7 @@ class PlainServerTest(unittest.TestCase):
         for start, goal, optimal in scenarios(10):
             with self.subTest(algorithm="hpa", start=start, goal=goal):
                 path = self.client.find_path("dungeon-hpa", start, goal, algorithm="hpa")
-                self.assertEqual(path.algorithm, pb.ALGORITHM_HPA)
+                self.assertEqual(path.algorithm, "hpa")
                 self.assertGreaterEqual(path.cost, optimal - 1e-4)
                 assert_valid_path(self, path, start, goal)
         smoothed = self.client.find_path("dungeon", (57, 73), (77, 77), smooth=True)
@@ -159,12 +159,18 @@ class PlainServerTest(unittest.TestCase):
         pairs.insert(5, ((500, 1), (2, 2)))  # Off the map.
         results = self.client.find_paths("dungeon", pairs, algorithm="jps")
         self.assertEqual(len(results), 21)
-        self.assertEqual(results[5].code, grpc.StatusCode.INVALID_ARGUMENT.value[0])
+        # A failed item is an Error (returned, not raised); the others have
+        # the shape of find_path's answer.
+        self.assertIsInstance(results[5], Error)
+        self.assertEqual(results[5].code, grpc.StatusCode.INVALID_ARGUMENT)
         self.assertIn("start", results[5].message)
         good = [r for i, r in enumerate(results) if i != 5]
+        single = self.client.find_path("dungeon", pairs[0][0], pairs[0][1], algorithm="jps")
+        self.assertEqual(type(good[0]), type(single))
         for r, (_, _, optimal) in zip(good, scenarios(20)):
-            self.assertEqual(r.code, 0, r.message)
-            self.assertAlmostEqual(r.path.cost, optimal, places=4)
+            self.assertNotIsInstance(r, Error)
+            self.assertAlmostEqual(r.cost, optimal, places=4)
+            self.assertEqual(r.algorithm, "jps")
 
     def test_a_stream_answers_every_request_once(self):
         scen = scenarios(60)
@@ -172,8 +178,8 @@ class PlainServerTest(unittest.TestCase):
             "dungeon", [(s, g) for s, g, _ in scen], algorithm="jps_plus"))
         self.assertEqual(sorted(a.request_id for a in answers), list(range(60)))
         for a in answers:
-            self.assertEqual(a.result.code, 0, a.result.message)
-            self.assertAlmostEqual(a.result.path.cost, scen[a.request_id][2], places=4)
+            self.assertNotIsInstance(a, Error)
+            self.assertAlmostEqual(a.cost, scen[a.request_id][2], places=4)
 
     def test_watched_agents_get_a_new_path_when_an_update_blocks_theirs(self):
         c = self.client
@@ -182,8 +188,9 @@ class PlainServerTest(unittest.TestCase):
             events = iter(watch)
             rid = watch.add(7, "hall", (0, 1), (19, 1), algorithm="astar")
             added = next(events)
-            self.assertEqual((added.request_id, added.agent_id, added.code), (rid, 7, 0))
-            self.assertEqual(added.reason, pb.WATCH_REASON_ADDED)
+            self.assertEqual((added.request_id, added.agent_id, added.code),
+                             (rid, 7, grpc.StatusCode.OK))
+            self.assertEqual(added.reason, "added")
             self.assertEqual(cells_of(added.path.cells)[5], (5, 1))
             rid = watch.move(7, (3, 1))
             moved = next(events)
@@ -191,16 +198,16 @@ class PlainServerTest(unittest.TestCase):
             info = c.update_cells("hall", [((10, 1), 0)])
             pushed = next(events)
             self.assertEqual(pushed.request_id, 0)
-            self.assertEqual(pushed.reason, pb.WATCH_REASON_BLOCKED)
+            self.assertEqual(pushed.reason, "blocked")
             self.assertEqual(pushed.map_version, info.version)
             cells = cells_of(pushed.path.cells)
             self.assertEqual(cells[0], (3, 1))
             self.assertNotIn((10, 1), cells)
             watch.remove(7)
-            self.assertEqual(next(events).reason, pb.WATCH_REASON_REMOVED)
+            self.assertEqual(next(events).reason, "removed")
             watch.move(7, (4, 1))
             gone = next(events)
-            self.assertEqual(gone.code, grpc.StatusCode.NOT_FOUND.value[0])
+            self.assertEqual(gone.code, grpc.StatusCode.NOT_FOUND)
             self.assertIn("agent_id", gone.message)
             watch.close()
             self.assertEqual(list(events), [])
@@ -212,7 +219,7 @@ class PlainServerTest(unittest.TestCase):
                                              method="flow_field")
         self.assertTrue(field.flow_field)
         for start, unit in zip(starts, field.units):
-            self.assertEqual(unit.code, 0, unit.message)
+            self.assertEqual(unit.code, grpc.StatusCode.OK, unit.message)
             optimal = self.client.find_path("dungeon", start, (97, 52)).cost
             self.assertAlmostEqual(unit.path.cost, optimal, places=4)
         spliced = self.client.find_group_paths("dungeon", starts, [(97, 52)],
@@ -220,7 +227,7 @@ class PlainServerTest(unittest.TestCase):
         self.assertFalse(spliced.flow_field)
         self.assertEqual(len(spliced.units), len(starts))
         for start, unit in zip(starts, spliced.units):
-            self.assertEqual(unit.code, 0, unit.message)
+            self.assertEqual(unit.code, grpc.StatusCode.OK, unit.message)
             assert_valid_path(self, unit.path, start, (97, 52))
         self.assertGreaterEqual(spliced.mean_cost_overhead, -1e-9)  # Rounding.
 
@@ -291,7 +298,7 @@ class PlainServerTest(unittest.TestCase):
         cases = [
             ("unknown map", lambda: self.client.find_path("nowhere", (1, 1), (2, 2)),
              grpc.StatusCode.NOT_FOUND, "nowhere"),
-            ("start off the map", lambda: self.client.find_path("dungeon", (-1, 3), (2, 2)),
+            ("start off the map", lambda: self.client.find_path("dungeon", (500, 3), (2, 2)),
              grpc.StatusCode.INVALID_ARGUMENT, "start"),
             ("raw of the wrong size",
              lambda: self.client.register_map("bad", raw=b"\x01" * 5, width=2, height=2),
@@ -322,18 +329,65 @@ class PlainServerTest(unittest.TestCase):
         self.assertTrue(partial.partial)
 
     def test_bad_arguments_are_refused_before_sending(self):
+        # Cells are whole numbers in [0, 2^31 - 1]: never truncated (15.7 was
+        # once searched as 15), never sent out of range.
+        for name, call, error in [
+                ("start", lambda: self.client.find_path("dungeon", (15.7, 214.9), (2, 2)),
+                 TypeError),
+                ("goal", lambda: self.client.find_path("dungeon", (1, 1), (2.0, 2)),
+                 TypeError),
+                ("start", lambda: self.client.find_path("dungeon", (True, 1), (2, 2)),
+                 TypeError),
+                ("start", lambda: self.client.find_path("dungeon", (-1, 3), (2, 2)),
+                 ValueError),
+                ("goal", lambda: self.client.find_path("dungeon", (1, 1), (2, 2**31)),
+                 ValueError),
+                ("cells[0]", lambda: self.client.update_cells("dungeon", [((1.5, 1), 0)]),
+                 TypeError),
+                ("starts[1]", lambda: self.client.find_group_paths(
+                    "dungeon", [(1, 1), (2, "3")], [(5, 5)]), TypeError),
+                ("algorithm", lambda: self.client.find_path("dungeon", (1, 1), (2, 2),
+                                                            algorithm=3.5), TypeError),
+        ]:
+            with self.subTest(name, error=error):
+                with self.assertRaises(error) as e:
+                    call()
+                self.assertIn(name, str(e.exception))
         for name, call in [
                 ("algorithm", lambda: self.client.find_path("dungeon", (1, 1), (2, 2),
                                                             algorithm="fastest")),
                 ("diagonal", lambda: self.client.find_path("dungeon", (1, 1), (2, 2),
                                                            diagonal=42)),
-                ("start", lambda: self.client.find_path("dungeon", 7, (2, 2))),
                 ("raw, movingai, pgm", lambda: self.client.register_map("x")),
         ]:
             with self.subTest(name):
                 with self.assertRaises(ValueError) as e:
                     call()
                 self.assertIn(name.split(",")[0], str(e.exception))
+
+    def test_every_spelling_of_every_enum_is_one_value(self):
+        # The vocabulary of the CLI (gridstar names) is the client's.
+        out = subprocess.run([os.path.join(BUILD, "client", "gridstar"), "names"],
+                             capture_output=True, text=True, check=True).stdout
+        cli = {}
+        for line in out.splitlines():
+            enum, number, name = line.split()
+            cli.setdefault(enum, {})[name] = int(number)
+        self.assertEqual(gridstar_client.names(), cli)
+        self.assertGreaterEqual(len(cli), 5)
+        for spelling in ("jps+", "jps_plus", "JPS_PLUS", "ALGORITHM_JPS_PLUS", "Jps-Plus"):
+            with self.subTest(spelling):
+                path = self.client.find_path("dungeon", (57, 73), (77, 77), algorithm=spelling)
+                self.assertEqual(path.algorithm, "jps+")
+        for spelling in ("no-corner-cutting", "no_corner_cutting", "NO_CORNER_CUTTING",
+                         "DIAGONAL_POLICY_NO_CORNER_CUTTING"):
+            with self.subTest(spelling):
+                self.client.find_path("dungeon", (57, 73), (77, 77), diagonal=spelling)
+        group = self.client.find_group_paths("dungeon", [(8, 58)], [(97, 52)],
+                                             method="FLOW_FIELD")
+        self.assertTrue(group.flow_field)
+        info = self.client.list_maps()[0]
+        self.assertIn(info.auto_algorithm, cli["Algorithm"])
 
     def test_the_example_script_draws_a_path(self):
         env = dict(os.environ, PYTHONPATH=os.path.join(BUILD, "python"))
@@ -532,18 +586,18 @@ class RetryTest(unittest.TestCase):
 
 
 def main():
-    global BUILD, grpc, Client, Error, cells_of, pb, pb_grpc
+    global BUILD, grpc, Client, Error, cells_of, pb, pb_grpc, gridstar_client
     BUILD = os.path.abspath(sys.argv.pop(1))
     sys.path.insert(0, os.path.join(BUILD, "python"))
     try:
         import grpc as grpc_module
-        import gridstar_client
+        import gridstar_client as client_module
         from gridstar.v1 import gridstar_pb2_grpc
     except ImportError as e:
         print(f"python client test needs python3-grpcio and python3-protobuf "
               f"(scripts/install-deps.sh --test): {e}")
         sys.exit(1 if os.environ.get("CI") else 77)
-    grpc, pb_grpc = grpc_module, gridstar_pb2_grpc
+    grpc, pb_grpc, gridstar_client = grpc_module, gridstar_pb2_grpc, client_module
     Client, Error = gridstar_client.Client, gridstar_client.Error
     cells_of, pb = gridstar_client.cells_of, gridstar_client.pb
     unittest.main(verbosity=2)

@@ -13,7 +13,7 @@ import argparse
 import os
 import sys
 
-from gridstar_client import Client, Error, cells_of, pb
+from gridstar_client import Client, Error, cells_of
 
 
 def main():
@@ -52,7 +52,7 @@ def main():
     print("\n".join("".join(r) for r in rows))
     print(f"{map_id} v{path.map_version}: {len(path.cells) // 2} cells, cost "
           f"{path.cost:.3f}, {path.expanded} expanded by "
-          f"{pb.Algorithm.Name(path.algorithm)} in {path.search_micros:.0f} us")
+          f"{path.algorithm} in {path.search_micros:.0f} us")
     return 0
 
 

@@ -6,12 +6,16 @@
         print(cells_of(c.find_path("dungeon", (1, 1), (20, 9))))
 
 See client.py for what a Client does (deadlines, retries, the map header,
-TLS and tokens) and proto/gridstar/v1/gridstar.proto for every message.
+TLS and tokens), answers.py for the shape of its answers (enums by name) and
+the vocabulary it reads, and proto/gridstar/v1/gridstar.proto for every
+message.
 The generated messages are importable as gridstar.v1.gridstar_pb2 (here `pb`).
 """
 
 from gridstar.v1 import gridstar_pb2 as pb
 
+from .answers import Answer, canonical, names
 from .client import MAP_HEADER, Client, Error, Watch, cells_of, read_token_file
 
-__all__ = ["Client", "Error", "MAP_HEADER", "Watch", "cells_of", "pb", "read_token_file"]
+__all__ = ["Answer", "Client", "Error", "MAP_HEADER", "Watch", "canonical", "cells_of",
+           "names", "pb", "read_token_file"]

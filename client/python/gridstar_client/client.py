@@ -36,7 +36,10 @@ import grpc
 from gridstar.v1 import gridstar_pb2 as pb
 from gridstar.v1 import gridstar_pb2_grpc as pb_grpc
 
+from .answers import Answer, cell, enum_value
+
 MAP_HEADER = "x-gridstar-map"
+_CODE_OF = {c.value[0]: c for c in grpc.StatusCode}
 _MAX_MESSAGE_BYTES = 128 << 20
 
 
@@ -62,38 +65,31 @@ def read_token_file(path):
 
 def cells_of(packed):
     """[(x, y), ...] of a packed x0, y0, x1, y1, ... field (PathResponse.cells,
-    .waypoints), or of a PathResponse itself (its cells)."""
+    .waypoints), or of a path answer itself (its cells)."""
+    if isinstance(packed, Answer):
+        packed = packed.proto
     if isinstance(packed, pb.PathResponse):
         packed = packed.cells
     packed = list(packed)
     return list(zip(packed[0::2], packed[1::2]))
 
 
-def _cell(value, name):
-    if isinstance(value, pb.Cell):
-        return value
-    try:
-        x, y = value
-        return pb.Cell(x=int(x), y=int(y))
-    except (TypeError, ValueError):
-        raise ValueError(f"{name}: expected a Cell or an (x, y) pair, got {value!r}") from None
+_cell = cell
 
 
-def _enum(enum_type, prefix, value, name):
-    """An enum value from its number, its full name or its short name in any
-    case: "jps_plus", "JPS_PLUS" and "ALGORITHM_JPS_PLUS" all work."""
-    if value is None:
-        return 0
-    if isinstance(value, int):
-        if value not in enum_type.values():
-            raise ValueError(f"{name}: {value} is not a {enum_type.DESCRIPTOR.name}")
-        return value
-    text = str(value).upper()
-    for candidate in (text, prefix + text):
-        if candidate in enum_type.keys():
-            return enum_type.Value(candidate)
-    short = [k[len(prefix):].lower() for k in enum_type.keys()]
-    raise ValueError(f"{name}: unknown value {value!r} (one of {', '.join(short)})")
+def _enum(enum_type, value, name):
+    return enum_value(enum_type, value, name)
+
+
+def _item(code, message, path, **extra):
+    """A batch item in the shape of a single answer: the path's Answer, or,
+    when it failed, an Error (returned, not raised)."""
+    if code != 0:
+        e = Error(_CODE_OF.get(code, grpc.StatusCode.UNKNOWN), message)
+        for k, v in extra.items():
+            setattr(e, k, v)
+        return e
+    return Answer(path, **extra)
 
 
 def _path_request(map_id, start, goal, *, algorithm=None, weight=0.0, diagonal=None,
@@ -101,9 +97,9 @@ def _path_request(map_id, start, goal, *, algorithm=None, weight=0.0, diagonal=N
                   areas=0, area_costs=(), agent_size=0):
     return pb.PathRequest(
         map_id=map_id, start=_cell(start, "start"), goal=_cell(goal, "goal"),
-        algorithm=_enum(pb.Algorithm, "ALGORITHM_", algorithm, "algorithm"),
+        algorithm=_enum(pb.Algorithm, algorithm, "algorithm"),
         weight=weight,
-        diagonal=_enum(pb.DiagonalPolicy, "DIAGONAL_POLICY_", diagonal, "diagonal"),
+        diagonal=_enum(pb.DiagonalPolicy, diagonal, "diagonal"),
         max_expansions=max_expansions, smooth=smooth, snap_radius=snap_radius,
         allow_partial=allow_partial, areas=areas, area_costs=list(area_costs),
         agent_size=agent_size)
@@ -259,8 +255,7 @@ class Client:
             raise ValueError("register_map: give exactly one of raw, movingai, pgm")
         request = pb.RegisterMapRequest(
             id=map_id, width=width, height=height,
-            default_diagonal=_enum(pb.DiagonalPolicy, "DIAGONAL_POLICY_",
-                                   default_diagonal, "default_diagonal"),
+            default_diagonal=_enum(pb.DiagonalPolicy, default_diagonal, "default_diagonal"),
             replace=replace, jump_table=jump_table, landmarks=landmarks, hpa=hpa,
             default_areas=default_areas, max_agent_size=max_agent_size,
             subgoal_graph=subgoal_graph)
@@ -280,7 +275,7 @@ class Client:
                 # The same content again keeps the updates made since.
                 if slot is None or info.version == 1 or slot[0] != request:
                     self._maps[map_id] = [request, []]
-        return info
+        return Answer(info)
 
     def update_cells(self, map_id, cells=(), rects=(), *, expected_version=0, timeout=None):
         """Changes costs atomically. cells: ((x, y), cost) pairs; rects:
@@ -298,18 +293,19 @@ class Client:
             with self._lock:
                 if map_id in self._maps:
                     self._maps[map_id][1].append(request)
-        return info
+        return Answer(info)
 
     def get_map(self, map_id, *, include_cells=False, timeout=None):
         """GetMapResponse: the map's info and, with include_cells, its raw costs."""
-        return self._map_call(self._stub.GetMap,
-                              pb.GetMapRequest(id=map_id, include_cells=include_cells),
-                              idempotent=True, map_id=map_id, timeout=timeout)
+        return Answer(self._map_call(self._stub.GetMap,
+                                     pb.GetMapRequest(id=map_id, include_cells=include_cells),
+                                     idempotent=True, map_id=map_id, timeout=timeout))
 
     def list_maps(self, *, timeout=None):
         """Every map's MapInfo, ordered by id."""
-        return list(self._call(self._stub.ListMaps, pb.ListMapsRequest(), idempotent=True,
-                               map_id="", timeout=timeout).maps)
+        return [Answer(m) for m in self._call(self._stub.ListMaps, pb.ListMapsRequest(),
+                                              idempotent=True, map_id="",
+                                              timeout=timeout).maps]
 
     def delete_map(self, map_id, *, timeout=None):
         """Removes a map (and forgets it). Not retried on UNAVAILABLE."""
@@ -327,32 +323,34 @@ class Client:
     # ---- Searches.
 
     def find_path(self, map_id, start, goal, *, timeout=None, **options):
-        """One path (PathResponse). start, goal: (x, y). options: algorithm
-        ("astar", "jps", "jps_plus", "alt", "bidirectional", "hpa", "subgoal",
-        "auto", ...),
-        weight, diagonal
-        ("never", "no_corner_cutting", "allow_corner_cutting"),
+        """One path (an Answer of PathResponse). start, goal: (x, y) whole
+        numbers. options: algorithm ("astar", "jps", "jps+", "alt",
+        "bidirectional", "hpa", "subgoal", "auto", ...; any spelling of
+        answers.py), weight, diagonal ("never", "no-corner-cutting",
+        "allow-corner-cutting"),
         max_expansions, smooth, snap_radius, allow_partial; the agent:
         areas (bit mask, 0 = the map's default), area_costs (multiplier per
         area id), agent_size (1 to 8)."""
-        return self._map_call(self._stub.FindPath,
-                              _path_request(map_id, start, goal, **options),
-                              idempotent=True, map_id=map_id, timeout=timeout)
+        return Answer(self._map_call(self._stub.FindPath,
+                                     _path_request(map_id, start, goal, **options),
+                                     idempotent=True, map_id=map_id, timeout=timeout))
 
     def find_paths(self, map_id, pairs, *, timeout=None, **options):
         """Many paths in one call: pairs of (start, goal), each with the same
-        options as find_path. Returns one PathItemResult per pair, in order;
-        each has its own code (0 = OK) and message."""
+        options as find_path. Returns one item per pair, in order, in the
+        shape of find_path's answer: the path's Answer, or an Error (returned,
+        not raised) for a pair that failed."""
         request = pb.FindPathsRequest(map_id=map_id)
         for start, goal in pairs:
             request.items.append(_path_request(map_id, start, goal, **options))
-        return list(self._map_call(self._stub.FindPaths, request, idempotent=True,
-                                   map_id=map_id, timeout=timeout).results)
+        results = self._map_call(self._stub.FindPaths, request, idempotent=True,
+                                 map_id=map_id, timeout=timeout).results
+        return [_item(r.code, r.message, r.path) for r in results]
 
     def find_paths_stream(self, map_id, pairs, *, timeout=None, **options):
-        """Streams (start, goal) pairs to the server and yields
-        StreamPathResponse as the answers come (out of order; request_id is
-        the pair's index). Not retried: an iterator cannot be replayed. No
+        """Streams (start, goal) pairs to the server and yields each answer as
+        it comes (out of order), shaped as find_paths' items, with
+        `request_id` the pair's index. Not retried: an iterator cannot be replayed. No
         deadline unless `timeout` is given (each search still has the
         server's --max_search_time)."""
 
@@ -367,7 +365,8 @@ class Client:
                                              metadata=self._metadata(map_id))
         try:
             for answer in answers:
-                yield answer
+                r = answer.result
+                yield _item(r.code, r.message, r.path, request_id=answer.request_id)
         except grpc.RpcError as e:
             raise Error(e.code(), e.details() or "") from None
 
@@ -384,18 +383,18 @@ class Client:
                          report_overhead=False, max_splice_distance=0, method=None,
                          flow_field_min_units=0, timeout=None):
         """Paths for a group (GroupPathsResponse): one goal for all units or
-        one per unit. method: "auto", "splice" or "flow_field"."""
+        one per unit. method: "auto", "splice" or "flow-field"."""
         request = pb.GroupPathsRequest(
             map_id=map_id,
             starts=[_cell(c, f"starts[{i}]") for i, c in enumerate(starts)],
             goals=[_cell(c, f"goals[{i}]") for i, c in enumerate(goals)],
-            algorithm=_enum(pb.Algorithm, "ALGORITHM_", algorithm, "algorithm"),
-            diagonal=_enum(pb.DiagonalPolicy, "DIAGONAL_POLICY_", diagonal, "diagonal"),
+            algorithm=_enum(pb.Algorithm, algorithm, "algorithm"),
+            diagonal=_enum(pb.DiagonalPolicy, diagonal, "diagonal"),
             report_overhead=report_overhead, max_splice_distance=max_splice_distance,
-            method=_enum(pb.GroupMethod, "GROUP_METHOD_", method, "method"),
+            method=_enum(pb.GroupMethod, method, "method"),
             flow_field_min_units=flow_field_min_units)
-        return self._map_call(self._stub.FindGroupPaths, request, idempotent=True,
-                              map_id=map_id, timeout=timeout)
+        return Answer(self._map_call(self._stub.FindGroupPaths, request, idempotent=True,
+                                     map_id=map_id, timeout=timeout))
 
     def compute_flow_field(self, map_id, goal, *, diagonal=None, max_cost=0.0,
                            allow_partial=False, timeout=None):
@@ -403,10 +402,10 @@ class Client:
         (FlowFieldResponse; costs and directions are row-major)."""
         request = pb.FlowFieldRequest(
             map_id=map_id, goal=_cell(goal, "goal"),
-            diagonal=_enum(pb.DiagonalPolicy, "DIAGONAL_POLICY_", diagonal, "diagonal"),
+            diagonal=_enum(pb.DiagonalPolicy, diagonal, "diagonal"),
             max_cost=max_cost, allow_partial=allow_partial)
-        return self._map_call(self._stub.ComputeFlowField, request, idempotent=True,
-                              map_id=map_id, timeout=timeout)
+        return Answer(self._map_call(self._stub.ComputeFlowField, request, idempotent=True,
+                                     map_id=map_id, timeout=timeout))
 
     # ---- Health.
 
@@ -496,7 +495,7 @@ class Watch:
     def __iter__(self):
         try:
             for event in self._events:
-                yield event
+                yield Answer(event)
         except grpc.RpcError as e:
             if e.code() != grpc.StatusCode.CANCELLED or not self._closed:
                 raise Error(e.code(), e.details() or "") from None
