@@ -18,6 +18,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "cli_common.h"
 #include "convert/convert.h"
 #include "gridstar/grid_map.h"
@@ -30,6 +31,9 @@ ABSL_FLAG(bool, flow, false, "render: draw the flow field of GX GY");
 ABSL_FLAG(bool, svg, false, "render: write SVG (also when OUT ends in .svg)");
 ABSL_FLAG(int, cell_pixels, 0,
           "render: pixels per cell side (0 = fit the longer side in 2048 px)");
+ABSL_FLAG(bool, legend, true,
+          "render: a strip below the map naming every colour (areas, their "
+          "costs, what blocks the agent, the path, markers) under a caption");
 ABSL_FLAG(int, arrow_spacing, 0,
           "render: cells between flow arrows (0 = about every 16 px)");
 
@@ -69,6 +73,15 @@ int Render(Client& client, const std::vector<std::string>& args) {
 
   render::Scene scene;
   scene.map = &*map;
+  scene.areas.assign(got->areas().begin(), got->areas().end());
+  // The agent of the picture: --areas, else the map's default areas.
+  scene.allowed_areas = got->info().default_areas();
+  if (absl::StatusOr<v1::PathRequest> asked = BaseRequest();
+      asked.ok() && asked->areas() != 0) {
+    scene.allowed_areas = asked->areas();
+  }
+  scene.caption = absl::StrCat(id, " v", got->info().version(), " ", map->width(), "x",
+                               map->height());
   std::string summary;
   if (flow) {
     v1::FlowFieldRequest r;
@@ -89,6 +102,8 @@ int Render(Client& client, const std::vector<std::string>& args) {
                                  field->directions().end());
     scene.goal = convert::CellFromProto(field->goal());
     summary = absl::StrCat("reached=", field->reached_cells());
+    absl::StrAppend(&scene.caption, ": flow field to (", v[0], ",", v[1], "), ",
+                    field->reached_cells(), " cells reached");
   } else if (!v.empty()) {
     absl::StatusOr<v1::PathRequest> r = BaseRequest();
     if (!r.ok()) return Fail(r.status());
@@ -111,10 +126,15 @@ int Render(Client& client, const std::vector<std::string>& args) {
         " expanded=", path->expanded(), " traced=", scene.trace.size(),
         path->trace_truncated() ? " (truncated)" : "",
         " version=", path->map_version());
+    const bool theta = path->algorithm() == v1::ALGORITHM_THETA;
+    absl::StrAppend(&scene.caption, ": ", Name(path->algorithm()), " cost ",
+                    absl::StrFormat("%.2f", theta ? path->smoothed_cost() : path->cost()),
+                    ", ", scene.path.size(), " cells, ", path->expanded(), " expanded");
   }
   render::RenderOptions options;
   options.cell_pixels = absl::GetFlag(FLAGS_cell_pixels);
   options.arrow_spacing = absl::GetFlag(FLAGS_arrow_spacing);
+  options.legend = absl::GetFlag(FLAGS_legend);
   const bool svg =
       absl::GetFlag(FLAGS_svg) || absl::EndsWithIgnoreCase(out_path, ".svg");
   absl::StatusOr<std::string> picture =
@@ -127,6 +147,7 @@ int Render(Client& client, const std::vector<std::string>& args) {
   out.close();
   if (!out) return FailLocal("write", out_path, errno != 0 ? errno : EIO);
   const int k = *render::CellPixels(*map, options);
+  // The map's part of the picture (the legend strip, when drawn, is below).
   std::printf("wrote %s (%s, %dx%d px, %zu bytes)%s%s\n", out_path.c_str(),
               svg ? "svg" : "png", map->width() * k, map->height() * k,
               picture->size(), summary.empty() ? "" : " ", summary.c_str());

@@ -249,7 +249,7 @@ int main(int argc, char** argv) {
       {"watch", {"agents", "events", "watch_for", "replan_if_cheaper"}},
       {"Output", {"json"}},
       {"scen, load", {"map", "batch", "concurrency", "duration", "rps", "stream"}},
-      {"render", {"flow", "svg", "cell_pixels", "arrow_spacing"}}};
+      {"render", {"flow", "svg", "cell_pixels", "arrow_spacing", "legend"}}};
   info.sources = {"client/"};
   const std::vector<std::string> positional =
       gridstar::ParseProgramFlags(argc, argv, info);

@@ -12,10 +12,13 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "gridstar/render.h"
+#include "font.h"
 #include "scene.h"
 
 namespace gridstar::render {
@@ -73,11 +76,98 @@ class Canvas {
 
 constexpr int kSparseMarker = 5;
 
+// A square of `side` pixels centred on cell c's centre, with a one-pixel
+// outline around it.
+void Marker(Canvas& canvas, Cell c, int k, int side, Rgb colour) {
+  const int cx = c.x * k + k / 2, cy = c.y * k + k / 2;
+  const int x0 = cx - side / 2, y0 = cy - side / 2;
+  canvas.Fill(x0 - 1, y0 - 1, side + 2, side + 2, kMarkerOutline);
+  canvas.Fill(x0, y0, side, side, colour);
+}
+
+void Text(Canvas& canvas, int x, int y, absl::string_view text, Rgb colour) {
+  for (char ch : text) {
+    const uint8_t* rows = internal::Glyph(ch);
+    for (int r = 0; r < internal::kGlyphHeight; ++r) {
+      for (int b = 0; b < internal::kGlyphWidth; ++b) {
+        if ((rows[r] >> (internal::kGlyphWidth - 1 - b)) & 1) canvas.Set(x + b, y + r, colour);
+      }
+    }
+    x += internal::kGlyphAdvance;
+  }
+}
+
+// The legend's layout: where each swatch goes, and the strip's size.
+constexpr int kPad = 6;
+constexpr int kSwatch = 10;
+constexpr int kRow = 14;
+constexpr int kMinLegendWidth = 360;
+
+struct LegendLayout {
+  int width = 0;
+  int height = 0;
+  std::vector<std::pair<int, int>> at;  // Swatch corner of each entry.
+};
+
+LegendLayout Layout(const Scene& scene, const std::vector<internal::LegendEntry>& entries,
+                    int map_width_px) {
+  LegendLayout l;
+  l.width = std::max(map_width_px, kMinLegendWidth);
+  int y = kPad + (scene.caption.empty() ? 0 : kRow);
+  int x = kPad;
+  for (const internal::LegendEntry& e : entries) {
+    const int w = kSwatch + 4 + static_cast<int>(e.label.size()) * internal::kGlyphAdvance + 12;
+    if (x > kPad && x + w > l.width - kPad) {
+      x = kPad;
+      y += kRow;
+    }
+    l.at.push_back({x, y});
+    x += w;
+  }
+  l.height = y + (entries.empty() ? 0 : kRow) + kPad;
+  return l;
+}
+
+void DrawLegend(const Scene& scene, const std::vector<internal::LegendEntry>& entries,
+                const LegendLayout& l, int top, Canvas& canvas) {
+  canvas.Fill(0, top, canvas.width(), canvas.height() - top, kLegendBackground);
+  if (!scene.caption.empty()) Text(canvas, kPad, top + kPad, scene.caption, kTextColour);
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const auto [x, y0] = l.at[i];
+    const int y = top + y0;
+    canvas.Fill(x - 1, y - 1, kSwatch + 2, kSwatch + 2, kTextColour);
+    for (int py = 0; py < kSwatch; ++py) {
+      for (int px = 0; px < kSwatch; ++px) {
+        canvas.Set(x + px, y + py,
+                   entries[i].hatched && HatchPixel(x + px, y + py) ? kWallColour
+                                                                    : entries[i].colour);
+      }
+    }
+    Text(canvas, x + kSwatch + 4, y + 2, entries[i].label, kTextColour);
+  }
+}
+
 void Draw(const Scene& scene, int k, int arrow_spacing, Canvas& canvas) {
   const GridMap& map = *scene.map;
   for (int32_t y = 0; y < map.height(); ++y) {
     for (int32_t x = 0; x < map.width(); ++x) {
-      canvas.Fill(x * k, y * k, k, k, internal::BackgroundColour(map, {x, y}));
+      const internal::CellLook look = internal::BackgroundLook(scene, {x, y});
+      if (!look.blocked_for_agent) {
+        canvas.Fill(x * k, y * k, k, k, look.colour);
+        continue;
+      }
+      // Hatched: the area's colour under wall-coloured diagonals; a cell of
+      // one pixel is its area's colour halfway to the wall colour.
+      for (int py = y * k; py < (y + 1) * k; ++py) {
+        for (int px = x * k; px < (x + 1) * k; ++px) {
+          canvas.Set(px, py,
+                     k == 1 ? Rgb{static_cast<uint8_t>((look.colour.r + kWallColour.r) / 2),
+                                  static_cast<uint8_t>((look.colour.g + kWallColour.g) / 2),
+                                  static_cast<uint8_t>((look.colour.b + kWallColour.b) / 2)}
+                     : HatchPixel(px, py) ? kWallColour
+                                          : look.colour);
+        }
+      }
     }
   }
   // A sparse trace (jump points: under one cell in 20) on small cells is
@@ -141,12 +231,10 @@ void Draw(const Scene& scene, int k, int arrow_spacing, Canvas& canvas) {
       }
     }
   }
-  if (scene.start.has_value()) {
-    canvas.Fill(scene.start->x * k, scene.start->y * k, k, k, kStartColour);
-  }
-  if (scene.goal.has_value()) {
-    canvas.Fill(scene.goal->x * k, scene.goal->y * k, k, k, kGoalColour);
-  }
+  // Markers at least a cell and 1/100 of the longer side wide.
+  const int side = std::max(k, std::max(map.width(), map.height()) * k / 100);
+  if (scene.start.has_value()) Marker(canvas, *scene.start, k, side, kStartColour);
+  if (scene.goal.has_value()) Marker(canvas, *scene.goal, k, side, kGoalColour);
 }
 
 // libpng's errors become a false return (through its longjmp), without the
@@ -245,8 +333,16 @@ absl::StatusOr<std::string> RenderPng(const Scene& scene,
     return s;
   }
   const int k = *CellPixels(*scene.map, options);
-  Canvas canvas(scene.map->width() * k, scene.map->height() * k);
+  const int map_w = scene.map->width() * k, map_h = scene.map->height() * k;
+  std::vector<internal::LegendEntry> entries;
+  LegendLayout layout;
+  if (options.legend) {
+    entries = internal::LegendEntries(scene);
+    layout = Layout(scene, entries, map_w);
+  }
+  Canvas canvas(std::max(map_w, layout.width), map_h + layout.height);
   Draw(scene, k, internal::ArrowSpacing(options, k), canvas);
+  if (options.legend) DrawLegend(scene, entries, layout, map_h, canvas);
   std::vector<png_bytep> rows(canvas.height());
   for (int y = 0; y < canvas.height(); ++y) {
     rows[y] = const_cast<png_bytep>(

@@ -1,6 +1,7 @@
 #include "scene.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -42,6 +43,41 @@ Rgb CostColour(uint8_t cost, uint8_t min_cost, uint8_t max_cost) {
   const double t = std::clamp(
       static_cast<double>(cost - min_cost) / (max_cost - min_cost), 0.0, 1.0);
   return Mix(Rgb{255, 255, 255}, Rgb{150, 110, 70}, t);
+}
+
+Rgb AreaColour(uint8_t area, uint8_t cost, uint8_t min_cost, uint8_t max_cost) {
+  const double t =
+      max_cost <= min_cost
+          ? 0.0
+          : std::clamp(static_cast<double>(cost - min_cost) / (max_cost - min_cost), 0.0,
+                       1.0);
+  switch (area) {
+    case 0:
+      return CostColour(cost, min_cost, max_cost);
+    case 1:
+      return Mix(kSwampColour, Rgb{110, 100, 60}, t);
+    case 2:
+      return kWaterColour;
+    case 3:
+      return kTreeColour;
+    default:
+      return Mix(kAreaPalette[(area - 4) % 8], Rgb{60, 60, 60}, 0.5 * t);
+  }
+}
+
+std::string AreaName(uint8_t area) {
+  switch (area) {
+    case 0:
+      return "ground";
+    case 1:
+      return "swamp";
+    case 2:
+      return "water";
+    case 3:
+      return "trees";
+    default:
+      return absl::StrCat("area ", int{area});
+  }
 }
 
 Rgb TraceColour(size_t i, size_t n) {
@@ -99,6 +135,25 @@ absl::Status ValidateScene(const Scene& scene, const RenderOptions& options) {
       return s;
     }
   }
+  if (!scene.areas.empty()) {
+    if (static_cast<int64_t>(scene.areas.size()) != map.cell_count()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "areas: ", scene.areas.size(), " bytes for a map of ", map.cell_count(), " cells"));
+    }
+    for (size_t i = 0; i < scene.areas.size(); ++i) {
+      if (scene.areas[i] >= 64) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("areas[", i, "]: ", int{scene.areas[i]}, " is not below 64"));
+      }
+    }
+  }
+  for (size_t i = 0; i < scene.caption.size(); ++i) {
+    const unsigned char ch = static_cast<unsigned char>(scene.caption[i]);
+    if (ch < 0x20 || ch > 0x7e) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("caption[", i, "]: not printable ASCII"));
+    }
+  }
   if (!scene.flow_directions.empty()) {
     if (static_cast<int64_t>(scene.flow_directions.size()) !=
         map.cell_count()) {
@@ -123,10 +178,67 @@ int ArrowSpacing(const RenderOptions& options, int cell_pixels) {
   return std::max(1, 16 / cell_pixels);
 }
 
-Rgb BackgroundColour(const GridMap& map, Cell c) {
+CellLook BackgroundLook(const Scene& scene, Cell c) {
+  const GridMap& map = *scene.map;
   const uint8_t cost = map.cost(c);
-  if (cost == 0) return kWallColour;
-  return CostColour(cost, map.min_cost(), map.max_cost());
+  if (cost == 0) return {kWallColour, false};
+  const uint8_t area =
+      scene.areas.empty()
+          ? 0
+          : scene.areas[static_cast<size_t>(c.y) * map.width() + c.x];
+  return {AreaColour(area, cost, map.min_cost(), map.max_cost()),
+          ((scene.allowed_areas >> area) & 1) == 0};
+}
+
+std::vector<LegendEntry> LegendEntries(const Scene& scene) {
+  const GridMap& map = *scene.map;
+  // Per area present: its cost range.
+  std::array<int, 64> lo, hi;
+  lo.fill(256);
+  hi.fill(-1);
+  bool walls = false;
+  for (int32_t y = 0; y < map.height(); ++y) {
+    for (int32_t x = 0; x < map.width(); ++x) {
+      const uint8_t cost = map.cost({x, y});
+      if (cost == 0) {
+        walls = true;
+        continue;
+      }
+      const uint8_t a =
+          scene.areas.empty() ? 0 : scene.areas[static_cast<size_t>(y) * map.width() + x];
+      lo[a] = std::min<int>(lo[a], cost);
+      hi[a] = std::max<int>(hi[a], cost);
+    }
+  }
+  std::vector<LegendEntry> out;
+  if (walls) out.push_back({kWallColour, "wall (cost 0)", false});
+  for (int a = 0; a < 64; ++a) {
+    if (hi[a] < 0) continue;
+    const bool blocked = ((scene.allowed_areas >> a) & 1) == 0;
+    const std::string costs = lo[a] == hi[a] ? absl::StrCat("cost ", lo[a])
+                                             : absl::StrCat("cost ", lo[a], "-", hi[a]);
+    const uint8_t area = static_cast<uint8_t>(a);
+    // Shaded areas show their cheapest and dearest colours.
+    out.push_back({AreaColour(area, static_cast<uint8_t>(lo[a]), map.min_cost(),
+                              map.max_cost()),
+                   absl::StrCat(AreaName(area), " ", costs, blocked ? ", blocks agent" : ""),
+                   blocked});
+    if (lo[a] != hi[a] && (a == 0 || a == 1 || a >= 4)) {
+      out.push_back({AreaColour(area, static_cast<uint8_t>(hi[a]), map.min_cost(),
+                                map.max_cost()),
+                     absl::StrCat(AreaName(area), " cost ", hi[a]), blocked});
+    }
+  }
+  if (!scene.trace.empty()) {
+    out.push_back({TraceColour(0, 2), "expanded first", false});
+    out.push_back({TraceColour(1, 2), "expanded last", false});
+  }
+  if (!scene.path.empty()) out.push_back({kPathColour, "path", false});
+  if (!scene.waypoints.empty()) out.push_back({kWaypointColour, "waypoints", false});
+  if (!scene.flow_directions.empty()) out.push_back({kArrowColour, "flow arrows", false});
+  if (scene.start.has_value()) out.push_back({kStartColour, "start", false});
+  if (scene.goal.has_value()) out.push_back({kGoalColour, "goal", false});
+  return out;
 }
 
 }  // namespace internal

@@ -297,5 +297,132 @@ TEST(RenderTest, DecoderRefusesWhatIsNotAPng) {
   ASSERT_OK(DecodePng(*png));
 }
 
+// Each area in its own colour, and the cells of areas the agent may not enter
+// hatched over theirs: Moving AI's trees no longer look like floor.
+TEST(RenderTest, AreasAndCellsBlockedForTheAgentAreDrawnDistinctly) {
+  const GridMap map = testing::Draw({"......#."});
+  Scene scene;
+  scene.map = &map;
+  scene.areas = {0, 1, 2, 3, 4, 5, 0, 0};
+  scene.allowed_areas = 0b11;  // Ground and swamp: a walker.
+  RenderOptions options;
+  options.cell_pixels = 8;
+  absl::StatusOr<std::string> png = RenderPng(scene, options);
+  ASSERT_OK(png);
+  absl::StatusOr<Image> image = DecodePng(*png);
+  ASSERT_OK(image);
+  std::vector<Rgb> seen;
+  for (int32_t x = 0; x < 8; ++x) {
+    SCOPED_TRACE(x);
+    // A pixel off the hatch's diagonals, and one on them.
+    const int px = x * 8 + 1, py = 1;
+    ASSERT_FALSE(HatchPixel(px, py));
+    const int hx = x * 8 + 2, hy = 2;
+    ASSERT_TRUE(HatchPixel(hx, hy));
+    if (x == 6) {
+      EXPECT_EQ(image->At(px, py), kWallColour);
+      continue;
+    }
+    const uint8_t area = scene.areas[x];
+    EXPECT_EQ(image->At(px, py), AreaColour(area, 1, 1, 1));
+    const bool blocked = area >= 2;
+    EXPECT_EQ(image->At(hx, hy), blocked ? kWallColour : AreaColour(area, 1, 1, 1));
+    if (x < 6) seen.push_back(image->At(px, py));
+  }
+  seen.push_back(kWallColour);
+  for (size_t i = 0; i < seen.size(); ++i) {
+    for (size_t j = i + 1; j < seen.size(); ++j) EXPECT_NE(seen[i], seen[j]) << i << " " << j;
+  }
+  EXPECT_EQ(AreaName(2), "water");
+  EXPECT_EQ(AreaName(3), "trees");
+  EXPECT_EQ(AreaName(9), "area 9");
+}
+
+// The legend strip below the map: a swatch of every colour drawn, and text.
+TEST(RenderTest, LegendStripShowsASwatchOfEveryColourAndACaption) {
+  const GridMap map = testing::Draw({"......#.", "........"});
+  Scene scene;
+  scene.map = &map;
+  scene.areas = {0, 1, 2, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  scene.allowed_areas = 0b11;
+  scene.path = {{0, 1}, {1, 1}, {2, 1}};
+  scene.start = Cell{0, 1};
+  scene.goal = Cell{2, 1};
+  scene.caption = "jps+ cost 2.00";
+  RenderOptions options;
+  options.cell_pixels = 4;
+  options.legend = true;
+  absl::StatusOr<std::string> png = RenderPng(scene, options);
+  ASSERT_OK(png);
+  absl::StatusOr<Image> image = DecodePng(*png);
+  ASSERT_OK(image);
+  const int map_h = 2 * 4;
+  ASSERT_GT(image->height, map_h + 20);
+  ASSERT_GE(image->width, 360);  // Wide enough for the legend's text.
+  auto count = [&](Rgb c) {
+    int n = 0;
+    for (int y = map_h; y < image->height; ++y) {
+      for (int x = 0; x < image->width; ++x) n += image->At(x, y) == c;
+    }
+    return n;
+  };
+  for (const Rgb c : {kWallColour, AreaColour(0, 1, 1, 1), kSwampColour, kWaterColour,
+                      kTreeColour, kPathColour, kStartColour, kGoalColour}) {
+    SCOPED_TRACE(absl::StrCat(int{c.r}, ",", int{c.g}, ",", int{c.b}));
+    EXPECT_GE(count(c), 50);  // A 10 x 10 swatch (hatched ones lose a quarter).
+  }
+  EXPECT_GE(count(kTextColour), 200);  // Outlines and letters.
+  EXPECT_EQ(count(kArrowColour), 0);   // No flow field: no arrow swatch.
+  // Without the legend the picture is the map alone.
+  options.legend = false;
+  image = DecodePng(*RenderPng(scene, options));
+  ASSERT_OK(image);
+  EXPECT_EQ(image->height, map_h);
+}
+
+// Start and goal markers grow with the picture: on a big map at one pixel a
+// cell they are still a visible square with an outline.
+TEST(RenderTest, MarkersAreScaledToThePicture) {
+  const GridMap map = *GridMap::FromCosts(400, 300, std::vector<uint8_t>(400 * 300, 1));
+  Scene scene;
+  scene.map = &map;
+  scene.start = Cell{100, 100};
+  scene.goal = Cell{300, 200};
+  RenderOptions options;
+  options.cell_pixels = 1;
+  absl::StatusOr<Image> image = DecodePng(*RenderPng(scene, options));
+  ASSERT_OK(image);
+  // 400 / 100 = 4 pixels a side, centred on the cell, outlined.
+  EXPECT_EQ(image->At(101, 100), kStartColour);
+  EXPECT_EQ(image->At(100, 101), kStartColour);
+  EXPECT_EQ(image->At(98, 100), kStartColour);
+  EXPECT_EQ(image->At(97, 100), kMarkerOutline);
+  EXPECT_EQ(image->At(301, 201), kGoalColour);
+  EXPECT_EQ(image->At(110, 110), AreaColour(0, 1, 1, 1));
+}
+
+TEST(RenderTest, SvgHatchesBlockedCellsAndEscapesItsLegend) {
+  const GridMap map = testing::Draw({"...."});
+  Scene scene;
+  scene.map = &map;
+  scene.areas = {0, 3, 0, 0};
+  scene.allowed_areas = 0b1;
+  scene.caption = "map <b>&</b>";
+  RenderOptions options;
+  options.legend = true;
+  absl::StatusOr<std::string> svg = RenderSvg(scene, options);
+  ASSERT_OK(svg);
+  EXPECT_NE(svg->find("<g id=\"blocked\" fill=\"url(#hatch)\">\n<rect x=\"1\" y=\"0\""),
+            std::string::npos)
+      << *svg;
+  EXPECT_NE(svg->find("map &lt;b&gt;&amp;&lt;/b&gt;"), std::string::npos) << *svg;
+  EXPECT_NE(svg->find("trees cost 1, blocks agent"), std::string::npos) << *svg;
+  scene.caption = "bad\n";
+  EXPECT_FALSE(RenderSvg(scene, options).ok());
+  scene.caption = "";
+  scene.areas = {0, 64, 0, 0};
+  EXPECT_FALSE(RenderPng(scene, options).ok());
+}
+
 }  // namespace
 }  // namespace gridstar::render

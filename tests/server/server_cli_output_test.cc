@@ -5,6 +5,8 @@
 // errno text; a plaintext call to a TLS port says to pass --tls_ca; `watch`
 // prints each event, a pushed BLOCKED included.
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -13,6 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "google/protobuf/util/json_util.h"
+#include "gridstar/render.h"
 #include "gtest/gtest.h"
 #include "server/server_test_util.h"
 
@@ -229,6 +232,62 @@ TEST_F(CliOutputTest, WatchPrintsEachEventABlockedPushIncluded) {
   EXPECT_TRUE(absl::StartsWith(pushed, "agent=7 reason=blocked ")) << pushed;
   EXPECT_TRUE(absl::StrContains(pushed, " version=2 ")) << pushed;
   EXPECT_EQ(pclose(p), 0);
+}
+
+// The picture: trees (and water) were drawn white like floor. A
+// Moving AI map with trees, water and swamp, rendered through the CLI and
+// decoded: blocked areas hatched in their colours, a legend strip below.
+TEST_F(CliOutputTest, RenderDrawsBlockedAreasDistinctlyWithALegend) {
+  const std::string file = absl::StrCat(GRIDSTAR_SOURCE_DIR, "/data/sample/lakeside.map");
+  Output o = Cli(port(), absl::StrCat("register --id lakeside ", file));
+  ASSERT_EQ(o.code, 0) << o.all;
+  const std::string png = absl::StrCat(::testing::TempDir(), "/lakeside.", getpid(), ".png");
+  o = Cli(port(), absl::StrCat("render lakeside ", png, " 4 40 92 20 --cell_pixels 4"));
+  ASSERT_EQ(o.code, 0) << o.all;
+  std::ifstream in(png, std::ios::binary);
+  std::stringstream bytes;
+  bytes << in.rdbuf();
+  absl::StatusOr<render::Image> image = render::DecodePng(bytes.str());
+  ASSERT_TRUE(image.ok()) << image.status();
+  EXPECT_GT(image->height, 64 * 4 + 20);  // The legend strip.
+  // Find one cell of each kind in the file and check its pixels.
+  std::vector<std::string> rows;
+  {
+    std::ifstream text(file);
+    std::string line;
+    int skip = 4;
+    while (std::getline(text, line)) {
+      if (skip > 0) {
+        --skip;
+      } else {
+        rows.push_back(line);
+      }
+    }
+  }
+  struct Kind {
+    char symbol;
+    render::Rgb colour;
+    bool blocked;
+  };
+  for (const Kind& k : {Kind{'T', render::kTreeColour, true},
+                        Kind{'W', render::kWaterColour, true},
+                        Kind{'S', render::kSwampColour, false},
+                        Kind{'@', render::kWallColour, false}}) {
+    SCOPED_TRACE(std::string(1, k.symbol));
+    bool found = false;
+    for (int y = 0; y < static_cast<int>(rows.size()) && !found; ++y) {
+      const int x = static_cast<int>(rows[y].find(k.symbol));
+      if (x < 0) continue;
+      found = true;
+      // Pixels of the cell off and on the hatch's diagonals.
+      int off_x = x * 4, on_x = x * 4;
+      while (render::HatchPixel(off_x, y * 4)) ++off_x;
+      while (!render::HatchPixel(on_x, y * 4)) ++on_x;
+      EXPECT_EQ(image->At(off_x, y * 4), k.colour);
+      EXPECT_EQ(image->At(on_x, y * 4), k.blocked ? render::kWallColour : k.colour);
+    }
+    EXPECT_TRUE(found);
+  }
 }
 
 TEST_F(CliOutputTest, WatchRefusesMalformedAgentsNamingThem) {

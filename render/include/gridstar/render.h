@@ -2,12 +2,20 @@
 // SVG. The `gridstar render` command and `gridstar-bench --render` draw with
 // it; the colours are public so that legends and tests can name them.
 //
-// A picture shows, bottom to top: every cell shaded by its cost (white for
-// the map's cheapest, darker brown for dearer, near-black for walls); the
+// A picture shows, bottom to top: every cell in the colour of its area
+// (Moving AI's: ground shaded by cost from white for the map's cheapest to
+// brown for the dearest, swamp khaki, water blue, trees dark green; other
+// areas from a palette), walls near-black, and the cells the agent may not
+// enter (their area is outside Scene::allowed_areas) hatched with wall-
+// coloured diagonals over their area's colour; the
 // cells a search expanded, coloured by expansion order from blue (first) to
 // orange (last); the path's cells (a green square inside each cell); its
 // waypoints joined by red segments; a flow field's first moves as arrows on a
-// sampled grid of cells; and the start (cyan) and goal (magenta) cells.
+// sampled grid of cells; and the start (cyan) and goal (magenta) markers,
+// at least a cell and at least 1/100 of the picture's longer side wide, with
+// a dark outline. With RenderOptions::legend a strip below the map names
+// every colour drawn (areas with their costs and whether they block the
+// agent, walls, the path, the trace, the markers) under Scene::caption.
 //
 // Coordinates: cell (x, y) is the square of pixels [x * k, (x + 1) * k) x
 // [y * k, (y + 1) * k) for k = CellPixels(); y grows downwards, as in the
@@ -56,6 +64,13 @@ struct Scene {
   // FlowField::directions and FlowFieldResponse.directions (0..7 a move of
   // kMoveDx / kMoveDy, 8 the goal, 255 not reached); empty for none.
   std::vector<uint8_t> flow_directions;
+  // Area id of every cell, row-major (each < 64); empty: all area 0.
+  std::vector<uint8_t> areas;
+  // The areas the agent of the picture may enter (bit i: area i); cells of
+  // other areas are drawn hatched, as blocked for it.
+  uint64_t allowed_areas = ~uint64_t{0};
+  // One line over the legend (the algorithm, the cost); printable ASCII.
+  std::string caption;
 };
 
 struct RenderOptions {
@@ -65,6 +80,8 @@ struct RenderOptions {
   // A flow arrow every this many cells in each direction, 1..4096; 0 picks
   // about one per 16 pixels (at least one per cell).
   int arrow_spacing = 0;
+  // Draw the legend strip (and the caption) below the map.
+  bool legend = false;
 };
 
 // Images larger than this many pixels are refused (InvalidArgument naming
@@ -78,6 +95,26 @@ inline constexpr Rgb kWaypointColour{215, 35, 35};
 inline constexpr Rgb kStartColour{0, 200, 230};
 inline constexpr Rgb kGoalColour{220, 0, 200};
 inline constexpr Rgb kArrowColour{70, 70, 160};
+inline constexpr Rgb kMarkerOutline{0, 0, 0};
+inline constexpr Rgb kLegendBackground{245, 245, 240};
+inline constexpr Rgb kTextColour{20, 20, 20};
+// Area colours: Moving AI's swamp (1), water (2) and trees (3); area 0 is the
+// cost shading (CostColour); areas from 4 take kAreaPalette[(a - 4) % 8].
+inline constexpr Rgb kSwampColour{185, 175, 120};
+inline constexpr Rgb kWaterColour{80, 140, 215};
+inline constexpr Rgb kTreeColour{40, 95, 50};
+inline constexpr Rgb kAreaPalette[8] = {
+    {150, 100, 190}, {60, 170, 170}, {230, 150, 180}, {150, 150, 40},
+    {120, 130, 160}, {220, 140, 80}, {190, 160, 220}, {200, 190, 150}};
+// The colour of a passable cell of `area` and `cost` on a map whose costs
+// run from min_cost to max_cost (swamp and palette areas are shaded darker
+// with cost as ground is).
+Rgb AreaColour(uint8_t area, uint8_t cost, uint8_t min_cost, uint8_t max_cost);
+// Whether pixel (px, py) of a cell blocked for the agent is a hatch pixel
+// (drawn kWallColour): the diagonals px + py = 0 mod 4.
+inline bool HatchPixel(int px, int py) { return (px + py) % 4 == 0; }
+// "ground", "swamp", "water", "trees", else "area N".
+std::string AreaName(uint8_t area);
 // A passable cell of `cost` on a map whose costs run from min_cost to
 // max_cost: white for min_cost, towards brown (150, 110, 70) for max_cost.
 Rgb CostColour(uint8_t cost, uint8_t min_cost, uint8_t max_cost);
