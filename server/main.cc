@@ -54,7 +54,7 @@ ABSL_FLAG(int, search_nice, 10,
           "(0..19), so that map updates and the RPC threads never wait "
           "behind searches for a core: a one-cell update of an 8192 x 8192 "
           "world under search load on 2 cores took 34 ms at 0 and 3.8 ms at "
-          "10 (README, Big worlds). Searches lose nothing when nothing else "
+          "10 (docs/performance.md, Big worlds). Searches lose nothing when nothing else "
           "runs.");
 ABSL_FLAG(std::string, data_dir, "",
           "Directory where maps persist (fsync'd before a change is "

@@ -15,7 +15,7 @@
 // least forward key plus the least backward key; once that is >= mu, the
 // candidate mu is optimal. Unlike front-to-end bidirectional A* (stop when
 // the larger least f reaches mu), whose frontiers pass each other, the two
-// searches meet in the middle: on the 512 x 512 terrain map of the README
+// searches meet in the middle: on the 512 x 512 terrain map of docs/performance.md
 // they expand two thirds of A*'s cells. Each step expands the side with
 // fewer open entries (Pohl's cardinality rule), so the searches grow
 // towards each other where the map is narrow.

@@ -203,7 +203,7 @@ class GroupSolver {
     }
     // Not measured: where jump point search runs, a unit's search costs a
     // few jump points, and splicing beats sweeping the whole component
-    // (measured in the README).
+    // (measured in docs/performance.md).
     return engine != Algorithm::kJps && engine != Algorithm::kJpsPlus;
   }
 

@@ -31,7 +31,7 @@
 // agent supersedes the search in flight (its answer comes as ABORTED).
 //
 // Incremental replans (D* Lite, core's incremental.h). Measured with
-// `gridstar-bench --replan` (README, "Watched agents"): repairing a kept
+// `gridstar-bench --replan` (docs/performance.md, "Watched agents"): repairing a kept
 // D* Lite search costs 0.14-0.33x a fresh A* when the change lands near the
 // agent (the first tenth of its remaining path) but up to 16x when it lands
 // near the goal, its first plan costs 30-100 fresh searches (made after the

@@ -474,7 +474,7 @@ int Run(int argc, char** argv) {
     }
   }
   if (csv) std::fclose(csv);
-  // Memory, for the README's capacity model: the map with its derived data,
+  // Memory, for the capacity model of docs/operations.md: the map with its derived data,
   // and the context after serving every query.
   std::printf("map_bytes=%zu map_bytes_per_cell=%.2f context_bytes=%zu "
               "context_bytes_per_cell=%.2f\n",

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The speed figures of the README's "Jump points, landmarks and flow fields",
+# The speed figures of docs/performance.md's "Jump points, landmarks and flow fields",
 # all from one run of gridstar-bench so that every ratio compares figures
 # taken on the same machine state:
 #   1. every query of the dao, bg512, sc1 and cities maps through baseline,

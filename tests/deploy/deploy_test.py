@@ -365,7 +365,7 @@ class KubernetesTest(unittest.TestCase):
         workers = int(self.env["FLAGS_workers"])
         self.assertEqual(float(res["requests"]["cpu"]), workers)
         self.assertEqual(res["requests"]["cpu"], res["limits"]["cpu"])
-        # README "Capacity model": 13.4 bytes a map cell (costs, labels,
+        # docs/operations.md "Capacity model": 13.4 bytes a map cell (costs, labels,
         # bit lines, jump table), 40 bytes a cell of the largest map per
         # worker context, the flow-field cache, 64 MiB of process.
         need = (int(self.env["FLAGS_max_total_cells"]) * 13.4 +

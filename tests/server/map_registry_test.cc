@@ -433,7 +433,7 @@ TEST(MapRegistryTest, TableRepairAndLandmarkRebuildBothLand) {
 }
 
 // With the table laid out in blocks, jps+ beat online jps across the 8192 x
-// 8192 world too (README, "Big worlds"): auto keeps the table on maps of
+// 8192 world too (docs/performance.md, "Big worlds"): auto keeps the table on maps of
 // every size, and updates keep it once repaired.
 TEST(MapRegistryTest, AutoUsesTheTableOnHugeMapsToo) {
   MapRegistry registry(nullptr, {});

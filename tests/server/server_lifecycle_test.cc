@@ -106,7 +106,7 @@ TEST(ServerLifecycleTest, PortInUseIsRefused) {
 
 // The test harness itself: a server that cannot listen (its port held by
 // another) exits, and ServerProcess notices the exit instead of waiting out
-// its start-up bound (before stop 29 a port lost to a parallel test hung
+// its start-up bound (before commit 6a92bbc a port lost to a parallel test hung
 // ScaleOutTest until CTest's timeout); it tries a few times, then reports
 // not started, and signalling it is harmless.
 TEST(ServerLifecycleTest, HarnessNoticesAServerThatExitsBeforeListening) {

@@ -94,7 +94,7 @@ struct AutoChoice {
 struct AutoMeasureOptions {
   DiagonalPolicy policy = DiagonalPolicy::kNoCornerCutting;
   // Random queries to time, after one untimed warm-up query. 1..1000.
-  // (24, the default until stop 29, left close calls to the sample: on
+  // (24, the default before commit e984dce, left close calls to the sample: on
   // dao/brc202d subgoal and jps+ came out within 1% and subgoal was kept,
   // while 100 or 400 queries, like the scenario, put jps+ 25% ahead.)
   int queries = 96;

@@ -87,7 +87,7 @@ enum class Algorithm : uint8_t {
   kBidirectional = 8,
   // HPA* (hierarchical A*) on the map's abstraction (GridMap::BuildHpa) for
   // the query's policy: bounded-suboptimal, not exact (see hpa/hpa.h and the
-  // README for how far from optimal it runs); what kAuto runs when the map
+  // docs/performance.md for how far from optimal it runs); what kAuto runs when the map
   // has no abstraction for the policy. Never chosen by kAuto.
   kHpa = 9,
   // Theta* (lazy, theta.cc): any-angle paths whose segments keep to passable
