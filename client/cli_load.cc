@@ -224,8 +224,11 @@ int Scen(Client& client, const std::vector<std::string>& args) {
   Tally all;
   for (const Tally& t : tallies) all.Add(t);
   std::printf(
-      "queries=%llu mismatches=%llu errors=%llu qps=%.0f p50_us=%.0f "
-      "p99_us=%.0f\n",
+      absl::GetFlag(FLAGS_json)
+          ? "{\"queries\":%llu,\"mismatches\":%llu,\"errors\":%llu,\"qps\":%.0f,"
+            "\"p50Us\":%.0f,\"p99Us\":%.0f}\n"
+          : "queries=%llu mismatches=%llu errors=%llu qps=%.0f p50_us=%.0f "
+            "p99_us=%.0f\n",
       static_cast<unsigned long long>(all.queries),
       static_cast<unsigned long long>(all.mismatches),
       static_cast<unsigned long long>(all.errors), all.queries / seconds,
@@ -316,8 +319,11 @@ int Load(Client& client, const std::vector<std::string>& args) {
   // Under load a wrong length counts as an error.
   all.errors += all.mismatches;
   std::printf(
-      "requests=%llu errors=%llu qps=%.0f p50_us=%.0f p90_us=%.0f p99_us=%.0f "
-      "p999_us=%.0f\n",
+      absl::GetFlag(FLAGS_json)
+          ? "{\"requests\":%llu,\"errors\":%llu,\"qps\":%.0f,\"p50Us\":%.0f,"
+            "\"p90Us\":%.0f,\"p99Us\":%.0f,\"p999Us\":%.0f}\n"
+          : "requests=%llu errors=%llu qps=%.0f p50_us=%.0f p90_us=%.0f "
+            "p99_us=%.0f p999_us=%.0f\n",
       static_cast<unsigned long long>(all.queries),
       static_cast<unsigned long long>(all.errors), all.queries / seconds,
       Percentile(all.latencies_us, 0.5), Percentile(all.latencies_us, 0.9),

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "absl/flags/flag.h"
+#include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -148,6 +149,13 @@ int Render(Client& client, const std::vector<std::string>& args) {
   if (!out) return FailLocal("write", out_path, errno != 0 ? errno : EIO);
   const int k = *render::CellPixels(*map, options);
   // The map's part of the picture (the legend strip, when drawn, is below).
+  if (absl::GetFlag(FLAGS_json)) {
+    std::printf("{\"wrote\":\"%s\",\"format\":\"%s\",\"mapWidthPx\":%d,"
+                "\"mapHeightPx\":%d,\"bytes\":%zu,\"caption\":\"%s\"}\n",
+                absl::CEscape(out_path).c_str(), svg ? "svg" : "png", map->width() * k,
+                map->height() * k, picture->size(), absl::CEscape(scene.caption).c_str());
+    return 0;
+  }
   std::printf("wrote %s (%s, %dx%d px, %zu bytes)%s%s\n", out_path.c_str(),
               svg ? "svg" : "png", map->width() * k, map->height() * k,
               picture->size(), summary.empty() ? "" : " ", summary.c_str());

@@ -45,6 +45,7 @@ void PrintPath(const v1::PathRequest& asked, const v1::PathResponse& out) {
       static_cast<unsigned long long>(out.expanded()), out.partial() ? 1 : 0,
       static_cast<unsigned long long>(out.map_version()), out.queue_micros(),
       out.search_micros());
+  if (out.partial()) std::printf(" partial_reason=%s", Name(out.partial_reason()).c_str());
   if (out.waypoints_size() > 0 && !theta) {
     std::printf(" smoothed_cost=%.4f", out.smoothed_cost());
   }

@@ -60,8 +60,14 @@ int Run(const std::vector<std::string>& argv) {
     for (const google::protobuf::EnumDescriptor* e : enums) {
       for (int i = 0; i < e->value_count(); ++i) {
         if (absl::EndsWith(e->value(i)->name(), "_UNSPECIFIED")) continue;
-        std::printf("%s %d %s\n", e->name().c_str(), e->value(i)->number(),
-                    convert::EnumValueName(e, e->value(i)->number()).c_str());
+        const std::string name = convert::EnumValueName(e, e->value(i)->number());
+        if (absl::GetFlag(FLAGS_json)) {
+          std::printf("{\"enum\":\"%s\",\"value\":%d,\"name\":\"%s\",\"proto\":\"%s\"}\n",
+                      e->name().c_str(), e->value(i)->number(), name.c_str(),
+                      e->value(i)->name().c_str());
+        } else {
+          std::printf("%s %d %s\n", e->name().c_str(), e->value(i)->number(), name.c_str());
+        }
       }
     }
     return 0;

@@ -248,6 +248,7 @@ absl::optional<absl::Status> Run(const PathJob& job, Metrics* metrics,
   }
   out->set_expanded(r.expanded);
   out->set_partial(r.partial);
+  out->set_partial_reason(convert::PartialReasonToProto(r.partial_reason));
   convert::CellToProto(r.start, out->mutable_start());
   convert::CellToProto(r.goal, out->mutable_goal());
   return absl::OkStatus();

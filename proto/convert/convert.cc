@@ -7,6 +7,22 @@
 #include "absl/strings/str_cat.h"
 
 namespace gridstar::convert {
+
+v1::PartialReason PartialReasonToProto(PartialReason reason) {
+  switch (reason) {
+    case PartialReason::kNone:
+      return v1::PARTIAL_REASON_UNSPECIFIED;
+    case PartialReason::kMaxExpansions:
+      return v1::PARTIAL_REASON_MAX_EXPANSIONS;
+    case PartialReason::kDeadline:
+      return v1::PARTIAL_REASON_DEADLINE;
+    case PartialReason::kCancelled:
+      return v1::PARTIAL_REASON_CANCELLED;
+    case PartialReason::kMemory:
+      return v1::PARTIAL_REASON_MEMORY;
+  }
+  return v1::PARTIAL_REASON_UNSPECIFIED;
+}
 namespace {
 
 absl::Status UnknownValue(absl::string_view field, int value) {

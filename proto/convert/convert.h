@@ -47,6 +47,9 @@ absl::StatusOr<GroupMethod> GroupMethodFromProto(int value,
                                                  absl::string_view field);
 v1::GroupMethod GroupMethodToProto(GroupMethod method);
 
+// kNone is PARTIAL_REASON_UNSPECIFIED.
+v1::PartialReason PartialReasonToProto(PartialReason reason);
+
 inline Cell CellFromProto(const v1::Cell& c) { return {c.x(), c.y()}; }
 inline void CellToProto(Cell c, v1::Cell* out) {
   out->set_x(c.x);

@@ -151,6 +151,27 @@ TEST_F(CliOutputTest, JsonOnEveryCommandIsOneObjectOfTheAnswersProto) {
   EXPECT_EQ(o.code, 1);
   EXPECT_TRUE(absl::StartsWith(o.out, "{\"error\":{\"code\":\"NOT_FOUND\",\"message\":"))
       << o.out;
+  // A partial answer says why it stopped short, in both outputs.
+  o = Cli(port(), "--json path dungeon 8 58 97 52 --algo astar --max_expansions 3 --allow_partial");
+  EXPECT_TRUE(absl::StrContains(o.out, "\"partialReason\":\"PARTIAL_REASON_MAX_EXPANSIONS\""))
+      << o.out;
+  o = Cli(port(), "path dungeon 8 58 97 52 --algo astar --max_expansions 3 --allow_partial");
+  EXPECT_TRUE(absl::StrContains(o.out, " partial=1 ")) << o.out;
+  EXPECT_TRUE(absl::StrContains(o.out, " partial_reason=max-expansions")) << o.out;
+  // Summaries and the rest are JSON objects too.
+  const std::string scen = absl::StrCat(GRIDSTAR_SOURCE_DIR, "/data/sample/dungeon.map.scen");
+  const std::string png = absl::StrCat(::testing::TempDir(), "/json.", getpid(), ".png");
+  for (const std::string& args :
+       {absl::StrCat("scen --map dungeon ", scen), absl::StrCat("render dungeon ", png),
+        std::string("health"), std::string("names"),
+        absl::StrCat("load --map dungeon --duration 0.2 ", scen)}) {
+    SCOPED_TRACE(args);
+    o = Cli(port(), absl::StrCat("--json ", args));
+    EXPECT_EQ(o.code, 0) << o.all;
+    for (absl::string_view line : absl::StrSplit(o.out, '\n', absl::SkipEmpty())) {
+      EXPECT_TRUE(absl::StartsWith(line, "{") && absl::EndsWith(line, "}")) << line;
+    }
+  }
   // The path's JSON names the algorithm that ran and the ends searched.
   o = Cli(port(), "--json path dungeon 57 73 77 77 --algo jps");
   EXPECT_TRUE(absl::StrContains(o.out, "\"algorithm\":\"ALGORITHM_JPS\"")) << o.out;
