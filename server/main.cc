@@ -61,10 +61,29 @@ ABSL_FLAG(std::string, data_dir, "",
           "acknowledged) and are reloaded at start; empty = memory only, "
           "everything is lost on exit");
 ABSL_FLAG(std::string, store, "",
-          "redis://HOST[:PORT][/DB]: keep maps in Redis instead (content and "
-          "an ordered update stream per map; an update is acknowledged once "
-          "Redis applied it; maps are loaded from it at start). Exclusive "
-          "with --data_dir");
+          "redis://[USER@]HOST[:PORT][/DB], or "
+          "redis-sentinel://[USER@]HOST[:PORT][,HOST[:PORT]...]/MASTER[/DB] to "
+          "find the master through Redis Sentinel and follow its failovers: "
+          "keep maps in Redis instead (content and an ordered update stream "
+          "per map; an update is acknowledged once Redis applied it, and with "
+          "--store_min_replicas once replicas have it; maps are loaded from it "
+          "at start). USER is an ACL user; the password comes from "
+          "--store_password_file. Exclusive with --data_dir");
+ABSL_FLAG(std::string, store_password_file, "",
+          "File whose first line (not blank, not a '#' comment) is the "
+          "password of --store's user; re-read on SIGHUP (used from the next "
+          "connection). Never logged");
+ABSL_FLAG(int32_t, store_min_replicas, 0,
+          "With --store: acknowledge a write only once this many Redis "
+          "replicas have it (WAIT); a write they do not confirm within "
+          "--store_replica_timeout answers UNAVAILABLE (it is on the master and "
+          "may still survive). 0 = once the master applied it");
+ABSL_FLAG(absl::Duration, store_replica_timeout, absl::Seconds(5),
+          "How long a write waits for --store_min_replicas");
+ABSL_FLAG(absl::Duration, store_connect_timeout, absl::Seconds(120),
+          "At start, how long to keep trying to reach --store (backoff from "
+          "0.2 s to 5 s, each failure logged) before giving up. Wrong or "
+          "missing credentials end the start at once");
 ABSL_FLAG(int, queue_capacity, 4096,
           "Search tasks that may wait; beyond that RESOURCE_EXHAUSTED at once");
 ABSL_FLAG(int, max_batch, 1024, "Most items of one FindPaths call");
@@ -218,6 +237,7 @@ int Run() {
   registry_limits.max_derived_bytes = static_cast<size_t>(
       std::max<int64_t>(0, absl::GetFlag(FLAGS_max_derived_bytes)));
   std::unique_ptr<MapStore> store;
+  std::shared_ptr<RedisCredentials> store_credentials;
   const std::string store_url = absl::GetFlag(FLAGS_store);
   if (!store_url.empty() && !absl::GetFlag(FLAGS_data_dir).empty()) {
     std::fprintf(stderr,
@@ -244,15 +264,47 @@ int Run() {
                    std::string(address.status().message()).c_str());
       return 1;
     }
+    absl::StatusOr<std::shared_ptr<RedisCredentials>> credentials =
+        RedisCredentials::FromFile(absl::GetFlag(FLAGS_store_password_file));
+    if (!credentials.ok()) {
+      std::fprintf(stderr, "gridstar-server: %s\n",
+                   std::string(credentials.status().message()).c_str());
+      return 2;
+    }
+    store_credentials = *credentials;
     RedisStore::Options redis_options;
     redis_options.address = *address;
+    redis_options.credentials = store_credentials;
+    redis_options.min_replicas = std::max(0, absl::GetFlag(FLAGS_store_min_replicas));
+    redis_options.replica_timeout = absl::GetFlag(FLAGS_store_replica_timeout);
     auto redis = std::make_unique<RedisStore>(redis_options);
-    // Without the store nothing durable can be served: refuse to start
-    // (an orchestrator restarts the replica) rather than serve nothing.
-    if (absl::Status s = redis->Connect(); !s.ok()) {
-      std::fprintf(stderr, "gridstar-server: --store: %s\n",
-                   std::string(s.message()).c_str());
-      return 1;
+    // Nothing durable can be served without the store: wait for it (it may
+    // start after us), then refuse to start (an orchestrator restarts the
+    // replica) rather than serve nothing. Credentials it refuses are not
+    // retried.
+    const absl::Time give_up = absl::Now() + absl::GetFlag(FLAGS_store_connect_timeout);
+    absl::Duration backoff = absl::Milliseconds(200);
+    for (int attempt = 1;; ++attempt) {
+      const absl::Status s = redis->Connect();
+      if (s.ok()) {
+        if (attempt > 1) {
+          std::fprintf(stderr, "gridstar-server: --store: reached after %d attempts\n",
+                       attempt);
+        }
+        break;
+      }
+      if (s.code() != absl::StatusCode::kUnavailable || absl::Now() + backoff > give_up) {
+        std::fprintf(stderr, "gridstar-server: --store: %s\n",
+                     std::string(s.message()).c_str());
+        return 1;
+      }
+      std::fprintf(stderr,
+                   "gridstar-server: --store: %s; trying again in %s (attempt %d; "
+                   "--store_connect_timeout %s)\n",
+                   std::string(s.message()).c_str(), absl::FormatDuration(backoff).c_str(),
+                   attempt, absl::FormatDuration(absl::GetFlag(FLAGS_store_connect_timeout)).c_str());
+      absl::SleepFor(backoff);
+      backoff = std::min(backoff * 2, absl::Seconds(5));
     }
     store = std::move(redis);
   }
@@ -513,6 +565,16 @@ int Run() {
   // SIGHUP re-reads the token files (a bad file keeps the old keys).
   int signal = 0;
   while (sigwait(&signals, &signal) == 0 && signal == SIGHUP) {
+    if (store_credentials != nullptr) {
+      if (absl::Status c = store_credentials->Reload(); !c.ok()) {
+        std::fprintf(stderr, "gridstar-server: SIGHUP: store password kept: %s\n",
+                     std::string(c.message()).c_str());
+      } else if (store_credentials->has_password()) {
+        std::fprintf(stderr,
+                     "gridstar-server: SIGHUP: store password re-read (used from the "
+                     "next connection)\n");
+      }
+    }
     const absl::Status s = (*access)->Reload();
     metrics.KeyReload(s.ok());
     if (!s.ok()) {
@@ -556,7 +618,9 @@ int main(int argc, char** argv) {
   info.groups = {
       {"Listening", {"host", "port", "port_file", "metrics_port", "max_message_bytes"}},
       {"Maps kept and loaded",
-       {"data_dir", "store", "preload", "preload_replace", "preload_landmarks"}},
+       {"data_dir", "store", "store_password_file", "store_min_replicas",
+        "store_replica_timeout", "store_connect_timeout", "preload", "preload_replace",
+        "preload_landmarks"}},
       {"Security", {"tls_cert", "tls_key", "tls_client_ca", "admin_token_file",
                     "query_token_file"}},
       {"Searching",

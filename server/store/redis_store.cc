@@ -1,8 +1,6 @@
 #include "store/redis_store.h"
 
 #include <hiredis/hiredis.h>
-#include <poll.h>
-#include <sys/time.h>
 
 #include <algorithm>
 #include <utility>
@@ -101,130 +99,6 @@ absl::Status RecordsOf(const redisReply* entries,
 
 }  // namespace
 
-absl::StatusOr<RedisAddress> ParseRedisUrl(absl::string_view url,
-                                           absl::string_view field) {
-  auto bad = [&](absl::string_view why) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        field, ": '", url, "' ", why, " (want redis://HOST[:PORT][/DB])"));
-  };
-  constexpr absl::string_view kScheme = "redis://";
-  if (!absl::StartsWith(url, kScheme)) return bad("does not start redis://");
-  absl::string_view rest = url.substr(kScheme.size());
-  RedisAddress address;
-  if (const size_t slash = rest.find('/'); slash != absl::string_view::npos) {
-    const absl::string_view db = rest.substr(slash + 1);
-    if (!absl::SimpleAtoi(db, &address.db) || address.db < 0 ||
-        address.db > 15) {
-      return bad("has a database number outside 0 to 15");
-    }
-    rest = rest.substr(0, slash);
-  }
-  if (const size_t colon = rest.rfind(':'); colon != absl::string_view::npos) {
-    if (!absl::SimpleAtoi(rest.substr(colon + 1), &address.port) ||
-        address.port < 1 || address.port > 65535) {
-      return bad("has a port outside 1 to 65535");
-    }
-    rest = rest.substr(0, colon);
-  }
-  if (rest.empty()) return bad("names no host");
-  address.host = std::string(rest);
-  return address;
-}
-
-void RedisConnection::ReplyDeleter::operator()(redisReply* r) const {
-  freeReplyObject(r);
-}
-
-RedisConnection::~RedisConnection() {
-  std::lock_guard<std::mutex> lock(mu_);
-  DisconnectLocked();
-}
-
-std::string RedisConnection::Where() const {
-  return absl::StrCat("redis ", address_.host, ":", address_.port, "/",
-                      address_.db);
-}
-
-absl::Status RedisConnection::Connect() {
-  std::lock_guard<std::mutex> lock(mu_);
-  return ConnectLocked();
-}
-
-void RedisConnection::DisconnectLocked() {
-  if (context_ != nullptr) redisFree(context_);
-  context_ = nullptr;
-}
-
-absl::Status RedisConnection::ConnectLocked() {
-  if (context_ != nullptr) {
-    // Redis sends nothing unasked on this connection: anything to read
-    // before a command is the end of it (the server restarted or closed
-    // it). Reconnect before sending rather than fail the command.
-    pollfd p{context_->fd, POLLIN | POLLRDHUP, 0};
-    if (::poll(&p, 1, 0) == 0) return absl::OkStatus();
-    DisconnectLocked();
-  }
-  const timeval tv = absl::ToTimeval(timeout_);
-  redisContext* c =
-      redisConnectWithTimeout(address_.host.c_str(), address_.port, tv);
-  if (c == nullptr) {
-    return absl::UnavailableError(absl::StrCat(Where(), ": cannot connect"));
-  }
-  if (c->err != 0) {
-    absl::Status s = absl::UnavailableError(
-        absl::StrCat(Where(), ": cannot connect: ", c->errstr));
-    redisFree(c);
-    return s;
-  }
-  redisSetTimeout(c, tv);
-  context_ = c;
-  if (address_.db != 0) {
-    const std::string db = absl::StrCat(address_.db);
-    Reply reply(static_cast<redisReply*>(
-        redisCommand(context_, "SELECT %s", db.c_str())));
-    if (reply == nullptr || reply->type == REDIS_REPLY_ERROR) {
-      absl::Status s = absl::UnavailableError(
-          absl::StrCat(Where(), ": SELECT failed: ",
-                       reply == nullptr ? context_->errstr : reply->str));
-      DisconnectLocked();
-      return s;
-    }
-  }
-  return absl::OkStatus();
-}
-
-absl::StatusOr<RedisConnection::Reply> RedisConnection::Command(
-    const std::vector<std::string>& args) {
-  std::lock_guard<std::mutex> lock(mu_);
-  if (absl::Status s = ConnectLocked(); !s.ok()) return s;
-  std::vector<const char*> argv;
-  std::vector<size_t> argvlen;
-  for (const std::string& a : args) {
-    argv.push_back(a.data());
-    argvlen.push_back(a.size());
-  }
-  Reply reply(static_cast<redisReply*>(redisCommandArgv(
-      context_, static_cast<int>(args.size()), argv.data(), argvlen.data())));
-  if (reply == nullptr) {
-    // The connection is unusable after an I/O error: the next call
-    // reconnects.
-    absl::Status s = absl::UnavailableError(
-        absl::StrCat(Where(), ": ", args[0], " failed: ", context_->errstr));
-    DisconnectLocked();
-    return s;
-  }
-  if (reply->type == REDIS_REPLY_ERROR) {
-    const absl::string_view message(reply->str, reply->len);
-    if (absl::StartsWith(message, "VERSION ")) {
-      return absl::FailedPreconditionError(
-          absl::StrCat(Where(), ": ", message.substr(8)));
-    }
-    return absl::InternalError(
-        absl::StrCat(Where(), ": ", args[0], ": ", message));
-  }
-  return reply;
-}
-
 // Waits on <prefix>events; catches maps up from their streams.
 class RedisStore::Follower final : public MapStoreFollower {
  public:
@@ -233,7 +107,8 @@ class RedisStore::Follower final : public MapStoreFollower {
       : prefix_(options.key_prefix),
         // A blocking read holds the connection: its own, with room for the
         // longest wait on top of the command timeout.
-        connection_(options.address, options.timeout + absl::Seconds(60)),
+        connection_(options.address, options.timeout + absl::Seconds(60),
+                    options.credentials),
         seen_(std::move(seen)),
         last_event_(std::move(last_event)) {}
 
@@ -352,7 +227,7 @@ class RedisStore::Follower final : public MapStoreFollower {
 
 RedisStore::RedisStore(Options options)
     : options_(std::move(options)),
-      connection_(options_.address, options_.timeout) {}
+      connection_(options_.address, options_.timeout, options_.credentials) {}
 
 RedisStore::~RedisStore() = default;
 
@@ -454,11 +329,12 @@ absl::Status RedisStore::LoadAll(std::vector<StoredMap>* maps,
 
 absl::Status RedisStore::Put(const StoredMap& map) {
   const std::string content = codec::EncodeMapFile(map);
-  absl::StatusOr<Reply> r = connection_.Command(
+  absl::StatusOr<Reply> r = connection_.CommandReplicated(
       {"EVAL", std::string(kPutScript), "7", Key("map:", map.id),
        Key("log:", map.id), Key("ver:", map.id), Key("maps", ""),
        Key("inc:", map.id), Key("incarnations", ""), Key("events", ""), content,
-       absl::StrCat(map.version), map.id});
+       absl::StrCat(map.version), map.id},
+      options_.min_replicas, options_.replica_timeout);
   if (!r.ok()) return r.status();
   {
     // This process's own registration: its followers need not reload it.
@@ -471,10 +347,11 @@ absl::Status RedisStore::Put(const StoredMap& map) {
 }
 
 absl::Status RedisStore::Delete(const std::string& id) {
-  absl::StatusOr<Reply> r = connection_.Command(
+  absl::StatusOr<Reply> r = connection_.CommandReplicated(
       {"EVAL", std::string(kDeleteScript), "6", Key("map:", id),
        Key("log:", id), Key("ver:", id), Key("maps", ""), Key("inc:", id),
-       Key("events", ""), id});
+       Key("events", ""), id},
+      options_.min_replicas, options_.replica_timeout);
   if (!r.ok()) return r.status();
   std::lock_guard<std::mutex> lock(mu_);
   sizes_.erase(id);
@@ -483,10 +360,11 @@ absl::Status RedisStore::Delete(const std::string& id) {
 
 absl::Status RedisStore::AppendUpdate(const StoredUpdate& update) {
   const std::string record = codec::EncodeUpdateRecord(update);
-  absl::StatusOr<Reply> r = connection_.Command(
+  absl::StatusOr<Reply> r = connection_.CommandReplicated(
       {"EVAL", std::string(kAppendScript), "3", Key("ver:", update.id),
        Key("log:", update.id), Key("events", ""), absl::StrCat(update.version),
-       record, update.id});
+       record, update.id},
+      options_.min_replicas, options_.replica_timeout);
   if (!r.ok()) return r.status();
   std::lock_guard<std::mutex> lock(mu_);
   sizes_[update.id].log_bytes += record.size();
@@ -503,10 +381,11 @@ bool RedisStore::WantsCompaction(const std::string& id) const {
 
 absl::Status RedisStore::Compact(const StoredMap& map) {
   const std::string content = codec::EncodeMapFile(map);
-  absl::StatusOr<Reply> r = connection_.Command(
+  absl::StatusOr<Reply> r = connection_.CommandReplicated(
       {"EVAL", std::string(kCompactScript), "3", Key("map:", map.id),
        Key("log:", map.id), Key("ver:", map.id), content,
-       absl::StrCat(map.version)});
+       absl::StrCat(map.version)},
+      options_.min_replicas, options_.replica_timeout);
   if (!r.ok()) return r.status();
   std::lock_guard<std::mutex> lock(mu_);
   sizes_[map.id] = {content.size(), 0};

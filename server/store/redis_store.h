@@ -51,55 +51,9 @@
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "store/map_store.h"
-
-struct redisContext;
-struct redisReply;
+#include "store/redis_connection.h"
 
 namespace gridstar::server {
-
-struct RedisAddress {
-  std::string host;
-  int port = 6379;
-  int db = 0;
-};
-
-// "redis://HOST[:PORT][/DB]" (port 1 to 65535, default 6379; db 0 to 15,
-// default 0). InvalidArgument naming `field` otherwise.
-absl::StatusOr<RedisAddress> ParseRedisUrl(absl::string_view url,
-                                           absl::string_view field);
-
-// One hiredis connection: connects on first use and again after an I/O
-// error. Thread-safe (a mutex per command).
-class RedisConnection {
- public:
-  struct ReplyDeleter {
-    void operator()(redisReply* r) const;
-  };
-  using Reply = std::unique_ptr<redisReply, ReplyDeleter>;
-
-  RedisConnection(RedisAddress address, absl::Duration timeout)
-      : address_(std::move(address)), timeout_(timeout) {}
-  ~RedisConnection();
-  RedisConnection(const RedisConnection&) = delete;
-  RedisConnection& operator=(const RedisConnection&) = delete;
-
-  absl::Status Connect();
-  // Runs one command (binary-safe arguments). A reply of Redis's error type
-  // becomes FailedPrecondition for the scripts' version checks ("VERSION
-  // ...") and Internal otherwise; I/O errors Unavailable.
-  absl::StatusOr<Reply> Command(const std::vector<std::string>& args);
-  // "redis HOST:PORT/DB", for messages.
-  std::string Where() const;
-
- private:
-  absl::Status ConnectLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  void DisconnectLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-
-  const RedisAddress address_;
-  const absl::Duration timeout_;
-  std::mutex mu_;
-  redisContext* context_ ABSL_GUARDED_BY(mu_) = nullptr;
-};
 
 class RedisStore final : public MapStore {
  public:
@@ -110,6 +64,14 @@ class RedisStore final : public MapStore {
     std::string key_prefix = "gridstar:";
     // Connecting, and each command.
     absl::Duration timeout = absl::Seconds(10);
+    // The password (null: none); the ACL user is the address's.
+    std::shared_ptr<RedisCredentials> credentials;
+    // A write is acknowledged only once this many replicas have it (WAIT),
+    // within replica_timeout; otherwise it fails Unavailable saying so (it
+    // is on the master, and survives unless the master fails before it
+    // replicates). 0 = once the master applied it.
+    int min_replicas = 0;
+    absl::Duration replica_timeout = absl::Seconds(5);
   };
 
   explicit RedisStore(Options options);
@@ -118,7 +80,8 @@ class RedisStore final : public MapStore {
   RedisStore& operator=(const RedisStore&) = delete;
 
   // Connects now (the first command would otherwise): Unavailable naming
-  // the address when Redis does not answer.
+  // the address when Redis (or every sentinel) does not answer,
+  // PermissionDenied when it refuses the credentials or wants some.
   absl::Status Connect();
 
   absl::Status LoadAll(std::vector<StoredMap>* maps,
@@ -143,6 +106,8 @@ class RedisStore final : public MapStore {
   };
 
   std::string Key(absl::string_view kind, absl::string_view id) const;
+  // After a write: WAIT for options_.min_replicas (OK when 0).
+  absl::Status WaitForReplicas(absl::string_view what);
   // The content and updates of `id` from Redis through `connection`:
   // NotFound when not stored; DataLoss when corrupt.
   static absl::StatusOr<StoredMap> LoadOne(RedisConnection& connection,

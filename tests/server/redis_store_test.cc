@@ -47,13 +47,45 @@ StoredUpdate OneCell(const std::string& id, uint64_t version, int32_t x,
 std::unique_ptr<RedisStore> Store(const RedisProcess& redis,
                                   const std::string& prefix) {
   RedisStore::Options options;
-  options.address = {"127.0.0.1", redis.port(), 0};
+  options.address.host = "127.0.0.1";
+  options.address.port = redis.port();
   options.key_prefix = prefix;
   options.timeout = absl::Seconds(30);
   return std::make_unique<RedisStore>(options);
 }
 
 using Raw = ::gridstar::testing::RedisRaw;
+
+TEST(RedisUrlTest, ParsesUsersAndSentinels) {
+  absl::StatusOr<RedisAddress> a = ParseRedisUrl("redis://alice@cache:7000/3", "store");
+  ASSERT_OK(a);
+  EXPECT_EQ(a->user, "alice");
+  EXPECT_EQ(a->host, "cache");
+  EXPECT_EQ(a->port, 7000);
+  EXPECT_EQ(a->db, 3);
+  EXPECT_TRUE(a->sentinels.empty());
+  a = ParseRedisUrl("redis-sentinel://gs@s1,s2:26380,10.0.0.3:5000/mymaster/2", "store");
+  ASSERT_OK(a);
+  EXPECT_EQ(a->user, "gs");
+  EXPECT_EQ(a->master_name, "mymaster");
+  EXPECT_EQ(a->db, 2);
+  const std::vector<std::pair<std::string, int>> want = {
+      {"s1", 26379}, {"s2", 26380}, {"10.0.0.3", 5000}};
+  EXPECT_EQ(a->sentinels, want);
+  a = ParseRedisUrl("redis-sentinel://s1/m", "store");
+  ASSERT_OK(a);
+  EXPECT_EQ(a->db, 0);
+  for (const char* bad :
+       {"redis://alice:pw@h", "redis://@h", "redis-sentinel://s1", "redis-sentinel://s1/",
+        "redis-sentinel://s1:0/m", "redis-sentinel://,s2/m", "redis-sentinel://s1/m/16",
+        "redis://h/1/2"}) {
+    SCOPED_TRACE(bad);
+    EXPECT_TRUE(StatusIs(ParseRedisUrl(bad, "store"), absl::StatusCode::kInvalidArgument,
+                         "store: '"));
+  }
+  EXPECT_TRUE(StatusIs(ParseRedisUrl("redis://alice:pw@h", "store"),
+                       absl::StatusCode::kInvalidArgument, "--store_password_file"));
+}
 
 TEST(RedisUrlTest, ParsesHostPortAndDatabase) {
   struct Case {

@@ -350,7 +350,8 @@ TEST(ServerRedisTest, BadOrUnreachableStoreRefusesToStart) {
       {"not a url", {"--store=http://x"}, "--store: 'http://x'"},
       {"bad port", {"--store=redis://127.0.0.1:0"}, "port outside"},
       {"nobody listening",
-       {absl::StrCat("--store=redis://127.0.0.1:", testing::FreePort())},
+       {absl::StrCat("--store=redis://127.0.0.1:", testing::FreePort()),
+        "--store_connect_timeout=1s"},
        "cannot connect"},
       {"both stores", {"--store=redis://h", "--data_dir=/tmp"}, "choose one"},
   };

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "testing/loopback.h"
@@ -31,7 +32,9 @@ class RedisProcess {
   // Starts redis-server on `port` (0: a free one) and waits until it
   // answers PING (up to five minutes: the bound only ends a wait for a
   // server that died).
-  explicit RedisProcess(int port = 0) {
+  // `extra`: more redis-server arguments (config directives such as
+  // "--requirepass", "pw" or "--user", "alice", "on", ">pw", "~*", "+@all").
+  explicit RedisProcess(int port = 0, std::vector<std::string> extra = {}) {
     const std::string binary = RedisServerBinary();
     if (binary.empty()) {
       error_ = "redis-server is not installed (scripts/install-deps.sh --test)";
@@ -41,10 +44,14 @@ class RedisProcess {
     pid_ = fork();
     if (pid_ == 0) {
       if (std::freopen("/dev/null", "w", stdout) == nullptr) _exit(126);
-      const std::string port_arg = absl::StrCat(port_);
-      execl(binary.c_str(), binary.c_str(), "--port", port_arg.c_str(), "--bind",
-            "127.0.0.1", "--save", "", "--appendonly", "no", "--daemonize",
-            "no", static_cast<char*>(nullptr));
+      std::vector<std::string> args = {binary, "--port", absl::StrCat(port_), "--bind",
+                                       "127.0.0.1", "--save", "", "--appendonly", "no",
+                                       "--daemonize", "no"};
+      args.insert(args.end(), extra.begin(), extra.end());
+      std::vector<char*> argv;
+      for (std::string& a : args) argv.push_back(a.data());
+      argv.push_back(nullptr);
+      execv(binary.c_str(), argv.data());
       _exit(127);
     }
     for (int i = 0; i < 15000; ++i) {
@@ -76,7 +83,8 @@ class RedisProcess {
     pid_ = -1;
   }
 
-  // True when the server answers PING with PONG.
+  // True when the server answers PING with PONG (or, with a password set,
+  // refuses it for want of one: it is up).
   bool Ping() const {
     const int fd = ConnectLoopback(port_);
     if (fd < 0) return false;
@@ -84,7 +92,8 @@ class RedisProcess {
     bool pong = write(fd, kPing, sizeof(kPing) - 1) ==
                 static_cast<ssize_t>(sizeof(kPing) - 1);
     char reply[8] = {};
-    pong = pong && read(fd, reply, 7) >= 5 && std::string(reply, 5) == "+PONG";
+    pong = pong && read(fd, reply, 7) >= 5 &&
+           (std::string(reply, 5) == "+PONG" || std::string(reply, 7) == "-NOAUTH");
     close(fd);
     return pong;
   }
