@@ -3,12 +3,13 @@
 # packages: the README, .ci/run and the Dockerfile all call this script.
 # Usage: scripts/install-deps.sh [--build|--test|--runtime|--list-runtime]
 #   --build    (default) what building gridstar and running it needs;
-#   --test     that, plus the tools the deploy tests drive: nginx (the gRPC
-#              load balancer of the scale-out test), redis-server (the map
-#              store of the Redis tests, started on loopback by the tests
-#              themselves), promtool (package
-#              prometheus), PyYAML for the manifest checks and Debian's
-#              grpcio and protobuf for the Python client's test;
+#   --test     that, plus the tools the tests drive: nginx (the gRPC load
+#              balancer of the scale-out test), redis-server and
+#              redis-sentinel (the map store of the Redis and failover
+#              tests, started on loopback by the tests themselves), promtool
+#              (package prometheus), PyYAML for the manifest checks, Debian's
+#              grpcio and protobuf for the Python client's test, and venv,
+#              pip, setuptools and wheel to install that client as a package;
 #   --runtime  only the shared libraries gridstar-server and the gridstar CLI
 #              load (the container's runtime stage; tests/deploy checks the
 #              list against the binaries' ldd).
@@ -25,7 +26,7 @@ build_packages=(
   libpng-dev
   clang-14 libclang-rt-14-dev
 )
-test_packages=(nginx prometheus redis-server python3 python3-yaml python3-grpcio python3-protobuf
+test_packages=(nginx prometheus redis-server redis-sentinel python3 python3-yaml python3-grpcio python3-protobuf
                python3-venv python3-pip python3-setuptools python3-wheel)
 runtime_packages=(
   libabsl20220623 libgrpc++1.51 libgrpc29 libprotobuf32

@@ -5,6 +5,7 @@
 #include <sys/time.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <utility>
 
 #include "absl/strings/ascii.h"
@@ -213,6 +214,10 @@ absl::Status RedisConnection::ConnectLocked() {
   if (!address_.sentinels.empty()) {
     absl::StatusOr<std::pair<std::string, int>> master = AskSentinels();
     if (!master.ok()) return master.status();
+    if (master->first != host_ || master->second != port_) {
+      std::fprintf(stderr, "gridstar-server: store: the sentinels name %s:%d the master of '%s'\n",
+                   master->first.c_str(), master->second, address_.master_name.c_str());
+    }
     host_ = master->first;
     port_ = master->second;
   } else {

@@ -36,6 +36,31 @@ class RedisRaw {
     return v;
   }
   long long Integer(const std::vector<std::string>& args) { return Run(args); }
+  // The reply as text (a status or bulk string; an array's elements joined
+  // by '\n'); empty on an error or no reply.
+  std::string Text(const std::vector<std::string>& args) {
+    std::vector<const char*> argv;
+    std::vector<size_t> len;
+    for (const auto& a : args) {
+      argv.push_back(a.data());
+      len.push_back(a.size());
+    }
+    auto* r = static_cast<redisReply*>(redisCommandArgv(
+        c_, static_cast<int>(args.size()), argv.data(), len.data()));
+    std::string out;
+    if (r != nullptr && (r->type == REDIS_REPLY_STRING || r->type == REDIS_REPLY_STATUS)) {
+      out.assign(r->str, r->len);
+    } else if (r != nullptr && r->type == REDIS_REPLY_ARRAY) {
+      for (size_t i = 0; i < r->elements; ++i) {
+        if (r->element[i]->str != nullptr) {
+          if (!out.empty()) out += '\n';
+          out.append(r->element[i]->str, r->element[i]->len);
+        }
+      }
+    }
+    if (r != nullptr) freeReplyObject(r);
+    return out;
+  }
   bool Ok(const std::vector<std::string>& args) {
     bool ok = false;
     Run(args, &ok);
