@@ -2,8 +2,9 @@
 # plain Debian machine (scripts/test.sh runs install-deps.sh and build.sh;
 # tests/deploy checks this file calls them and copies what they build).
 #
-#   docker build -t gridstar .
-#   docker run -p 50051:50051 -p 9464:9464 -e FLAGS_workers=4 gridstar
+#   docker build -t gridstar .          (podman: podman build --format docker -t gridstar .)
+#   docker run -p 50051:50051 -p 9464:9464 -v gridstar-maps:/var/lib/gridstar/maps \
+#       -e FLAGS_workers=4 gridstar
 #
 # Every server flag can come from the environment as FLAGS_<name> (the server
 # reads them itself; see gridstar-server --help), e.g. FLAGS_preload=
@@ -17,7 +18,10 @@ WORKDIR /src
 COPY scripts/ scripts/
 RUN scripts/install-deps.sh --build
 COPY . .
-RUN scripts/build.sh build/release -DGRIDSTAR_BUILD_TESTS=OFF
+# The compiler cache outlives the image (a cache mount): a rebuild after a
+# small change recompiles only what it touched.
+ENV CCACHE_DIR=/ccache
+RUN --mount=type=cache,target=/ccache scripts/build.sh build/release -DGRIDSTAR_BUILD_TESTS=OFF
 
 # --- runtime: only the shared libraries, a non-root user --------------------
 FROM debian:bookworm-slim AS runtime

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian (bookworm) packages gridstar needs. The one list of
 # packages: the README, .ci/run and the Dockerfile all call this script.
-# Usage: scripts/install-deps.sh [--build|--test|--runtime|--list-runtime]
+# Usage: scripts/install-deps.sh [--build|--test|--container|--runtime|--list-runtime]
 #   --build    (default) what building gridstar and running it needs;
 #   --test     that, plus the tools the tests drive: nginx (the gRPC load
 #              balancer of the scale-out test), redis-server and
@@ -10,6 +10,9 @@
 #              (package prometheus), PyYAML for the manifest checks, Debian's
 #              grpcio and protobuf for the Python client's test, and venv,
 #              pip, setuptools and wheel to install that client as a package;
+#   --container  podman (with runc, which runs where crun cannot) and
+#              mmdebstrap, which makes the base images when no registry is
+#              reachable: the image stage of scripts/test.sh;
 #   --runtime  only the shared libraries gridstar-server and the gridstar CLI
 #              load (the container's runtime stage; tests/deploy checks the
 #              list against the binaries' ldd).
@@ -28,6 +31,7 @@ build_packages=(
 )
 test_packages=(nginx prometheus redis-server redis-sentinel python3 python3-yaml python3-grpcio python3-protobuf
                python3-venv python3-pip python3-setuptools python3-wheel)
+container_packages=(podman runc mmdebstrap uidmap slirp4netns fuse-overlayfs)
 runtime_packages=(
   libabsl20220623 libgrpc++1.51 libgrpc29 libprotobuf32
   libprometheus-cpp-core1.0 libprometheus-cpp-pull1.0 libcivetweb1
@@ -37,9 +41,10 @@ runtime_packages=(
 case "${1:---build}" in
   --build) wanted=("${build_packages[@]}") ;;
   --test) wanted=("${build_packages[@]}" "${test_packages[@]}") ;;
+  --container) wanted=("${container_packages[@]}") ;;
   --runtime) wanted=("${runtime_packages[@]}") ;;
   --list-runtime) printf '%s\n' "${runtime_packages[@]}"; exit 0 ;;
-  *) echo "usage: $0 [--build|--test|--runtime]" >&2; exit 2 ;;
+  *) echo "usage: $0 [--build|--test|--container|--runtime|--list-runtime]" >&2; exit 2 ;;
 esac
 
 missing=()

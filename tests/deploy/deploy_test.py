@@ -84,7 +84,7 @@ class DockerfileTest(unittest.TestCase):
         self.assertRegex(build[0], r"^FROM debian:bookworm AS build$")
         runs = [l for l in build if l.startswith("RUN ")]
         self.assertIn("RUN scripts/install-deps.sh --build", runs)
-        self.assertTrue(any(l.startswith("RUN scripts/build.sh build/release")
+        self.assertTrue(any(re.match(r"RUN (--mount=\S+ )?scripts/build\.sh build/release", l)
                             for l in runs), runs)
 
     def test_runtime_stage_is_slim_non_root_and_copies_the_built_binaries(self):
@@ -423,6 +423,16 @@ class ObservabilityTest(unittest.TestCase):
         self.assertEqual(compose["services"]["gridstar"]["build"]["context"], "../..")
         for key in compose["services"]["gridstar"]["environment"]:
             self.assertIn(key[len("FLAGS_"):], server_flags())
+        # Any start order: every service restarts, and starts once what it
+        # needs is healthy (Redis answers PING; gridstar's HEALTHCHECK).
+        for name, service in compose["services"].items():
+            self.assertEqual(service.get("restart"), "unless-stopped", name)
+            for needed, how in service.get("depends_on", {}).items():
+                self.assertIn(how["condition"], ("service_healthy", "service_started"), name)
+                if how["condition"] == "service_healthy" and needed != "gridstar":
+                    self.assertIn("healthcheck", compose["services"][needed], needed)
+        self.assertEqual(compose["services"]["gridstar"]["depends_on"]["redis"]["condition"],
+                         "service_healthy")
 
     def test_dashboard_shows_what_the_issue_asks_with_real_metrics(self):
         dash = json.loads(read("deploy/grafana/dashboards/gridstar.json"))
