@@ -218,6 +218,18 @@ absl::StatusOr<v1::PathRequest> BaseRequest() {
   return r;
 }
 
+absl::StatusOr<v1::FlowFieldRequest> FlowRequest(const std::string& map_id, int gx, int gy) {
+  v1::FlowFieldRequest r;
+  r.set_map_id(map_id);
+  r.mutable_goal()->set_x(gx);
+  r.mutable_goal()->set_y(gy);
+  r.set_max_cost(absl::GetFlag(FLAGS_max_cost));
+  absl::StatusOr<v1::PathRequest> base = BaseRequest();
+  if (!base.ok()) return base.status();
+  r.set_diagonal(base->diagonal());
+  return r;
+}
+
 void SetEnds(const ScenarioQuery& q, v1::PathRequest* r) {
   r->mutable_start()->set_x(q.start.x);
   r->mutable_start()->set_y(q.start.y);

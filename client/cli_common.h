@@ -75,6 +75,8 @@ std::string Name(E value);
 // A path request with the flags' algorithm, policy, weight and budgets.
 absl::StatusOr<v1::PathRequest> BaseRequest();
 void SetEnds(const ScenarioQuery& q, v1::PathRequest* r);
+// A flow-field request to goal (gx, gy) with the flags' policy and max cost.
+absl::StatusOr<v1::FlowFieldRequest> FlowRequest(const std::string& map_id, int gx, int gy);
 // --duration: plain seconds ("20", "2.5") or an absl duration ("90s", "2m").
 absl::StatusOr<absl::Duration> LoadDuration();
 

@@ -85,15 +85,9 @@ int Render(Client& client, const std::vector<std::string>& args) {
                                map->height());
   std::string summary;
   if (flow) {
-    v1::FlowFieldRequest r;
-    r.set_map_id(id);
-    r.mutable_goal()->set_x(v[0]);
-    r.mutable_goal()->set_y(v[1]);
-    r.set_max_cost(absl::GetFlag(FLAGS_max_cost));
-    absl::StatusOr<v1::PathRequest> base = BaseRequest();
-    if (!base.ok()) return Fail(base.status());
-    r.set_diagonal(base->diagonal());
-    absl::StatusOr<v1::FlowFieldResponse> field = client.ComputeFlowField(r);
+    absl::StatusOr<v1::FlowFieldRequest> r = FlowRequest(id, v[0], v[1]);
+    if (!r.ok()) return Fail(r.status());
+    absl::StatusOr<v1::FlowFieldResponse> field = client.ComputeFlowField(*r);
     if (!field.ok()) return Fail(field.status());
     if (field->width() != map->width() || field->height() != map->height()) {
       return Fail(absl::AbortedError(

@@ -182,15 +182,9 @@ int Flow(Client& client, const std::vector<std::string>& args) {
     std::fprintf(stderr, "usage: gridstar flow ID GX GY [--diagonal P] [--max_cost C]\n");
     return 2;
   }
-  v1::FlowFieldRequest r;
-  r.set_map_id(args[0]);
-  r.mutable_goal()->set_x(v[0]);
-  r.mutable_goal()->set_y(v[1]);
-  r.set_max_cost(absl::GetFlag(FLAGS_max_cost));
-  absl::StatusOr<v1::PathRequest> base = BaseRequest();
-  if (!base.ok()) return Fail(base.status());
-  r.set_diagonal(base->diagonal());
-  absl::StatusOr<v1::FlowFieldResponse> out = client.ComputeFlowField(r);
+  absl::StatusOr<v1::FlowFieldRequest> r = FlowRequest(args[0], v[0], v[1]);
+  if (!r.ok()) return Fail(r.status());
+  absl::StatusOr<v1::FlowFieldResponse> out = client.ComputeFlowField(*r);
   if (!out.ok()) return Fail(out.status());
   if (absl::GetFlag(FLAGS_json)) {
     PrintJson(*out);

@@ -49,15 +49,7 @@ int Run(const std::vector<std::string>& argv) {
   }
   if (argv[0] == "names") {
     // The one vocabulary (types.h): every enum value's canonical name.
-    const google::protobuf::FileDescriptor* file = v1::Algorithm_descriptor()->file();
-    std::vector<const google::protobuf::EnumDescriptor*> enums;
-    for (int i = 0; i < file->enum_type_count(); ++i) enums.push_back(file->enum_type(i));
-    for (int m = 0; m < file->message_type_count(); ++m) {
-      for (int i = 0; i < file->message_type(m)->enum_type_count(); ++i) {
-        enums.push_back(file->message_type(m)->enum_type(i));
-      }
-    }
-    for (const google::protobuf::EnumDescriptor* e : enums) {
+    for (const google::protobuf::EnumDescriptor* e : convert::AllEnums()) {
       for (int i = 0; i < e->value_count(); ++i) {
         if (absl::EndsWith(e->value(i)->name(), "_UNSPECIFIED")) continue;
         const std::string name = convert::EnumValueName(e, e->value(i)->number());

@@ -7,8 +7,21 @@
 #include "absl/strings/str_join.h"
 #include "google/protobuf/descriptor.h"
 #include "gridstar/types.h"
+#include "gridstar/v1/gridstar.pb.h"
 
 namespace gridstar::convert {
+
+std::vector<const google::protobuf::EnumDescriptor*> AllEnums() {
+  const google::protobuf::FileDescriptor* file = v1::Algorithm_descriptor()->file();
+  std::vector<const google::protobuf::EnumDescriptor*> enums;
+  for (int i = 0; i < file->enum_type_count(); ++i) enums.push_back(file->enum_type(i));
+  for (int m = 0; m < file->message_type_count(); ++m) {
+    for (int i = 0; i < file->message_type(m)->enum_type_count(); ++i) {
+      enums.push_back(file->message_type(m)->enum_type(i));
+    }
+  }
+  return enums;
+}
 
 std::string EnumPrefix(const google::protobuf::EnumDescriptor* e) {
   std::string out;

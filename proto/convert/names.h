@@ -19,6 +19,9 @@
 
 namespace gridstar::convert {
 
+// Every enum of gridstar.proto, top-level and nested, in file order.
+std::vector<const google::protobuf::EnumDescriptor*> AllEnums();
+
 // "ALGORITHM_" for gridstar.v1.Algorithm: the prefix of its values.
 std::string EnumPrefix(const google::protobuf::EnumDescriptor* e);
 // The canonical name of value `number`; its decimal number when the enum has

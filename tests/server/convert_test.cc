@@ -58,15 +58,8 @@ TEST(ConvertTest, UnknownEnumValuesNameTheField) {
 // canonical name and from every spelling a user may type, and core's names
 // (what the CLI and the metrics print) are the canonical ones.
 TEST(ConvertTest, EveryEnumValueOfTheApiReadsBackFromEverySpelling) {
-  const google::protobuf::FileDescriptor* file = v1::Algorithm_descriptor()->file();
-  std::vector<const google::protobuf::EnumDescriptor*> enums;
-  for (int i = 0; i < file->enum_type_count(); ++i) enums.push_back(file->enum_type(i));
-  for (int m = 0; m < file->message_type_count(); ++m) {
-    for (int i = 0; i < file->message_type(m)->enum_type_count(); ++i) {
-      enums.push_back(file->message_type(m)->enum_type(i));
-    }
-  }
-  ASSERT_GE(enums.size(), 5u);
+  const std::vector<const google::protobuf::EnumDescriptor*> enums = AllEnums();
+  ASSERT_GE(enums.size(), 6u);
   int checked = 0;
   for (const google::protobuf::EnumDescriptor* e : enums) {
     const std::string prefix = EnumPrefix(e);

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "gtest/gtest.h"
 #include "testing/loopback.h"
 
 namespace gridstar::testing {
@@ -44,9 +45,15 @@ class RedisProcess {
     pid_ = fork();
     if (pid_ == 0) {
       if (std::freopen("/dev/null", "w", stdout) == nullptr) _exit(126);
+      // A directory of its own: a replica writes the master's snapshot
+      // (dump.rdb) there, which another server started in the same
+      // directory would load.
+      const std::string dir =
+          absl::StrCat(::testing::TempDir(), "/redis.", getpid(), ".", port_);
+      if (std::system(absl::StrCat("mkdir -p ", dir).c_str()) != 0) _exit(125);
       std::vector<std::string> args = {binary, "--port", absl::StrCat(port_), "--bind",
                                        "127.0.0.1", "--save", "", "--appendonly", "no",
-                                       "--daemonize", "no"};
+                                       "--daemonize", "no", "--dir", dir};
       args.insert(args.end(), extra.begin(), extra.end());
       std::vector<char*> argv;
       for (std::string& a : args) argv.push_back(a.data());

@@ -21,14 +21,7 @@ class RedisRaw {
   // Runs a command: the reply's integer, or -1; `ok` says whether it was
   // answered without an error.
   long long Run(const std::vector<std::string>& args, bool* ok = nullptr) {
-    std::vector<const char*> argv;
-    std::vector<size_t> len;
-    for (const auto& a : args) {
-      argv.push_back(a.data());
-      len.push_back(a.size());
-    }
-    auto* r = static_cast<redisReply*>(redisCommandArgv(
-        c_, static_cast<int>(args.size()), argv.data(), len.data()));
+    redisReply* r = Send(args);
     if (ok != nullptr) *ok = r != nullptr && r->type != REDIS_REPLY_ERROR;
     const long long v =
         r != nullptr && r->type == REDIS_REPLY_INTEGER ? r->integer : -1;
@@ -39,14 +32,7 @@ class RedisRaw {
   // The reply as text (a status or bulk string; an array's elements joined
   // by '\n'); empty on an error or no reply.
   std::string Text(const std::vector<std::string>& args) {
-    std::vector<const char*> argv;
-    std::vector<size_t> len;
-    for (const auto& a : args) {
-      argv.push_back(a.data());
-      len.push_back(a.size());
-    }
-    auto* r = static_cast<redisReply*>(redisCommandArgv(
-        c_, static_cast<int>(args.size()), argv.data(), len.data()));
+    redisReply* r = Send(args);
     std::string out;
     if (r != nullptr && (r->type == REDIS_REPLY_STRING || r->type == REDIS_REPLY_STATUS)) {
       out.assign(r->str, r->len);
@@ -68,6 +54,17 @@ class RedisRaw {
   }
 
  private:
+  // The reply (the caller frees it), or null.
+  redisReply* Send(const std::vector<std::string>& args) {
+    std::vector<const char*> argv;
+    std::vector<size_t> len;
+    for (const auto& a : args) {
+      argv.push_back(a.data());
+      len.push_back(a.size());
+    }
+    return static_cast<redisReply*>(
+        redisCommandArgv(c_, static_cast<int>(args.size()), argv.data(), len.data()));
+  }
   redisContext* c_;
 };
 
