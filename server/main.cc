@@ -29,8 +29,8 @@
 #include "prometheus/exposer.h"
 #include "scheduler.h"
 #include "service.h"
-#include "store/directory_store.h"
-#include "store/redis_store.h"
+#include "store/redis_connection.h"
+#include "store_setup.h"
 #include "store_follower.h"
 
 ABSL_FLAG(std::string, host, "0.0.0.0", "Address to listen on for gRPC");
@@ -236,77 +236,18 @@ int Run() {
       1000.0 * std::max(1, absl::GetFlag(FLAGS_auto_measure_ms));
   registry_limits.max_derived_bytes = static_cast<size_t>(
       std::max<int64_t>(0, absl::GetFlag(FLAGS_max_derived_bytes)));
+  const std::string store_url = absl::GetFlag(FLAGS_store);
+  StoreSettings store_settings;
+  store_settings.data_dir = absl::GetFlag(FLAGS_data_dir);
+  store_settings.url = store_url;
+  store_settings.password_file = absl::GetFlag(FLAGS_store_password_file);
+  store_settings.min_replicas = absl::GetFlag(FLAGS_store_min_replicas);
+  store_settings.replica_timeout = absl::GetFlag(FLAGS_store_replica_timeout);
+  store_settings.connect_timeout = absl::GetFlag(FLAGS_store_connect_timeout);
   std::unique_ptr<MapStore> store;
   std::shared_ptr<RedisCredentials> store_credentials;
-  const std::string store_url = absl::GetFlag(FLAGS_store);
-  if (!store_url.empty() && !absl::GetFlag(FLAGS_data_dir).empty()) {
-    std::fprintf(stderr,
-                 "gridstar-server: --store and --data_dir: choose one\n");
-    return 1;
-  }
-  if (!absl::GetFlag(FLAGS_data_dir).empty()) {
-    const std::string& dir = absl::GetFlag(FLAGS_data_dir);
-    bool created = false;
-    if (absl::Status s = DirectoryStore::CreateDir(dir, &created); !s.ok()) {
-      std::fprintf(stderr, "gridstar-server: --data_dir: %s\n",
-                   std::string(s.message()).c_str());
-      return 1;
-    }
-    if (created) {
-      std::fprintf(stderr, "gridstar-server: created data_dir %s (mode 0700)\n",
-                   dir.c_str());
-    }
-    store = std::make_unique<DirectoryStore>(dir);
-  } else if (!store_url.empty()) {
-    absl::StatusOr<RedisAddress> address = ParseRedisUrl(store_url, "--store");
-    if (!address.ok()) {
-      std::fprintf(stderr, "gridstar-server: %s\n",
-                   std::string(address.status().message()).c_str());
-      return 1;
-    }
-    absl::StatusOr<std::shared_ptr<RedisCredentials>> credentials =
-        RedisCredentials::FromFile(absl::GetFlag(FLAGS_store_password_file));
-    if (!credentials.ok()) {
-      std::fprintf(stderr, "gridstar-server: %s\n",
-                   std::string(credentials.status().message()).c_str());
-      return 2;
-    }
-    store_credentials = *credentials;
-    RedisStore::Options redis_options;
-    redis_options.address = *address;
-    redis_options.credentials = store_credentials;
-    redis_options.min_replicas = std::max(0, absl::GetFlag(FLAGS_store_min_replicas));
-    redis_options.replica_timeout = absl::GetFlag(FLAGS_store_replica_timeout);
-    auto redis = std::make_unique<RedisStore>(redis_options);
-    // Nothing durable can be served without the store: wait for it (it may
-    // start after us), then refuse to start (an orchestrator restarts the
-    // replica) rather than serve nothing. Credentials it refuses are not
-    // retried.
-    const absl::Time give_up = absl::Now() + absl::GetFlag(FLAGS_store_connect_timeout);
-    absl::Duration backoff = absl::Milliseconds(200);
-    for (int attempt = 1;; ++attempt) {
-      const absl::Status s = redis->Connect();
-      if (s.ok()) {
-        if (attempt > 1) {
-          std::fprintf(stderr, "gridstar-server: --store: reached after %d attempts\n",
-                       attempt);
-        }
-        break;
-      }
-      if (s.code() != absl::StatusCode::kUnavailable || absl::Now() + backoff > give_up) {
-        std::fprintf(stderr, "gridstar-server: --store: %s\n",
-                     std::string(s.message()).c_str());
-        return 1;
-      }
-      std::fprintf(stderr,
-                   "gridstar-server: --store: %s; trying again in %s (attempt %d; "
-                   "--store_connect_timeout %s)\n",
-                   std::string(s.message()).c_str(), absl::FormatDuration(backoff).c_str(),
-                   attempt, absl::FormatDuration(absl::GetFlag(FLAGS_store_connect_timeout)).c_str());
-      absl::SleepFor(backoff);
-      backoff = std::min(backoff * 2, absl::Seconds(5));
-    }
-    store = std::move(redis);
+  if (const int code = OpenStore(store_settings, &store, &store_credentials); code != 0) {
+    return code;
   }
   // Made before the load, so that no write after it is missed; a second
   // one loads maps on first use.
