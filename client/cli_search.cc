@@ -21,7 +21,8 @@ namespace {
 
 // Parses every argument from `first` on as an integer; false at the first
 // that is not one.
-bool Ints(const std::vector<std::string>& args, size_t first, std::vector<int>* out) {
+bool Ints(const std::vector<std::string>& args, size_t first,
+          std::vector<int>* out) {
   for (size_t i = first; i < args.size(); ++i) {
     int n = 0;
     if (!absl::SimpleAtoi(args[i], &n)) return false;
@@ -35,9 +36,9 @@ void PrintPath(const v1::PathRequest& asked, const v1::PathResponse& out) {
   const bool theta = out.algorithm() == v1::ALGORITHM_THETA;
   // Theta*'s answer is its any-angle path: that is the cost; the grid cells
   // it crosses have their own.
-  std::string cost =
-      theta ? absl::StrFormat("cost=%.4f grid_cost=%.4f", out.smoothed_cost(), out.cost())
-            : absl::StrFormat("cost=%.4f", out.cost());
+  std::string cost = theta ? absl::StrFormat("cost=%.4f grid_cost=%.4f",
+                                             out.smoothed_cost(), out.cost())
+                           : absl::StrFormat("cost=%.4f", out.cost());
   std::printf(
       "%s cells=%d algorithm=%s expanded=%llu partial=%d version=%llu "
       "queue_us=%.0f search_us=%.0f",
@@ -45,7 +46,8 @@ void PrintPath(const v1::PathRequest& asked, const v1::PathResponse& out) {
       static_cast<unsigned long long>(out.expanded()), out.partial() ? 1 : 0,
       static_cast<unsigned long long>(out.map_version()), out.queue_micros(),
       out.search_micros());
-  if (out.partial()) std::printf(" partial_reason=%s", Name(out.partial_reason()).c_str());
+  if (out.partial())
+    std::printf(" partial_reason=%s", Name(out.partial_reason()).c_str());
   if (out.waypoints_size() > 0 && !theta) {
     std::printf(" smoothed_cost=%.4f", out.smoothed_cost());
   }
@@ -55,17 +57,18 @@ void PrintPath(const v1::PathRequest& asked, const v1::PathResponse& out) {
                 CellList(out.waypoints()).c_str());
   }
   for (const auto& [name, want, got] :
-       {std::tuple<const char*, const v1::Cell&, const v1::Cell&>{"start", asked.start(),
-                                                                   out.start()},
+       {std::tuple<const char*, const v1::Cell&, const v1::Cell&>{
+            "start", asked.start(), out.start()},
         {"goal", asked.goal(), out.goal()}}) {
     if (want.x() != got.x() || want.y() != got.y()) {
-      std::printf("snapped %s: %d,%d -> %d,%d\n", name, want.x(), want.y(), got.x(),
-                  got.y());
+      std::printf("snapped %s: %d,%d -> %d,%d\n", name, want.x(), want.y(),
+                  got.x(), got.y());
     }
   }
   if (asked.trace()) {
     std::printf("trace (%d cells%s): %s\n", out.trace_size() / 2,
-                out.trace_truncated() ? ", truncated" : "", CellList(out.trace()).c_str());
+                out.trace_truncated() ? ", truncated" : "",
+                CellList(out.trace()).c_str());
   }
   if (!out.note().empty()) std::printf("note: %s\n", out.note().c_str());
 }
@@ -117,9 +120,11 @@ int Group(Client& client, const std::vector<std::string>& args) {
   r.set_algorithm(base->algorithm());
   r.set_diagonal(base->diagonal());
   r.set_report_overhead(absl::GetFlag(FLAGS_overhead));
-  absl::StatusOr<GroupMethod> method = ParseGroupMethod(absl::GetFlag(FLAGS_method));
+  absl::StatusOr<GroupMethod> method =
+      ParseGroupMethod(absl::GetFlag(FLAGS_method));
   if (!method.ok()) {
-    std::fprintf(stderr, "gridstar: --%s\n", std::string(method.status().message()).c_str());
+    std::fprintf(stderr, "gridstar: --%s\n",
+                 std::string(method.status().message()).c_str());
     return 2;
   }
   r.set_method(convert::GroupMethodToProto(*method));
@@ -139,19 +144,22 @@ int Group(Client& client, const std::vector<std::string>& args) {
     for (int i = 0; i < out->units_size(); ++i) {
       const v1::UnitPath& u = out->units(i);
       if (u.code() != 0) {
-        std::printf("unit %d: %s: %s\n", i, CodeName(u.code()).c_str(), u.message().c_str());
+        std::printf("unit %d: %s: %s\n", i, CodeName(u.code()).c_str(),
+                    u.message().c_str());
       } else {
         std::printf("unit %d: cost=%.4f cells=%d spliced=%d optimal=%.4f\n", i,
-                    u.path().cost(), u.path().cells_size() / 2, u.spliced() ? 1 : 0,
-                    u.independent_cost());
+                    u.path().cost(), u.path().cells_size() / 2,
+                    u.spliced() ? 1 : 0, u.independent_cost());
       }
     }
     std::printf(
         "units=%d failed=%d searches=%llu spliced=%u flow_field=%d cached=%d "
         "mean_overhead=%.4f max_overhead=%.4f search_us=%.0f\n",
-        out->units_size(), failed, static_cast<unsigned long long>(out->searches()),
-        out->spliced_units(), out->flow_field() ? 1 : 0, out->flow_field_cached() ? 1 : 0,
-        out->mean_cost_overhead(), out->max_cost_overhead(), out->search_micros());
+        out->units_size(), failed,
+        static_cast<unsigned long long>(out->searches()), out->spliced_units(),
+        out->flow_field() ? 1 : 0, out->flow_field_cached() ? 1 : 0,
+        out->mean_cost_overhead(), out->max_cost_overhead(),
+        out->search_micros());
   }
   if (absl::GetFlag(FLAGS_compare)) {
     const auto t0 = std::chrono::steady_clock::now();
@@ -163,14 +171,15 @@ int Group(Client& client, const std::vector<std::string>& args) {
       absl::StatusOr<v1::PathResponse> path = client.FindPath(one);
       if (!path.ok()) return Fail(path.status());
     }
-    const double each_us =
-        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0)
-            .count();
-    std::printf("group_wall_us=%.0f independent_wall_us=%.0f ratio=%.3f\n", group_us,
-                each_us, group_us / each_us);
+    const double each_us = std::chrono::duration<double, std::micro>(
+                               std::chrono::steady_clock::now() - t0)
+                               .count();
+    std::printf("group_wall_us=%.0f independent_wall_us=%.0f ratio=%.3f\n",
+                group_us, each_us, group_us / each_us);
   }
   if (failed > 0) {
-    std::fprintf(stderr, "gridstar: %d of %d units failed\n", failed, out->units_size());
+    std::fprintf(stderr, "gridstar: %d of %d units failed\n", failed,
+                 out->units_size());
     return 1;
   }
   return 0;
@@ -179,7 +188,9 @@ int Group(Client& client, const std::vector<std::string>& args) {
 int Flow(Client& client, const std::vector<std::string>& args) {
   std::vector<int> v;
   if (args.size() != 3 || !Ints(args, 1, &v)) {
-    std::fprintf(stderr, "usage: gridstar flow ID GX GY [--diagonal P] [--max_cost C]\n");
+    std::fprintf(
+        stderr,
+        "usage: gridstar flow ID GX GY [--diagonal P] [--max_cost C]\n");
     return 2;
   }
   absl::StatusOr<v1::FlowFieldRequest> r = FlowRequest(args[0], v[0], v[1]);
@@ -195,9 +206,10 @@ int Flow(Client& client, const std::vector<std::string>& args) {
   std::printf(
       "size=%dx%d reached=%lld farthest_cost=%.4f complete=%d cached=%d "
       "version=%llu search_us=%.0f\n",
-      out->width(), out->height(), static_cast<long long>(out->reached_cells()), farthest,
-      out->complete() ? 1 : 0, out->cached() ? 1 : 0,
-      static_cast<unsigned long long>(out->map_version()), out->search_micros());
+      out->width(), out->height(), static_cast<long long>(out->reached_cells()),
+      farthest, out->complete() ? 1 : 0, out->cached() ? 1 : 0,
+      static_cast<unsigned long long>(out->map_version()),
+      out->search_micros());
   return 0;
 }
 

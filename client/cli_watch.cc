@@ -20,7 +20,8 @@
 
 ABSL_FLAG(std::string, agents, "",
           "watch: a file of agents, one a line: AGENT SX SY GX GY");
-ABSL_FLAG(int64_t, events, 0, "watch: stop after this many events (0 = no limit)");
+ABSL_FLAG(int64_t, events, 0,
+          "watch: stop after this many events (0 = no limit)");
 ABSL_FLAG(absl::Duration, watch_for, absl::InfiniteDuration(),
           "watch: stop after this long (default: until the stream ends)");
 ABSL_FLAG(double, replan_if_cheaper, 0,
@@ -36,22 +37,24 @@ struct Agent {
 };
 
 // Agents from groups of five numbers; InvalidArgument naming `where`.
-absl::Status ParseAgents(const std::vector<std::string>& words, const std::string& where,
-                         std::vector<Agent>* out) {
+absl::Status ParseAgents(const std::vector<std::string>& words,
+                         const std::string& where, std::vector<Agent>* out) {
   if (words.size() % 5 != 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(where, ": want AGENT SX SY GX GY (five numbers an agent), got ",
-                     words.size(), " numbers"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        where, ": want AGENT SX SY GX GY (five numbers an agent), got ",
+        words.size(), " numbers"));
   }
   for (size_t i = 0; i < words.size(); i += 5) {
     Agent a;
-    if (!absl::SimpleAtoi(words[i], &a.id) || !absl::SimpleAtoi(words[i + 1], &a.sx) ||
-        !absl::SimpleAtoi(words[i + 2], &a.sy) || !absl::SimpleAtoi(words[i + 3], &a.gx) ||
+    if (!absl::SimpleAtoi(words[i], &a.id) ||
+        !absl::SimpleAtoi(words[i + 1], &a.sx) ||
+        !absl::SimpleAtoi(words[i + 2], &a.sy) ||
+        !absl::SimpleAtoi(words[i + 3], &a.gx) ||
         !absl::SimpleAtoi(words[i + 4], &a.gy)) {
       return absl::InvalidArgumentError(
-          absl::StrCat(where, ": agent ", i / 5 + 1, ": '", words[i], " ", words[i + 1],
-                       " ", words[i + 2], " ", words[i + 3], " ", words[i + 4],
-                       "' is not five whole numbers"));
+          absl::StrCat(where, ": agent ", i / 5 + 1, ": '", words[i], " ",
+                       words[i + 1], " ", words[i + 2], " ", words[i + 3], " ",
+                       words[i + 4], "' is not five whole numbers"));
     }
     out->push_back(a);
   }
@@ -69,9 +72,10 @@ void PrintEvent(const v1::WatchEvent& e) {
   if (e.code() != 0) {
     absl::StrAppend(&line, " error=", CodeName(e.code()), ": ", e.message());
   } else if (e.has_path()) {
-    absl::StrAppend(&line, absl::StrFormat(" cost=%.4f cells=%d algorithm=%s",
-                                           e.path().cost(), e.path().cells_size() / 2,
-                                           Name(e.path().algorithm())));
+    absl::StrAppend(
+        &line,
+        absl::StrFormat(" cost=%.4f cells=%d algorithm=%s", e.path().cost(),
+                        e.path().cells_size() / 2, Name(e.path().algorithm())));
   } else {
     absl::StrAppend(&line, " path_index=", e.path_index());
   }
@@ -83,13 +87,15 @@ void PrintEvent(const v1::WatchEvent& e) {
 
 int Watch(Client& client, const std::vector<std::string>& args) {
   if (args.empty()) {
-    std::fprintf(stderr,
-                 "usage: gridstar watch ID [AGENT SX SY GX GY ...] [--agents FILE] "
-                 "[--events N] [--watch_for 30s]\n");
+    std::fprintf(
+        stderr,
+        "usage: gridstar watch ID [AGENT SX SY GX GY ...] [--agents FILE] "
+        "[--events N] [--watch_for 30s]\n");
     return 2;
   }
   std::vector<Agent> agents;
-  if (absl::Status s = ParseAgents({args.begin() + 1, args.end()}, "arguments", &agents);
+  if (absl::Status s =
+          ParseAgents({args.begin() + 1, args.end()}, "arguments", &agents);
       !s.ok()) {
     std::fprintf(stderr, "gridstar: %s\n", std::string(s.message()).c_str());
     return 2;
@@ -101,8 +107,8 @@ int Watch(Client& client, const std::vector<std::string>& args) {
     std::vector<std::string> words;
     for (absl::string_view line : absl::StrSplit(*text, '\n')) {
       line = line.substr(0, line.find('#'));
-      for (absl::string_view w : absl::StrSplit(line, absl::ByAnyChar(" \t\r"),
-                                                absl::SkipEmpty())) {
+      for (absl::string_view w :
+           absl::StrSplit(line, absl::ByAnyChar(" \t\r"), absl::SkipEmpty())) {
         words.emplace_back(w);
       }
     }
@@ -112,20 +118,23 @@ int Watch(Client& client, const std::vector<std::string>& args) {
     }
   }
   if (agents.empty()) {
-    std::fprintf(stderr, "gridstar: watch: no agents (arguments or --agents FILE)\n");
+    std::fprintf(stderr,
+                 "gridstar: watch: no agents (arguments or --agents FILE)\n");
     return 2;
   }
   absl::StatusOr<v1::PathRequest> base = BaseRequest();
   if (!base.ok()) return Fail(base.status());
   base->set_map_id(args[0]);
-  std::unique_ptr<WatchStream> stream = client.Watch(args[0], absl::GetFlag(FLAGS_watch_for));
+  std::unique_ptr<WatchStream> stream =
+      client.Watch(args[0], absl::GetFlag(FLAGS_watch_for));
   for (const Agent& a : agents) {
     v1::PathRequest r = *base;
     r.mutable_start()->set_x(a.sx);
     r.mutable_start()->set_y(a.sy);
     r.mutable_goal()->set_x(a.gx);
     r.mutable_goal()->set_y(a.gy);
-    if (!stream->Add(a.id, r, absl::GetFlag(FLAGS_replan_if_cheaper)).ok()) break;
+    if (!stream->Add(a.id, r, absl::GetFlag(FLAGS_replan_if_cheaper)).ok())
+      break;
   }
   const int64_t limit = absl::GetFlag(FLAGS_events);
   int64_t seen = 0;

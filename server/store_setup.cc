@@ -64,21 +64,25 @@ int OpenStore(const StoreSettings& settings, std::unique_ptr<MapStore>* store,
       const absl::Status s = redis->Connect();
       if (s.ok()) {
         if (attempt > 1) {
-          std::fprintf(stderr, "gridstar-server: --store: reached after %d attempts\n",
+          std::fprintf(stderr,
+                       "gridstar-server: --store: reached after %d attempts\n",
                        attempt);
         }
         break;
       }
-      if (s.code() != absl::StatusCode::kUnavailable || absl::Now() + backoff > give_up) {
+      if (s.code() != absl::StatusCode::kUnavailable ||
+          absl::Now() + backoff > give_up) {
         std::fprintf(stderr, "gridstar-server: --store: %s\n",
                      std::string(s.message()).c_str());
         return 1;
       }
-      std::fprintf(stderr,
-                   "gridstar-server: --store: %s; trying again in %s (attempt %d; "
-                   "--store_connect_timeout %s)\n",
-                   std::string(s.message()).c_str(), absl::FormatDuration(backoff).c_str(),
-                   attempt, absl::FormatDuration(settings.connect_timeout).c_str());
+      std::fprintf(
+          stderr,
+          "gridstar-server: --store: %s; trying again in %s (attempt %d; "
+          "--store_connect_timeout %s)\n",
+          std::string(s.message()).c_str(),
+          absl::FormatDuration(backoff).c_str(), attempt,
+          absl::FormatDuration(settings.connect_timeout).c_str());
       absl::SleepFor(backoff);
       backoff = std::min(backoff * 2, absl::Seconds(5));
     }

@@ -51,13 +51,15 @@ std::string Wrap(absl::string_view text, size_t indent, size_t width) {
     }
     absl::StrAppend(&line, line.empty() ? "" : " ", word);
   }
-  if (!line.empty()) absl::StrAppend(&out, std::string(indent, ' '), line, "\n");
+  if (!line.empty())
+    absl::StrAppend(&out, std::string(indent, ' '), line, "\n");
   return out;
 }
 
 std::string Describe(const absl::CommandLineFlag& flag) {
   std::string def = flag.DefaultValue();
-  if (flag.IsOfType<std::string>() || flag.IsOfType<std::vector<std::string>>()) {
+  if (flag.IsOfType<std::string>() ||
+      flag.IsOfType<std::vector<std::string>>()) {
     def = absl::StrCat("\"", def, "\"");
   }
   return absl::StrCat("  --", flag.Name(), " (default ", def, ")\n",
@@ -95,7 +97,8 @@ std::string HelpText(const ProgramInfo& info) {
   }
   std::string rest;
   for (absl::CommandLineFlag* f : own) {
-    if (!listed.count(std::string(f->Name()))) absl::StrAppend(&rest, Describe(*f));
+    if (!listed.count(std::string(f->Name())))
+      absl::StrAppend(&rest, Describe(*f));
   }
   if (!rest.empty()) absl::StrAppend(&out, "\nOther:\n", rest);
   absl::StrAppend(&out, "\n");
@@ -104,8 +107,8 @@ std::string HelpText(const ProgramInfo& info) {
                     "Every flag above may also be set in the environment as "
                     "FLAGS_<name> (FLAGS_port=6000); the command line wins.\n");
   }
-  absl::StrAppend(&out,
-                  "--helpfull lists the flags of every library linked in as well.\n");
+  absl::StrAppend(
+      &out, "--helpfull lists the flags of every library linked in as well.\n");
   return out;
 }
 

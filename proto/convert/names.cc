@@ -12,9 +12,11 @@
 namespace gridstar::convert {
 
 std::vector<const google::protobuf::EnumDescriptor*> AllEnums() {
-  const google::protobuf::FileDescriptor* file = v1::Algorithm_descriptor()->file();
+  const google::protobuf::FileDescriptor* file =
+      v1::Algorithm_descriptor()->file();
   std::vector<const google::protobuf::EnumDescriptor*> enums;
-  for (int i = 0; i < file->enum_type_count(); ++i) enums.push_back(file->enum_type(i));
+  for (int i = 0; i < file->enum_type_count(); ++i)
+    enums.push_back(file->enum_type(i));
   for (int m = 0; m < file->message_type_count(); ++m) {
     for (int i = 0; i < file->message_type(m)->enum_type_count(); ++i) {
       enums.push_back(file->message_type(m)->enum_type(i));
@@ -34,7 +36,8 @@ std::string EnumPrefix(const google::protobuf::EnumDescriptor* e) {
   return absl::StrCat(out, "_");
 }
 
-std::string EnumValueName(const google::protobuf::EnumDescriptor* e, int number) {
+std::string EnumValueName(const google::protobuf::EnumDescriptor* e,
+                          int number) {
   const google::protobuf::EnumValueDescriptor* v = e->FindValueByNumber(number);
   if (v == nullptr) return absl::StrCat(number);
   return CanonicalEnumName(v->name(), EnumPrefix(e));
@@ -46,7 +49,8 @@ bool IsUnspecified(const google::protobuf::EnumValueDescriptor* v) {
 }
 }  // namespace
 
-std::vector<std::string> EnumValueNames(const google::protobuf::EnumDescriptor* e) {
+std::vector<std::string> EnumValueNames(
+    const google::protobuf::EnumDescriptor* e) {
   std::vector<std::string> names;
   for (int i = 0; i < e->value_count(); ++i) {
     if (!IsUnspecified(e->value(i))) {
@@ -57,7 +61,8 @@ std::vector<std::string> EnumValueNames(const google::protobuf::EnumDescriptor* 
 }
 
 absl::StatusOr<int> ParseEnumValue(const google::protobuf::EnumDescriptor* e,
-                                   absl::string_view text, absl::string_view field) {
+                                   absl::string_view text,
+                                   absl::string_view field) {
   const std::string prefix = EnumPrefix(e);
   const std::string typed = NormalizeEnumName(text, prefix);
   for (int i = 0; i < e->value_count(); ++i) {

@@ -26,13 +26,16 @@ std::vector<const google::protobuf::EnumDescriptor*> AllEnums();
 std::string EnumPrefix(const google::protobuf::EnumDescriptor* e);
 // The canonical name of value `number`; its decimal number when the enum has
 // no such value.
-std::string EnumValueName(const google::protobuf::EnumDescriptor* e, int number);
+std::string EnumValueName(const google::protobuf::EnumDescriptor* e,
+                          int number);
 // Canonical names of every value but the UNSPECIFIED one.
-std::vector<std::string> EnumValueNames(const google::protobuf::EnumDescriptor* e);
+std::vector<std::string> EnumValueNames(
+    const google::protobuf::EnumDescriptor* e);
 // The value of `text` in any accepted spelling. UNSPECIFIED is never a name a
 // user types. InvalidArgument "FIELD: unknown value 'TEXT' (one of ...)".
 absl::StatusOr<int> ParseEnumValue(const google::protobuf::EnumDescriptor* e,
-                                   absl::string_view text, absl::string_view field);
+                                   absl::string_view text,
+                                   absl::string_view field);
 
 template <typename E>
 std::string NameOf(E value) {

@@ -20,13 +20,15 @@ namespace gridstar::server {
 namespace {
 
 std::string AsString(const redisReply* r) {
-  return r == nullptr || r->str == nullptr ? std::string() : std::string(r->str, r->len);
+  return r == nullptr || r->str == nullptr ? std::string()
+                                           : std::string(r->str, r->len);
 }
 
 // "HOST[:PORT]" into *host and *port (kept when absent); false when malformed.
 bool ParseHostPort(absl::string_view text, std::string* host, int* port) {
   if (const size_t colon = text.rfind(':'); colon != absl::string_view::npos) {
-    if (!absl::SimpleAtoi(text.substr(colon + 1), port) || *port < 1 || *port > 65535) {
+    if (!absl::SimpleAtoi(text.substr(colon + 1), port) || *port < 1 ||
+        *port > 65535) {
       return false;
     }
     text = text.substr(0, colon);
@@ -38,14 +40,16 @@ bool ParseHostPort(absl::string_view text, std::string* host, int* port) {
 
 // A connection to host:port with the timeout on connect and each command.
 // Null context or Unavailable.
-absl::StatusOr<redisContext*> Open(const std::string& host, int port, absl::Duration timeout,
+absl::StatusOr<redisContext*> Open(const std::string& host, int port,
+                                   absl::Duration timeout,
                                    absl::string_view where) {
   const timeval tv = absl::ToTimeval(timeout);
   redisContext* c = redisConnectWithTimeout(host.c_str(), port, tv);
-  if (c == nullptr) return absl::UnavailableError(absl::StrCat(where, ": cannot connect"));
+  if (c == nullptr)
+    return absl::UnavailableError(absl::StrCat(where, ": cannot connect"));
   if (c->err != 0) {
-    absl::Status s =
-        absl::UnavailableError(absl::StrCat(where, ": cannot connect: ", c->errstr));
+    absl::Status s = absl::UnavailableError(
+        absl::StrCat(where, ": cannot connect: ", c->errstr));
     redisFree(c);
     return s;
   }
@@ -55,12 +59,13 @@ absl::StatusOr<redisContext*> Open(const std::string& host, int port, absl::Dura
 
 }  // namespace
 
-absl::StatusOr<RedisAddress> ParseRedisUrl(absl::string_view url, absl::string_view field) {
+absl::StatusOr<RedisAddress> ParseRedisUrl(absl::string_view url,
+                                           absl::string_view field) {
   auto bad = [&](absl::string_view why) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(field, ": '", url, "' ", why,
-                     " (want redis://[USER@]HOST[:PORT][/DB] or "
-                     "redis-sentinel://[USER@]HOST[:PORT][,HOST[:PORT]...]/MASTER[/DB])"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        field, ": '", url, "' ", why,
+        " (want redis://[USER@]HOST[:PORT][/DB] or "
+        "redis-sentinel://[USER@]HOST[:PORT][,HOST[:PORT]...]/MASTER[/DB])"));
   };
   RedisAddress address;
   absl::string_view rest = url;
@@ -85,7 +90,8 @@ absl::StatusOr<RedisAddress> ParseRedisUrl(absl::string_view url, absl::string_v
     for (absl::string_view s : absl::StrSplit(parts[0], ',')) {
       std::pair<std::string, int> where{"", 26379};
       if (!ParseHostPort(s, &where.first, &where.second)) {
-        return bad("has a sentinel without a host or with a port outside 1 to 65535");
+        return bad(
+            "has a sentinel without a host or with a port outside 1 to 65535");
       }
       address.sentinels.push_back(where);
     }
@@ -94,18 +100,20 @@ absl::StatusOr<RedisAddress> ParseRedisUrl(absl::string_view url, absl::string_v
   } else {
     if (parts.size() > 2) return bad("has more than one '/'");
     if (!ParseHostPort(parts[0], &address.host, &address.port)) {
-      return bad(parts[0].empty() || parts[0][0] == ':' ? "names no host"
-                                                         : "has a port outside 1 to 65535");
+      return bad(parts[0].empty() || parts[0][0] == ':'
+                     ? "names no host"
+                     : "has a port outside 1 to 65535");
     }
   }
-  if (parts.size() == 2 &&
-      (!absl::SimpleAtoi(parts[1], &address.db) || address.db < 0 || address.db > 15)) {
+  if (parts.size() == 2 && (!absl::SimpleAtoi(parts[1], &address.db) ||
+                            address.db < 0 || address.db > 15)) {
     return bad("has a database number outside 0 to 15");
   }
   return address;
 }
 
-absl::StatusOr<std::shared_ptr<RedisCredentials>> RedisCredentials::FromFile(std::string path) {
+absl::StatusOr<std::shared_ptr<RedisCredentials>> RedisCredentials::FromFile(
+    std::string path) {
   std::shared_ptr<RedisCredentials> c(new RedisCredentials(std::move(path)));
   if (!c->path_.empty()) {
     if (absl::Status s = c->Reload(); !s.ok()) return s;
@@ -117,8 +125,8 @@ absl::Status RedisCredentials::Reload() {
   if (path_.empty()) return absl::OkStatus();
   absl::StatusOr<std::string> text = ReadFile(path_, size_t{1} << 16);
   if (!text.ok()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("--store_password_file: cannot read ", text.status().message()));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--store_password_file: cannot read ", text.status().message()));
   }
   for (absl::string_view line : absl::StrSplit(*text, '\n')) {
     line = absl::StripAsciiWhitespace(line);
@@ -141,7 +149,9 @@ bool RedisCredentials::has_password() const {
   return !password_.empty();
 }
 
-void RedisConnection::ReplyDeleter::operator()(redisReply* r) const { freeReplyObject(r); }
+void RedisConnection::ReplyDeleter::operator()(redisReply* r) const {
+  freeReplyObject(r);
+}
 
 RedisConnection::~RedisConnection() {
   std::lock_guard<std::mutex> lock(mu_);
@@ -150,11 +160,13 @@ RedisConnection::~RedisConnection() {
 
 std::string RedisConnection::WhereLocked() const {
   if (!address_.master_name.empty()) {
-    return absl::StrCat("redis master ", address_.master_name,
-                        host_.empty() ? "" : absl::StrCat(" (", host_, ":", port_, ")"), "/",
-                        address_.db);
+    return absl::StrCat(
+        "redis master ", address_.master_name,
+        host_.empty() ? "" : absl::StrCat(" (", host_, ":", port_, ")"), "/",
+        address_.db);
   }
-  return absl::StrCat("redis ", address_.host, ":", address_.port, "/", address_.db);
+  return absl::StrCat("redis ", address_.host, ":", address_.port, "/",
+                      address_.db);
 }
 
 std::string RedisConnection::Where() const {
@@ -172,34 +184,39 @@ void RedisConnection::DisconnectLocked() {
   context_ = nullptr;
 }
 
-absl::StatusOr<std::pair<std::string, int>> RedisConnection::AskSentinels() const {
+absl::StatusOr<std::pair<std::string, int>> RedisConnection::AskSentinels()
+    const {
   std::string errors;
   for (const auto& [host, port] : address_.sentinels) {
     const std::string where = absl::StrCat("sentinel ", host, ":", port);
     absl::StatusOr<redisContext*> c = Open(host, port, timeout_, where);
     if (!c.ok()) {
-      absl::StrAppend(&errors, errors.empty() ? "" : "; ", c.status().message());
+      absl::StrAppend(&errors, errors.empty() ? "" : "; ",
+                      c.status().message());
       continue;
     }
-    Reply reply(static_cast<redisReply*>(redisCommand(
-        *c, "SENTINEL get-master-addr-by-name %s", address_.master_name.c_str())));
+    Reply reply(static_cast<redisReply*>(
+        redisCommand(*c, "SENTINEL get-master-addr-by-name %s",
+                     address_.master_name.c_str())));
     int master_port = 0;
     const bool ok = reply != nullptr && reply->type == REDIS_REPLY_ARRAY &&
                     reply->elements == 2 &&
                     absl::SimpleAtoi(AsString(reply->element[1]), &master_port);
     std::string master_host = ok ? AsString(reply->element[0]) : "";
     if (!ok) {
-      absl::StrAppend(&errors, errors.empty() ? "" : "; ", where, ": ",
-                      reply == nullptr ? (*c)->errstr
-                      : reply->type == REDIS_REPLY_ERROR
-                          ? AsString(reply.get())
-                          : absl::StrCat("knows no master '", address_.master_name, "'"));
+      absl::StrAppend(
+          &errors, errors.empty() ? "" : "; ", where, ": ",
+          reply == nullptr ? (*c)->errstr
+          : reply->type == REDIS_REPLY_ERROR
+              ? AsString(reply.get())
+              : absl::StrCat("knows no master '", address_.master_name, "'"));
     }
     redisFree(*c);
     if (ok) return std::make_pair(master_host, master_port);
   }
-  return absl::UnavailableError(absl::StrCat("redis master ", address_.master_name,
-                                             ": no sentinel named it: ", errors));
+  return absl::UnavailableError(
+      absl::StrCat("redis master ", address_.master_name,
+                   ": no sentinel named it: ", errors));
 }
 
 absl::Status RedisConnection::ConnectLocked() {
@@ -215,8 +232,11 @@ absl::Status RedisConnection::ConnectLocked() {
     absl::StatusOr<std::pair<std::string, int>> master = AskSentinels();
     if (!master.ok()) return master.status();
     if (master->first != host_ || master->second != port_) {
-      std::fprintf(stderr, "gridstar-server: store: the sentinels name %s:%d the master of '%s'\n",
-                   master->first.c_str(), master->second, address_.master_name.c_str());
+      std::fprintf(stderr,
+                   "gridstar-server: store: the sentinels name %s:%d the "
+                   "master of '%s'\n",
+                   master->first.c_str(), master->second,
+                   address_.master_name.c_str());
     }
     host_ = master->first;
     port_ = master->second;
@@ -235,9 +255,10 @@ absl::Status RedisConnection::ConnectLocked() {
     const std::string password = credentials_->password();
     Reply reply(static_cast<redisReply*>(
         address_.user.empty()
-            ? redisCommand(context_, "AUTH %b", password.data(), password.size())
-            : redisCommand(context_, "AUTH %s %b", address_.user.c_str(), password.data(),
-                           password.size())));
+            ? redisCommand(context_, "AUTH %b", password.data(),
+                           password.size())
+            : redisCommand(context_, "AUTH %s %b", address_.user.c_str(),
+                           password.data(), password.size())));
     if (reply == nullptr) {
       return fail(absl::UnavailableError(
           absl::StrCat(WhereLocked(), ": AUTH failed: ", context_->errstr)));
@@ -246,7 +267,8 @@ absl::Status RedisConnection::ConnectLocked() {
       // Redis's message names neither the password nor anything secret.
       return fail(absl::PermissionDeniedError(absl::StrCat(
           WhereLocked(), ": refused the credentials of ",
-          address_.user.empty() ? "the default user" : absl::StrCat("user '", address_.user, "'"),
+          address_.user.empty() ? "the default user"
+                                : absl::StrCat("user '", address_.user, "'"),
           " (--store, --store_password_file): ", AsString(reply.get()))));
     }
   }
@@ -261,11 +283,13 @@ absl::Status RedisConnection::ConnectLocked() {
   if (role->type == REDIS_REPLY_ERROR) {
     const std::string message = AsString(role.get());
     if (absl::StartsWith(message, "NOAUTH")) {
-      return fail(absl::PermissionDeniedError(absl::StrCat(
-          WhereLocked(), ": wants a password: give it in --store_password_file (", message,
-          ")")));
+      return fail(absl::PermissionDeniedError(
+          absl::StrCat(WhereLocked(),
+                       ": wants a password: give it in --store_password_file (",
+                       message, ")")));
     }
-    return fail(absl::UnavailableError(absl::StrCat(WhereLocked(), ": ROLE: ", message)));
+    return fail(absl::UnavailableError(
+        absl::StrCat(WhereLocked(), ": ROLE: ", message)));
   }
   if (role->type == REDIS_REPLY_ARRAY && role->elements > 0 &&
       AsString(role->element[0]) != "master") {
@@ -275,7 +299,8 @@ absl::Status RedisConnection::ConnectLocked() {
   }
   if (address_.db != 0) {
     const std::string db = absl::StrCat(address_.db);
-    Reply reply(static_cast<redisReply*>(redisCommand(context_, "SELECT %s", db.c_str())));
+    Reply reply(static_cast<redisReply*>(
+        redisCommand(context_, "SELECT %s", db.c_str())));
     if (reply == nullptr || reply->type == REDIS_REPLY_ERROR) {
       return fail(absl::UnavailableError(
           absl::StrCat(WhereLocked(), ": SELECT failed: ",
@@ -293,15 +318,16 @@ absl::StatusOr<RedisConnection::Reply> RedisConnection::Command(
 }
 
 absl::StatusOr<RedisConnection::Reply> RedisConnection::CommandReplicated(
-    const std::vector<std::string>& args, int min_replicas, absl::Duration wait) {
+    const std::vector<std::string>& args, int min_replicas,
+    absl::Duration wait) {
   std::lock_guard<std::mutex> lock(mu_);
   if (absl::Status s = ConnectLocked(); !s.ok()) return s;
   absl::StatusOr<Reply> reply = CommandLocked(args);
   if (!reply.ok() || min_replicas <= 0) return reply;
   // The same connection, no reconnect in between: WAIT counts this write.
-  absl::StatusOr<Reply> acks =
-      CommandLocked({"WAIT", absl::StrCat(min_replicas),
-                     absl::StrCat(std::max<int64_t>(1, absl::ToInt64Milliseconds(wait)))});
+  absl::StatusOr<Reply> acks = CommandLocked(
+      {"WAIT", absl::StrCat(min_replicas),
+       absl::StrCat(std::max<int64_t>(1, absl::ToInt64Milliseconds(wait)))});
   if (!acks.ok()) {
     return absl::UnavailableError(absl::StrCat(
         acks.status().message(), " (after ", args[0],
@@ -332,8 +358,8 @@ absl::StatusOr<RedisConnection::Reply> RedisConnection::CommandLocked(
   if (reply == nullptr) {
     // The connection is unusable after an I/O error: the next call
     // reconnects.
-    absl::Status s = absl::UnavailableError(
-        absl::StrCat(WhereLocked(), ": ", args[0], " failed: ", context_->errstr));
+    absl::Status s = absl::UnavailableError(absl::StrCat(
+        WhereLocked(), ": ", args[0], " failed: ", context_->errstr));
     DisconnectLocked();
     return s;
   }
@@ -345,14 +371,16 @@ absl::StatusOr<RedisConnection::Reply> RedisConnection::CommandLocked(
     }
     // A master demoted under us (READONLY) or a failover: reconnect next
     // time, asking the sentinels again.
-    if (absl::StartsWith(message, "READONLY") || absl::StartsWith(message, "LOADING") ||
+    if (absl::StartsWith(message, "READONLY") ||
+        absl::StartsWith(message, "LOADING") ||
         absl::StartsWith(message, "NOAUTH")) {
       absl::Status s = absl::UnavailableError(
           absl::StrCat(WhereLocked(), ": ", args[0], ": ", message));
       DisconnectLocked();
       return s;
     }
-    return absl::InternalError(absl::StrCat(WhereLocked(), ": ", args[0], ": ", message));
+    return absl::InternalError(
+        absl::StrCat(WhereLocked(), ": ", args[0], ": ", message));
   }
   return reply;
 }

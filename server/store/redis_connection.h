@@ -60,7 +60,8 @@ class RedisCredentials {
  public:
   // Reads the file now: InvalidArgument naming --store_password_file when
   // it cannot be read or holds no password.
-  static absl::StatusOr<std::shared_ptr<RedisCredentials>> FromFile(std::string path);
+  static absl::StatusOr<std::shared_ptr<RedisCredentials>> FromFile(
+      std::string path);
   // Re-reads the file; a file that cannot be read keeps the old password.
   absl::Status Reload();
   std::string password() const;
@@ -103,7 +104,8 @@ class RedisConnection {
   // that many replicas to have it: Unavailable, saying the write is on the
   // master only, when fewer answered within `wait`.
   absl::StatusOr<Reply> CommandReplicated(const std::vector<std::string>& args,
-                                          int min_replicas, absl::Duration wait);
+                                          int min_replicas,
+                                          absl::Duration wait);
   // "redis HOST:PORT/DB" (with Sentinel: "redis master NAME (HOST:PORT)"),
   // for messages.
   std::string Where() const;

@@ -5,9 +5,9 @@
 // errno text; a plaintext call to a TLS port says to pass --tls_ca; `watch`
 // prints each event, a pushed BLOCKED included.
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
-#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -37,7 +37,8 @@ Output Cli(int port, const std::string& args) {
       absl::StrCat(::testing::TempDir(), "/cli-err.", getpid(), ".", counter++);
   Output o;
   o.out = testing::RunAndCapture(
-      absl::StrCat(GRIDSTAR_CLI_BINARY, " --server=127.0.0.1:", port, " ", args, " 2>", err),
+      absl::StrCat(GRIDSTAR_CLI_BINARY, " --server=127.0.0.1:", port, " ", args,
+                   " 2>", err),
       &o.code);
   int ignored = 0;
   o.all = o.out + testing::RunAndCapture(absl::StrCat("cat ", err), &ignored);
@@ -48,15 +49,18 @@ class CliOutputTest : public ::testing::Test {
  protected:
   void SetUp() override {
     server_ = std::make_unique<ServerProcess>(std::vector<std::string>{
-        absl::StrCat("--preload=dungeon=", GRIDSTAR_SOURCE_DIR, "/data/sample/dungeon.map")});
+        absl::StrCat("--preload=dungeon=", GRIDSTAR_SOURCE_DIR,
+                     "/data/sample/dungeon.map")});
     ASSERT_TRUE(server_->started());
   }
   int port() const { return server_->port(); }
   std::unique_ptr<ServerProcess> server_;
 };
 
-TEST_F(CliOutputTest, PathShowsWaypointsSnappedEndsTraceAndWhyAnotherEngineRan) {
-  Output o = Cli(port(), "path dungeon 57 73 77 77 --algo jps_plus --smooth --trace");
+TEST_F(CliOutputTest,
+       PathShowsWaypointsSnappedEndsTraceAndWhyAnotherEngineRan) {
+  Output o =
+      Cli(port(), "path dungeon 57 73 77 77 --algo jps_plus --smooth --trace");
   ASSERT_EQ(o.code, 0) << o.all;
   EXPECT_TRUE(absl::StrContains(o.out, " algorithm=jps+ ")) << o.out;
   EXPECT_TRUE(absl::StrContains(o.out, "\nwaypoints (")) << o.out;
@@ -76,11 +80,11 @@ TEST_F(CliOutputTest, ServerExplainsAFallbackInPathResponseNote) {
     v1::Algorithm asked;
     const char* says;
   };
-  for (const Case& c : {Case{v1::ALGORITHM_HPA, "RegisterMapRequest.hpa"},
-                        Case{v1::ALGORITHM_SUBGOAL, "RegisterMapRequest.subgoal_graph"},
-                        Case{v1::ALGORITHM_ALT, "RegisterMapRequest.landmarks"},
-                        Case{v1::ALGORITHM_JPS_PLUS, ""},
-                        Case{v1::ALGORITHM_AUTO, ""}}) {
+  for (const Case& c :
+       {Case{v1::ALGORITHM_HPA, "RegisterMapRequest.hpa"},
+        Case{v1::ALGORITHM_SUBGOAL, "RegisterMapRequest.subgoal_graph"},
+        Case{v1::ALGORITHM_ALT, "RegisterMapRequest.landmarks"},
+        Case{v1::ALGORITHM_JPS_PLUS, ""}, Case{v1::ALGORITHM_AUTO, ""}}) {
     SCOPED_TRACE(v1::Algorithm_Name(c.asked));
     v1::PathRequest r = Path("dungeon", 57, 73, 77, 77);
     r.set_algorithm(c.asked);
@@ -103,7 +107,9 @@ TEST_F(CliOutputTest, ThetaPrintsItsAnyAngleCostAsCost) {
   double cost = 0, grid = 0;
   const size_t at = o.out.find("cost=");
   ASSERT_NE(at, std::string::npos) << o.out;
-  ASSERT_EQ(std::sscanf(o.out.c_str() + at, "cost=%lf grid_cost=%lf", &cost, &grid), 2)
+  ASSERT_EQ(
+      std::sscanf(o.out.c_str() + at, "cost=%lf grid_cost=%lf", &cost, &grid),
+      2)
       << o.out;
   EXPECT_LE(cost, grid);
   v1::PathRequest r = Path("dungeon", 57, 73, 77, 77);
@@ -119,7 +125,9 @@ template <typename M>
 void ExpectJsonOf(const std::string& line) {
   M m;
   google::protobuf::util::JsonParseOptions options;
-  EXPECT_TRUE(google::protobuf::util::JsonStringToMessage(line, &m, options).ok()) << line;
+  EXPECT_TRUE(
+      google::protobuf::util::JsonStringToMessage(line, &m, options).ok())
+      << line;
 }
 
 TEST_F(CliOutputTest, JsonOnEveryCommandIsOneObjectOfTheAnswersProto) {
@@ -142,46 +150,62 @@ TEST_F(CliOutputTest, JsonOnEveryCommandIsOneObjectOfTheAnswersProto) {
     SCOPED_TRACE(c.args);
     Output o = Cli(port(), absl::StrCat("--json ", c.args));
     EXPECT_EQ(o.code, 0) << o.all;
-    std::vector<std::string> lines = absl::StrSplit(o.out, '\n', absl::SkipEmpty());
+    std::vector<std::string> lines =
+        absl::StrSplit(o.out, '\n', absl::SkipEmpty());
     ASSERT_EQ(lines.size(), 1u) << o.out;
     c.check(lines[0]);
   }
   // A failure is one JSON error object, with the code by name.
   Output o = Cli(port(), "--json path nosuchmap 0 0 1 1");
   EXPECT_EQ(o.code, 1);
-  EXPECT_TRUE(absl::StartsWith(o.out, "{\"error\":{\"code\":\"NOT_FOUND\",\"message\":"))
+  EXPECT_TRUE(absl::StartsWith(
+      o.out, "{\"error\":{\"code\":\"NOT_FOUND\",\"message\":"))
       << o.out;
   // A partial answer says why it stopped short, in both outputs.
-  o = Cli(port(), "--json path dungeon 8 58 97 52 --algo astar --max_expansions 3 --allow_partial");
-  EXPECT_TRUE(absl::StrContains(o.out, "\"partialReason\":\"PARTIAL_REASON_MAX_EXPANSIONS\""))
+  o = Cli(port(),
+          "--json path dungeon 8 58 97 52 --algo astar --max_expansions 3 "
+          "--allow_partial");
+  EXPECT_TRUE(absl::StrContains(
+      o.out, "\"partialReason\":\"PARTIAL_REASON_MAX_EXPANSIONS\""))
       << o.out;
-  o = Cli(port(), "path dungeon 8 58 97 52 --algo astar --max_expansions 3 --allow_partial");
+  o = Cli(port(),
+          "path dungeon 8 58 97 52 --algo astar --max_expansions 3 "
+          "--allow_partial");
   EXPECT_TRUE(absl::StrContains(o.out, " partial=1 ")) << o.out;
-  EXPECT_TRUE(absl::StrContains(o.out, " partial_reason=max-expansions")) << o.out;
+  EXPECT_TRUE(absl::StrContains(o.out, " partial_reason=max-expansions"))
+      << o.out;
   // Summaries and the rest are JSON objects too.
-  const std::string scen = absl::StrCat(GRIDSTAR_SOURCE_DIR, "/data/sample/dungeon.map.scen");
-  const std::string png = absl::StrCat(::testing::TempDir(), "/json.", getpid(), ".png");
+  const std::string scen =
+      absl::StrCat(GRIDSTAR_SOURCE_DIR, "/data/sample/dungeon.map.scen");
+  const std::string png =
+      absl::StrCat(::testing::TempDir(), "/json.", getpid(), ".png");
   for (const std::string& args :
-       {absl::StrCat("scen --map dungeon ", scen), absl::StrCat("render dungeon ", png),
-        std::string("health"), std::string("names"),
+       {absl::StrCat("scen --map dungeon ", scen),
+        absl::StrCat("render dungeon ", png), std::string("health"),
+        std::string("names"),
         absl::StrCat("load --map dungeon --duration 0.2 ", scen)}) {
     SCOPED_TRACE(args);
     o = Cli(port(), absl::StrCat("--json ", args));
     EXPECT_EQ(o.code, 0) << o.all;
-    for (absl::string_view line : absl::StrSplit(o.out, '\n', absl::SkipEmpty())) {
-      EXPECT_TRUE(absl::StartsWith(line, "{") && absl::EndsWith(line, "}")) << line;
+    for (absl::string_view line :
+         absl::StrSplit(o.out, '\n', absl::SkipEmpty())) {
+      EXPECT_TRUE(absl::StartsWith(line, "{") && absl::EndsWith(line, "}"))
+          << line;
     }
   }
   // The path's JSON names the algorithm that ran and the ends searched.
   o = Cli(port(), "--json path dungeon 57 73 77 77 --algo jps");
-  EXPECT_TRUE(absl::StrContains(o.out, "\"algorithm\":\"ALGORITHM_JPS\"")) << o.out;
-  EXPECT_TRUE(absl::StrContains(o.out, "\"start\":{\"x\":57,\"y\":73}")) << o.out;
+  EXPECT_TRUE(absl::StrContains(o.out, "\"algorithm\":\"ALGORITHM_JPS\""))
+      << o.out;
+  EXPECT_TRUE(absl::StrContains(o.out, "\"start\":{\"x\":57,\"y\":73}"))
+      << o.out;
 }
 
 TEST_F(CliOutputTest, GroupWithAFailedUnitExitsNonZeroNamingTheCode) {
   Output o = Cli(port(), "group dungeon 100 20 10 10 0 0");
   EXPECT_EQ(o.code, 1) << o.all;
-  EXPECT_TRUE(absl::StrContains(o.out, "unit 1: INVALID_ARGUMENT: starts[1]")) << o.out;
+  EXPECT_TRUE(absl::StrContains(o.out, "unit 1: INVALID_ARGUMENT: starts[1]"))
+      << o.out;
   EXPECT_TRUE(absl::StrContains(o.all, "1 of 2 units failed")) << o.all;
   EXPECT_FALSE(absl::StrContains(o.out, "error 3")) << o.out;
 }
@@ -199,18 +223,23 @@ TEST_F(CliOutputTest, LocalWriteErrorSaysWhatFailedAndWhy) {
 }
 
 TEST(CliTlsHintTest, PlaintextCallToATlsPortSaysToPassTlsCa) {
-  const std::string d = absl::StrCat(::testing::TempDir(), "/clitls.", getpid());
+  const std::string d =
+      absl::StrCat(::testing::TempDir(), "/clitls.", getpid());
   const std::string ec = "-newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes";
-  ASSERT_EQ(std::system(absl::StrCat(
-                "set -e; rm -rf ", d, "; mkdir -p ", d, "; cd ", d, "; openssl req -x509 ",
-                ec, " -keyout ca.key -out ca.crt -days 2 -subj /CN=ca 2>/dev/null; ",
-                "openssl req ", ec,
-                " -keyout s.key -out s.csr -subj /CN=localhost 2>/dev/null; "
-                "printf 'subjectAltName=IP:127.0.0.1\\n' > ext; "
-                "openssl x509 -req -in s.csr -CA ca.crt -CAkey ca.key -CAcreateserial "
-                "-out s.crt -days 2 -extfile ext 2>/dev/null")
-                .c_str()),
-            0);
+  ASSERT_EQ(
+      std::system(
+          absl::StrCat(
+              "set -e; rm -rf ", d, "; mkdir -p ", d, "; cd ", d,
+              "; openssl req -x509 ", ec,
+              " -keyout ca.key -out ca.crt -days 2 -subj /CN=ca 2>/dev/null; ",
+              "openssl req ", ec,
+              " -keyout s.key -out s.csr -subj /CN=localhost 2>/dev/null; "
+              "printf 'subjectAltName=IP:127.0.0.1\\n' > ext; "
+              "openssl x509 -req -in s.csr -CA ca.crt -CAkey ca.key "
+              "-CAcreateserial "
+              "-out s.crt -days 2 -extfile ext 2>/dev/null")
+              .c_str()),
+      0);
   ServerProcess server({absl::StrCat("--tls_cert=", d, "/s.crt"),
                         absl::StrCat("--tls_key=", d, "/s.key")});
   ASSERT_TRUE(server.started());
@@ -227,7 +256,8 @@ TEST(CliTlsHintTest, PlaintextCallToATlsPortSaysToPassTlsCa) {
 TEST_F(CliOutputTest, WatchPrintsEachEventABlockedPushIncluded) {
   const std::string cmd =
       absl::StrCat(GRIDSTAR_CLI_BINARY, " --server=127.0.0.1:", port(),
-                   " watch dungeon 7 57 73 77 77 --algo astar --events 2 --watch_for 600s 2>&1");
+                   " watch dungeon 7 57 73 77 77 --algo astar --events 2 "
+                   "--watch_for 600s 2>&1");
   FILE* p = popen(cmd.c_str(), "r");
   ASSERT_NE(p, nullptr);
   char buf[4096];
@@ -246,7 +276,8 @@ TEST_F(CliOutputTest, WatchPrintsEachEventABlockedPushIncluded) {
   }
   const std::vector<Cell> cells = Unpack(path.cells());
   const Cell mid = cells[cells.size() / 2];
-  Output u = Cli(port(), absl::StrCat("update dungeon ", mid.x, " ", mid.y, " 0"));
+  Output u =
+      Cli(port(), absl::StrCat("update dungeon ", mid.x, " ", mid.y, " 0"));
   ASSERT_EQ(u.code, 0) << u.all;
   ASSERT_NE(fgets(buf, sizeof(buf), p), nullptr);
   const std::string pushed = buf;
@@ -259,11 +290,14 @@ TEST_F(CliOutputTest, WatchPrintsEachEventABlockedPushIncluded) {
 // Moving AI map with trees, water and swamp, rendered through the CLI and
 // decoded: blocked areas hatched in their colours, a legend strip below.
 TEST_F(CliOutputTest, RenderDrawsBlockedAreasDistinctlyWithALegend) {
-  const std::string file = absl::StrCat(GRIDSTAR_SOURCE_DIR, "/data/sample/lakeside.map");
+  const std::string file =
+      absl::StrCat(GRIDSTAR_SOURCE_DIR, "/data/sample/lakeside.map");
   Output o = Cli(port(), absl::StrCat("register --id lakeside ", file));
   ASSERT_EQ(o.code, 0) << o.all;
-  const std::string png = absl::StrCat(::testing::TempDir(), "/lakeside.", getpid(), ".png");
-  o = Cli(port(), absl::StrCat("render lakeside ", png, " 4 40 92 20 --cell_pixels 4"));
+  const std::string png =
+      absl::StrCat(::testing::TempDir(), "/lakeside.", getpid(), ".png");
+  o = Cli(port(),
+          absl::StrCat("render lakeside ", png, " 4 40 92 20 --cell_pixels 4"));
   ASSERT_EQ(o.code, 0) << o.all;
   std::ifstream in(png, std::ios::binary);
   std::stringstream bytes;
@@ -305,7 +339,8 @@ TEST_F(CliOutputTest, RenderDrawsBlockedAreasDistinctlyWithALegend) {
       while (render::HatchPixel(off_x, y * 4)) ++off_x;
       while (!render::HatchPixel(on_x, y * 4)) ++on_x;
       EXPECT_EQ(image->At(off_x, y * 4), k.colour);
-      EXPECT_EQ(image->At(on_x, y * 4), k.blocked ? render::kWallColour : k.colour);
+      EXPECT_EQ(image->At(on_x, y * 4),
+                k.blocked ? render::kWallColour : k.colour);
     }
     EXPECT_TRUE(found);
   }

@@ -30,7 +30,8 @@ std::string RunCommand(const std::string& command, int* code) {
 std::set<std::string> HelpfullFlags(const std::string& binary,
                                     const std::string& source) {
   int code = 0;
-  const std::string out = RunCommand(absl::StrCat(binary, " --helpfull"), &code);
+  const std::string out =
+      RunCommand(absl::StrCat(binary, " --helpfull"), &code);
   std::set<std::string> names;
   bool in_source = false;
   for (absl::string_view line : absl::StrSplit(out, '\n')) {
@@ -49,8 +50,9 @@ std::set<std::string> HelpfullFlags(const std::string& binary,
 // name -> value, from --show_config.
 std::map<std::string, std::string> ShowConfig(const std::string& env) {
   int code = -1;
-  const std::string out =
-      RunCommand(absl::StrCat("env ", env, " ", GRIDSTAR_SERVER_BINARY, " --show_config"), &code);
+  const std::string out = RunCommand(
+      absl::StrCat("env ", env, " ", GRIDSTAR_SERVER_BINARY, " --show_config"),
+      &code);
   EXPECT_EQ(code, 0) << out;
   std::map<std::string, std::string> values;
   for (absl::string_view line : absl::StrSplit(out, '\n', absl::SkipEmpty())) {
@@ -74,23 +76,27 @@ TEST(ServerFlagsTest, HelpListsEveryOwnFlagWithItsDefault) {
     ASSERT_GE(own.size(), 10u);
     for (const char* spelling : {"--help", "-h", "--helpshort"}) {
       int code = -1;
-      const std::string help = RunCommand(absl::StrCat(c.binary, " ", spelling), &code);
+      const std::string help =
+          RunCommand(absl::StrCat(c.binary, " ", spelling), &code);
       EXPECT_EQ(code, 0) << help;
       EXPECT_FALSE(absl::StrContains(help, "No flags matched")) << help;
       for (const std::string& name : own) {
-        EXPECT_TRUE(absl::StrContains(help, absl::StrCat("  --", name, " (default ")))
+        EXPECT_TRUE(
+            absl::StrContains(help, absl::StrCat("  --", name, " (default ")))
             << spelling << " lacks --" << name;
       }
     }
   }
   int code = -1;
-  const std::string server_help = RunCommand(absl::StrCat(GRIDSTAR_SERVER_BINARY, " --help"), &code);
+  const std::string server_help =
+      RunCommand(absl::StrCat(GRIDSTAR_SERVER_BINARY, " --help"), &code);
   // Grouped by concern, and the environment rule said once.
   for (const char* title : {"Listening:", "Maps kept and loaded:", "Security:",
                             "Searching:", "FLAGS_<name>"}) {
     EXPECT_TRUE(absl::StrContains(server_help, title)) << title;
   }
-  EXPECT_TRUE(absl::StrContains(server_help, "  --port (default 50051)")) << server_help;
+  EXPECT_TRUE(absl::StrContains(server_help, "  --port (default 50051)"))
+      << server_help;
 }
 
 // Every flag the server defines, each set to a value other than its
@@ -99,7 +105,8 @@ TEST(ServerFlagsTest, HelpListsEveryOwnFlagWithItsDefault) {
 // without editing this test.
 TEST(ServerFlagsTest, EveryServerFlagCanBeSetFromTheEnvironment) {
   const std::map<std::string, std::string> defaults = ShowConfig("");
-  const std::set<std::string> own = HelpfullFlags(GRIDSTAR_SERVER_BINARY, "server/main.cc");
+  const std::set<std::string> own =
+      HelpfullFlags(GRIDSTAR_SERVER_BINARY, "server/main.cc");
   ASSERT_GE(defaults.size(), 30u);
   for (const std::string& name : own) {
     if (name != "show_config") EXPECT_TRUE(defaults.count(name)) << name;
@@ -129,16 +136,19 @@ TEST(ServerFlagsTest, EveryServerFlagCanBeSetFromTheEnvironment) {
   }
   // The command line wins over the environment.
   int code = -1;
-  const std::string out = RunCommand(absl::StrCat("env FLAGS_workers=5 ", GRIDSTAR_SERVER_BINARY,
-                                           " --workers=3 --show_config"),
-                              &code);
+  const std::string out =
+      RunCommand(absl::StrCat("env FLAGS_workers=5 ", GRIDSTAR_SERVER_BINARY,
+                              " --workers=3 --show_config"),
+                 &code);
   EXPECT_TRUE(absl::StrContains(out, "--workers=3\n")) << out;
 }
 
 TEST(ServerFlagsTest, BadEnvironmentValueIsRefusedNamingTheVariable) {
   int code = -1;
-  const std::string out = RunCommand(
-      absl::StrCat("env FLAGS_workers=many ", GRIDSTAR_SERVER_BINARY, " --show_config"), &code);
+  const std::string out =
+      RunCommand(absl::StrCat("env FLAGS_workers=many ", GRIDSTAR_SERVER_BINARY,
+                              " --show_config"),
+                 &code);
   EXPECT_EQ(code, 2) << out;
   EXPECT_TRUE(absl::StrContains(out, "FLAGS_workers='many'")) << out;
 }
@@ -149,10 +159,10 @@ TEST(ServerFlagsTest, NegativeNumbersAreArgumentsNotFlags) {
                                      "/data/sample/dungeon.map")});
   ASSERT_TRUE(server.started());
   int code = -1;
-  const std::string out =
-      RunCommand(absl::StrCat(GRIDSTAR_CLI_BINARY, " --server=127.0.0.1:", server.port(),
-                       " path dungeon -1 5 --algo astar 2 2"),
-          &code);
+  const std::string out = RunCommand(
+      absl::StrCat(GRIDSTAR_CLI_BINARY, " --server=127.0.0.1:", server.port(),
+                   " path dungeon -1 5 --algo astar 2 2"),
+      &code);
   EXPECT_NE(code, 0) << out;
   EXPECT_FALSE(absl::StrContains(out, "Unknown command line flag")) << out;
   EXPECT_TRUE(absl::StrContains(out, "INVALID_ARGUMENT")) << out;

@@ -90,7 +90,8 @@ TEST(ServerPersistenceTest, StoredMapWinsOverPreloadOfTheSameId) {
   EXPECT_EQ(after.version(), updated.version());
   EXPECT_EQ(after.passable_cells(), updated.passable_cells());
   const std::string text = ReadAll(log);
-  EXPECT_TRUE(absl::StrContains(text, "skipped, the store holds map 'dungeon' at version 2"))
+  EXPECT_TRUE(absl::StrContains(
+      text, "skipped, the store holds map 'dungeon' at version 2"))
       << text;
 }
 
@@ -106,8 +107,8 @@ TEST(ServerPersistenceTest, PreloadReplaceRegistersTheFileOverTheStoredMap) {
     ASSERT_TRUE(BlockOneCell(server.stub(), "dungeon", &updated).ok());
   }
   const std::string log = absl::StrCat(dir, ".log");
-  ServerProcess server({absl::StrCat("--data_dir=", dir), preload, "--preload_replace"},
-                       log);
+  ServerProcess server(
+      {absl::StrCat("--data_dir=", dir), preload, "--preload_replace"}, log);
   ASSERT_TRUE(server.started());
   const v1::MapInfo after = InfoOf(server.stub(), "dungeon");
   // The file's content, as the next version (never a silent rewind).
@@ -115,7 +116,8 @@ TEST(ServerPersistenceTest, PreloadReplaceRegistersTheFileOverTheStoredMap) {
   EXPECT_EQ(after.passable_cells(), first.passable_cells());
   const std::string text = ReadAll(log);
   EXPECT_TRUE(absl::StrContains(
-      text, "--preload_replace: the file replaces stored map 'dungeon' at version 2"))
+      text,
+      "--preload_replace: the file replaces stored map 'dungeon' at version 2"))
       << text;
 }
 
@@ -124,13 +126,15 @@ TEST(ServerPersistenceTest, PreloadReplaceRegistersTheFileOverTheStoredMap) {
 TEST(ServerPersistenceTest, PreloadOfANewIdIsRegisteredBesideStoredMaps) {
   const std::string dir = FreshDir("gs-preload-new");
   {
-    ServerProcess server({absl::StrCat("--data_dir=", dir),
-                          absl::StrCat("--preload=dungeon=", SamplePath("dungeon.map"))});
+    ServerProcess server(
+        {absl::StrCat("--data_dir=", dir),
+         absl::StrCat("--preload=dungeon=", SamplePath("dungeon.map"))});
     ASSERT_TRUE(server.started());
   }
-  ServerProcess server({absl::StrCat("--data_dir=", dir),
-                        absl::StrCat("--preload=dungeon=", SamplePath("dungeon.map"),
-                                     ",terrain=", SamplePath("terrain.pgm"))});
+  ServerProcess server(
+      {absl::StrCat("--data_dir=", dir),
+       absl::StrCat("--preload=dungeon=", SamplePath("dungeon.map"),
+                    ",terrain=", SamplePath("terrain.pgm"))});
   ASSERT_TRUE(server.started());
   EXPECT_EQ(InfoOf(server.stub(), "dungeon").version(), 1u);
   EXPECT_EQ(InfoOf(server.stub(), "terrain").version(), 1u);
@@ -143,7 +147,8 @@ TEST(ServerPersistenceTest, MissingDataDirIsCreatedWithItsParents) {
     ServerProcess server({absl::StrCat("--data_dir=", dir)});
     ASSERT_TRUE(server.started());
     v1::MapInfo info;
-    ASSERT_TRUE(Register(server.stub(), "kept", ReadSample("dungeon.map"), &info).ok());
+    ASSERT_TRUE(
+        Register(server.stub(), "kept", ReadSample("dungeon.map"), &info).ok());
     server.Kill9();
   }
   struct stat st;
@@ -163,8 +168,8 @@ TEST(ServerPersistenceTest, DataDirThatIsAFileIsRefusedNamingIt) {
   int code = 0;
   const std::string out = testing::RunAndCapture(
       absl::StrCat(GRIDSTAR_SERVER_BINARY,
-                   " --host=127.0.0.1 --port=0 --metrics_port=0 --data_dir=", path,
-                   "/maps 2>&1"),
+                   " --host=127.0.0.1 --port=0 --metrics_port=0 --data_dir=",
+                   path, "/maps 2>&1"),
       &code);
   EXPECT_NE(code, 0) << out;
   EXPECT_TRUE(absl::StrContains(out, "--data_dir:")) << out;
@@ -177,7 +182,8 @@ TEST(ServerPersistenceTest, DataDirThatIsAFileIsRefusedNamingIt) {
 // container example has it, an update survives a restart of the same
 // configuration.
 TEST(ServerPersistenceTest, DockerfileDefaultsKeepAVolumesMapsAcrossRestart) {
-  const std::string dockerfile = ReadAll(absl::StrCat(GRIDSTAR_SOURCE_DIR, "/Dockerfile"));
+  const std::string dockerfile =
+      ReadAll(absl::StrCat(GRIDSTAR_SOURCE_DIR, "/Dockerfile"));
   ASSERT_FALSE(dockerfile.empty());
   // ENV KEY=VALUE \ KEY=VALUE ... in the runtime stage.
   std::map<std::string, std::string> env;
@@ -189,12 +195,14 @@ TEST(ServerPersistenceTest, DockerfileDefaultsKeepAVolumesMapsAcrossRestart) {
     if (!in_env) continue;
     in_env = absl::EndsWith(l, "\\");
     l = absl::StripSuffix(l, "\\");
-    for (absl::string_view kv : absl::StrSplit(l, ' ', absl::SkipWhitespace())) {
+    for (absl::string_view kv :
+         absl::StrSplit(l, ' ', absl::SkipWhitespace())) {
       std::vector<std::string> p = absl::StrSplit(kv, absl::MaxSplits('=', 1));
       if (p.size() == 2) env[p[0]] = p[1];
     }
   }
-  ASSERT_TRUE(env.count("FLAGS_data_dir")) << "the image must keep maps by default";
+  ASSERT_TRUE(env.count("FLAGS_data_dir"))
+      << "the image must keep maps by default";
   const std::string volume = FreshDir("gs-volume");
   env["FLAGS_data_dir"] = volume;
   env["FLAGS_preload"] = absl::StrCat("dungeon=", SamplePath("dungeon.map"));

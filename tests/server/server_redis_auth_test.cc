@@ -40,15 +40,17 @@ std::string ReadAll(const std::string& path) {
 
 std::string TempPath(const std::string& name) {
   static int counter = 0;
-  return absl::StrCat(::testing::TempDir(), "/", name, ".", getpid(), ".", counter++);
+  return absl::StrCat(::testing::TempDir(), "/", name, ".", getpid(), ".",
+                      counter++);
 }
 
 // A Redis whose default user has a password and whose user alice may do
 // everything with her own.
 std::unique_ptr<RedisProcess> RedisWithAcl(int port = 0) {
   return std::make_unique<RedisProcess>(
-      port, std::vector<std::string>{"--requirepass", kAdminPassword, "--user", "alice", "on",
-                                     absl::StrCat(">", kAlicePassword), "~*", "&*", "+@all"});
+      port, std::vector<std::string>{
+                "--requirepass", kAdminPassword, "--user", "alice", "on",
+                absl::StrCat(">", kAlicePassword), "~*", "&*", "+@all"});
 }
 
 std::string PasswordFile(const std::string& password) {
@@ -90,7 +92,8 @@ TEST(ServerRedisAuthTest, AServerStartedBeforeItsRedisWaitsForIt) {
   GRIDSTAR_REQUIRE_REDIS(*redis);
   ASSERT_TRUE(server.started()) << ReadAll(log);
   v1::MapInfo info;
-  ASSERT_TRUE(Register(server.stub(), "m", ReadSample("dungeon.map"), &info).ok());
+  ASSERT_TRUE(
+      Register(server.stub(), "m", ReadSample("dungeon.map"), &info).ok());
   const std::string text = ReadAll(log);
   EXPECT_TRUE(absl::StrContains(text, "cannot connect")) << text;
   EXPECT_TRUE(absl::StrContains(text, "reached after")) << text;
@@ -100,12 +103,14 @@ TEST(ServerRedisAuthTest, AnAclUserWithItsPasswordInAFileServes) {
   std::unique_ptr<RedisProcess> redis = RedisWithAcl();
   GRIDSTAR_REQUIRE_REDIS(*redis);
   const std::string log = TempPath("acl-log");
-  ServerProcess server({absl::StrCat("--store=redis://alice@127.0.0.1:", redis->port()),
-                        absl::StrCat("--store_password_file=", PasswordFile(kAlicePassword))},
-                       log);
+  ServerProcess server(
+      {absl::StrCat("--store=redis://alice@127.0.0.1:", redis->port()),
+       absl::StrCat("--store_password_file=", PasswordFile(kAlicePassword))},
+      log);
   ASSERT_TRUE(server.started()) << ReadAll(log);
   v1::MapInfo info;
-  ASSERT_TRUE(Register(server.stub(), "m", ReadSample("dungeon.map"), &info).ok());
+  ASSERT_TRUE(
+      Register(server.stub(), "m", ReadSample("dungeon.map"), &info).ok());
   ASSERT_TRUE(BlockCell(server, 1, &info).ok());
   EXPECT_EQ(info.version(), 2u);
   // Written as alice, into Redis.
@@ -118,7 +123,8 @@ TEST(ServerRedisAuthTest, AnAclUserWithItsPasswordInAFileServes) {
 TEST(ServerRedisAuthTest, WrongOrMissingCredentialsFailClearlyAtStart) {
   std::unique_ptr<RedisProcess> redis = RedisWithAcl();
   GRIDSTAR_REQUIRE_REDIS(*redis);
-  const std::string url = absl::StrCat("redis://alice@127.0.0.1:", redis->port());
+  const std::string url =
+      absl::StrCat("redis://alice@127.0.0.1:", redis->port());
   const std::string wrong = "not-the-password-42";
   struct Case {
     const char* name;
@@ -126,7 +132,8 @@ TEST(ServerRedisAuthTest, WrongOrMissingCredentialsFailClearlyAtStart) {
     const char* message;
   } cases[] = {
       {"wrong password",
-       {absl::StrCat("--store=", url), absl::StrCat("--store_password_file=", PasswordFile(wrong))},
+       {absl::StrCat("--store=", url),
+        absl::StrCat("--store_password_file=", PasswordFile(wrong))},
        "refused the credentials of user 'alice'"},
       {"no password", {absl::StrCat("--store=", url)}, "wants a password"},
       {"unknown user",
@@ -134,7 +141,8 @@ TEST(ServerRedisAuthTest, WrongOrMissingCredentialsFailClearlyAtStart) {
         absl::StrCat("--store_password_file=", PasswordFile(wrong))},
        "refused the credentials of user 'bob'"},
       {"password in the url",
-       {absl::StrCat("--store=redis://alice:", wrong, "@127.0.0.1:", redis->port())},
+       {absl::StrCat("--store=redis://alice:", wrong,
+                     "@127.0.0.1:", redis->port())},
        "give it in --store_password_file"},
       {"password file missing",
        {absl::StrCat("--store=", url), "--store_password_file=/nonexistent/pw"},
@@ -142,19 +150,23 @@ TEST(ServerRedisAuthTest, WrongOrMissingCredentialsFailClearlyAtStart) {
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
-    std::string command = absl::StrCat(GRIDSTAR_SERVER_BINARY,
-                                       " --host=127.0.0.1 --port=0 --metrics_port=0 "
-                                       "--store_connect_timeout=600s");
+    std::string command =
+        absl::StrCat(GRIDSTAR_SERVER_BINARY,
+                     " --host=127.0.0.1 --port=0 --metrics_port=0 "
+                     "--store_connect_timeout=600s");
     for (const std::string& f : c.flags) absl::StrAppend(&command, " ", f);
     int code = 0;
-    const std::string out = testing::RunAndCapture(absl::StrCat(command, " 2>&1"), &code);
+    const std::string out =
+        testing::RunAndCapture(absl::StrCat(command, " 2>&1"), &code);
     EXPECT_NE(code, 0) << out;
     EXPECT_TRUE(absl::StrContains(out, c.message)) << out;
     // Refused credentials end the start at once, without retrying.
     EXPECT_FALSE(absl::StrContains(out, "trying again")) << out;
     if (c.flags.size() == 2 || absl::StrContains(c.flags[0], wrong)) {
       const size_t shown = out.find(wrong);
-      EXPECT_TRUE(shown == std::string::npos || absl::StrContains(c.name, "url")) << out;
+      EXPECT_TRUE(shown == std::string::npos ||
+                  absl::StrContains(c.name, "url"))
+          << out;
     }
   }
 }
@@ -164,26 +176,32 @@ TEST(ServerRedisAuthTest, SighupRereadsThePasswordFile) {
   GRIDSTAR_REQUIRE_REDIS(*redis);
   const std::string file = PasswordFile(kAlicePassword);
   const std::string log = TempPath("sighup-log");
-  ServerProcess server({absl::StrCat("--store=redis://alice@127.0.0.1:", redis->port()),
-                        absl::StrCat("--store_password_file=", file)},
-                       log);
+  ServerProcess server(
+      {absl::StrCat("--store=redis://alice@127.0.0.1:", redis->port()),
+       absl::StrCat("--store_password_file=", file)},
+      log);
   ASSERT_TRUE(server.started());
   v1::MapInfo info;
-  ASSERT_TRUE(Register(server.stub(), "m", ReadSample("dungeon.map"), &info).ok());
+  ASSERT_TRUE(
+      Register(server.stub(), "m", ReadSample("dungeon.map"), &info).ok());
   // The password is rotated in Redis and in the file; the server is told.
   const std::string rotated = "alice-rotated-9876543210";
   RedisRaw raw(redis->port());
   ASSERT_TRUE(raw.Ok({"AUTH", "default", kAdminPassword}));
-  ASSERT_TRUE(raw.Ok({"ACL", "SETUSER", "alice", "resetpass", absl::StrCat(">", rotated)}));
+  ASSERT_TRUE(raw.Ok(
+      {"ACL", "SETUSER", "alice", "resetpass", absl::StrCat(">", rotated)}));
   std::ofstream(file) << rotated << "\n";
   ASSERT_EQ(kill(server.pid(), SIGHUP), 0);
   // Once the server says it re-read the file (the bound only ends a wait
   // for a server that never does), drop alice's connections: the next
   // write connects again with the new password.
-  for (int i = 0; i < 15000 && !absl::StrContains(ReadAll(log), "store password re-read"); ++i) {
+  for (int i = 0;
+       i < 15000 && !absl::StrContains(ReadAll(log), "store password re-read");
+       ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
-  ASSERT_TRUE(absl::StrContains(ReadAll(log), "store password re-read")) << ReadAll(log);
+  ASSERT_TRUE(absl::StrContains(ReadAll(log), "store password re-read"))
+      << ReadAll(log);
   raw.Run({"CLIENT", "KILL", "USER", "alice"});
   const grpc::Status written = BlockCell(server, 2, &info);
   EXPECT_TRUE(written.ok()) << written.error_message();

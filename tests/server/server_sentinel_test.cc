@@ -40,10 +40,12 @@ constexpr int kSide = 64;
 // port watching the master `master_port` as "mymaster".
 class SentinelProcess {
  public:
-  SentinelProcess(const std::string& dir, int master_port) : port_(testing::FreePort()) {
+  SentinelProcess(const std::string& dir, int master_port)
+      : port_(testing::FreePort()) {
     const std::string conf = absl::StrCat(dir, "/sentinel.", port_, ".conf");
     std::ofstream(conf) << "port " << port_ << "\nbind 127.0.0.1\n"
-                        << "sentinel monitor mymaster 127.0.0.1 " << master_port << " 2\n"
+                        << "sentinel monitor mymaster 127.0.0.1 " << master_port
+                        << " 2\n"
                         << "sentinel down-after-milliseconds mymaster 1000\n"
                         << "sentinel failover-timeout mymaster 10000\n"
                         << "sentinel parallel-syncs mymaster 1\n";
@@ -96,24 +98,30 @@ grpc::Status SetCell(ServerProcess& server, int index, v1::MapInfo* info) {
 }
 
 TEST(ServerSentinelTest, KilledMasterFailsOverAndNothingAcknowledgedIsLost) {
-  const std::string dir = absl::StrCat(::testing::TempDir(), "/sentinel.", getpid());
-  ASSERT_EQ(std::system(absl::StrCat("rm -rf ", dir, " && mkdir -p ", dir).c_str()), 0);
+  const std::string dir =
+      absl::StrCat(::testing::TempDir(), "/sentinel.", getpid());
+  ASSERT_EQ(
+      std::system(absl::StrCat("rm -rf ", dir, " && mkdir -p ", dir).c_str()),
+      0);
   auto master = std::make_unique<RedisProcess>(
-      0, std::vector<std::string>{"--appendonly", "yes", "--appendfsync", "always", "--dir",
-                                  dir, "--appendfilename", "master.aof"});
+      0,
+      std::vector<std::string>{"--appendonly", "yes", "--appendfsync", "always",
+                               "--dir", dir, "--appendfilename", "master.aof"});
   GRIDSTAR_REQUIRE_REDIS(*master);
   const std::string master_port = absl::StrCat(master->port());
   RedisProcess replica1(0, {"--replicaof", "127.0.0.1", master_port});
   RedisProcess replica2(0, {"--replicaof", "127.0.0.1", master_port});
   ASSERT_TRUE(Eventually([&] {
     RedisRaw raw(master->port());
-    return absl::StrContains(raw.Text({"INFO", "replication"}), "connected_slaves:2");
+    return absl::StrContains(raw.Text({"INFO", "replication"}),
+                             "connected_slaves:2");
   }));
   std::vector<std::unique_ptr<SentinelProcess>> sentinels;
   std::string store = "--store=redis-sentinel://";
   for (int i = 0; i < 3; ++i) {
     sentinels.push_back(std::make_unique<SentinelProcess>(dir, master->port()));
-    absl::StrAppend(&store, i ? "," : "", "127.0.0.1:", sentinels.back()->port());
+    absl::StrAppend(&store, i ? "," : "",
+                    "127.0.0.1:", sentinels.back()->port());
   }
   absl::StrAppend(&store, "/mymaster");
   // Every sentinel has found both replicas and the others.
@@ -186,19 +194,25 @@ TEST(ServerSentinelTest, KilledMasterFailsOverAndNothingAcknowledgedIsLost) {
     for (const auto& s : sentinels) {
       std::ifstream in(s->log());
       std::string line;
-      while (std::getline(in, line)) std::fprintf(stderr, "sentinel %d: %s\n", s->port(), line.c_str());
+      while (std::getline(in, line))
+        std::fprintf(stderr, "sentinel %d: %s\n", s->port(), line.c_str());
     }
   }
-  ASSERT_TRUE(resumed) << failed.load() << " updates failed, the last with: " << last_error;
-  std::printf("sentinel failover: first update accepted %.2f s after kill -9 of the master; "
-              "%zu updates acknowledged\n",
-              std::chrono::duration<double>(first_after - kill_time).count(), acked.size());
+  ASSERT_TRUE(resumed) << failed.load()
+                       << " updates failed, the last with: " << last_error;
+  std::printf(
+      "sentinel failover: first update accepted %.2f s after kill -9 of the "
+      "master; "
+      "%zu updates acknowledged\n",
+      std::chrono::duration<double>(first_after - kill_time).count(),
+      acked.size());
   // Both replicas converge, and every acknowledged cell is set on both.
   v1::GetMapResponse got_a, got_b;
   ASSERT_TRUE(Eventually([&] {
     return GetMapWithCells(a.stub(), "m", &got_a).ok() &&
            GetMapWithCells(b.stub(), "m", &got_b).ok() &&
-           got_a.info().version() == got_b.info().version() && got_a.raw() == got_b.raw();
+           got_a.info().version() == got_b.info().version() &&
+           got_a.raw() == got_b.raw();
   }));
   size_t lost = 0;
   for (int i : acked) lost += static_cast<uint8_t>(got_a.raw()[i]) != 2;
