@@ -6,7 +6,7 @@ written here, independent of the C++ code, using gridstar's cost model:
 a move a->b costs step * (cost(a) + cost(b)) / 2, step 1 or sqrt(2),
 diagonals only when both orthogonal neighbours are passable.
 
-    python3 data/make_sample.py    # rewrites data/sample/*
+    python3 data/make_sample.py    # rewrites data/sample/* (dungeon, terrain, lakeside)
 """
 import heapq
 import math
@@ -127,6 +127,37 @@ def scenario(rng, grid, name, count):
     return "\n".join(lines) + "\n"
 
 
+def draw_lakeside(w, h):
+    """A Moving AI map with every kind of cell: walls (@), ground (.), a lake
+    (W), a forest (T), a swamp (S) and a walled house with one door. Its
+    own seed, so the other maps do not change with it."""
+    rng = random.Random(7)
+    g = [["." for _ in range(w)] for _ in range(h)]
+    for x in range(w):
+        g[0][x] = g[h - 1][x] = "@"
+    for y in range(h):
+        g[y][0] = g[y][w - 1] = "@"
+    for y in range(h):
+        for x in range(w):
+            wobble = 0.15 * math.sin(x * 0.7) * math.cos(y * 0.5)
+            if ((x - 60) / 16.0) ** 2 + ((y - 30) / 11.0) ** 2 < 1.0 + wobble:
+                g[y][x] = "W"
+    for y in range(4, 30):
+        for x in range(6, 34):
+            if ((x - 20) / 13.0) ** 2 + ((y - 16) / 11.0) ** 2 < 1 and rng.random() < 0.8:
+                g[y][x] = "T"
+    for y in range(46, 58):
+        for x in range(20, 70):
+            if ((x - 45) / 25.0) ** 2 + ((y - 52) / 5.5) ** 2 < 1 and g[y][x] == ".":
+                g[y][x] = "S"
+    for x in range(70, 88):
+        g[46][x] = g[58][x] = "@"
+    for y in range(46, 59):
+        g[y][70] = g[y][87] = "@"
+    g[52][70] = "."
+    return g
+
+
 def main():
     rng = random.Random(20261202)
     os.makedirs(HERE, exist_ok=True)
@@ -145,6 +176,11 @@ def main():
             f.write(" ".join(str(c) for c in row) + "\n")
     with open(os.path.join(HERE, "terrain.pgm.scen"), "w") as f:
         f.write(scenario(rng, terrain, "terrain.pgm", 100))
+    lakeside = draw_lakeside(96, 64)
+    with open(os.path.join(HERE, "lakeside.map"), "w") as f:
+        f.write("type octile\nheight 64\nwidth 96\nmap\n")
+        for row in lakeside:
+            f.write("".join(row) + "\n")
 
 
 if __name__ == "__main__":
