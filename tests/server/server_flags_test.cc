@@ -109,7 +109,9 @@ TEST(ServerFlagsTest, EveryServerFlagCanBeSetFromTheEnvironment) {
       HelpfullFlags(GRIDSTAR_SERVER_BINARY, "server/main.cc");
   ASSERT_GE(defaults.size(), 30u);
   for (const std::string& name : own) {
-    if (name != "show_config") EXPECT_TRUE(defaults.count(name)) << name;
+    if (name != "show_config") {
+      EXPECT_TRUE(defaults.count(name)) << name;
+    }
   }
   std::map<std::string, std::string> wanted;
   std::string env;
