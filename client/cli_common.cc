@@ -75,7 +75,8 @@ ABSL_FLAG(int, batch, 1,
 ABSL_FLAG(int, concurrency, 1, "scen, load: client threads");
 ABSL_FLAG(
     std::string, duration, "10",
-    "load: how long to run, in seconds (20, 2.5) or with a unit (90s, 2m)");
+    "load: how long to run, in seconds (20, 2.5) or with a unit (90s, 2m); "
+    "every thread sends at least one request whatever the duration");
 ABSL_FLAG(double, rps, 0,
           "load: target queries per second in all (0 = as fast as possible)");
 ABSL_FLAG(bool, stream, false,

@@ -159,7 +159,9 @@ void StreamLoad(Client& client, const std::vector<ScenarioQuery>& scen,
   *request.mutable_request() = base;
   request.mutable_request()->set_map_id(absl::GetFlag(FLAGS_map));
   bool open = true;
-  while (open && absl::Now() < end) {
+  // At least one request, however late the thread starts: a load run always
+  // measures something.
+  while (open && (sent.empty() || absl::Now() < end)) {
     if (interval > 0) {
       std::this_thread::sleep_until(due);
       due += std::chrono::duration_cast<Clock::duration>(
@@ -281,7 +283,8 @@ int Load(Client& client, const std::vector<std::string>& args) {
       const double interval =
           rps > 0 ? c * static_cast<double>(batch) / rps : 0;
       auto due = std::chrono::steady_clock::now();
-      while (absl::Now() < end) {
+      // At least one call, however late the thread starts.
+      for (bool first_call = true; first_call || absl::Now() < end; first_call = false) {
         if (interval > 0) {
           std::this_thread::sleep_until(due);
           due +=
