@@ -9,6 +9,7 @@
 #include <netinet/in.h>
 #include <signal.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -151,8 +152,16 @@ inline std::string ReadSample(const std::string& name) {
 inline std::string Scrape(int port) {
   const int fd = ConnectLoopback(port);
   if (fd < 0) return "";
+  // A read never blocks for good: should another process have taken the
+  // metrics port (FreePort races with parallel tests), it may never answer
+  // HTTP. The caller's WaitFor asks again.
+  timeval tv{30, 0};
+  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
   const std::string req = "GET /metrics HTTP/1.0\r\nHost: localhost\r\n\r\n";
-  if (write(fd, req.data(), req.size()) < 0) return "";
+  if (write(fd, req.data(), req.size()) < 0) {
+    close(fd);
+    return "";
+  }
   std::string out;
   char buf[4096];
   ssize_t n;
