@@ -10,8 +10,8 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "google/protobuf/util/json_util.h"
 #include "convert/convert.h"
+#include "google/protobuf/util/json_util.h"
 #include "gridstar/types.h"
 
 ABSL_FLAG(std::string, server, "localhost:50051", "Server address host:port");
@@ -19,9 +19,11 @@ ABSL_FLAG(std::string, tls_ca, "",
           "PEM roots that verify the server's certificate; any --tls_* flag "
           "turns TLS on (without --tls_ca: the system's roots). Default: "
           "$GRIDSTAR_TLS_CA");
-ABSL_FLAG(std::string, tls_cert, "",
-          "PEM client certificate, for mutual TLS. Default: $GRIDSTAR_TLS_CERT");
-ABSL_FLAG(std::string, tls_key, "", "PEM key of --tls_cert. Default: $GRIDSTAR_TLS_KEY");
+ABSL_FLAG(
+    std::string, tls_cert, "",
+    "PEM client certificate, for mutual TLS. Default: $GRIDSTAR_TLS_CERT");
+ABSL_FLAG(std::string, tls_key, "",
+          "PEM key of --tls_cert. Default: $GRIDSTAR_TLS_KEY");
 ABSL_FLAG(std::string, tls_server_name, "",
           "Name to check in the server's certificate instead of --server's "
           "host. Default: $GRIDSTAR_TLS_SERVER_NAME");
@@ -115,15 +117,22 @@ void PrintJson(const google::protobuf::Message& m) {
   std::printf("%s\n", out.c_str());
 }
 
-namespace {
 std::string JsonString(absl::string_view text) {
   std::string out = "\"";
   for (char c : text) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
           out += absl::StrFormat("\\u%04x", c);
@@ -134,6 +143,14 @@ std::string JsonString(absl::string_view text) {
   }
   return out + "\"";
 }
+
+namespace {
+// With --json: the failure as one JSON line on standard output.
+void PrintJsonError(absl::string_view code, absl::string_view message) {
+  if (!absl::GetFlag(FLAGS_json)) return;
+  std::printf("{\"error\":{\"code\":\"%s\",\"message\":%s}}\n",
+              std::string(code).c_str(), JsonString(message).c_str());
+}
 }  // namespace
 
 int Fail(const absl::Status& s) {
@@ -143,32 +160,26 @@ int Fail(const absl::Status& s) {
     if (!using_tls && (absl::StrContains(m, "Socket closed") ||
                        absl::StrContains(m, "Connection reset") ||
                        absl::StrContains(m, "handshake"))) {
-      hint = absl::StrCat("\n  hint: the server at ", absl::GetFlag(FLAGS_server),
-                          " closed a plaintext connection, as a TLS port does: pass "
-                          "--tls_ca CA.pem (or set GRIDSTAR_TLS_CA)");
+      hint = absl::StrCat(
+          "\n  hint: the server at ", absl::GetFlag(FLAGS_server),
+          " closed a plaintext connection, as a TLS port does: pass "
+          "--tls_ca CA.pem (or set GRIDSTAR_TLS_CA)");
     } else if (absl::StrContains(m, "Connection refused")) {
-      hint = absl::StrCat("\n  hint: nothing listens at ", absl::GetFlag(FLAGS_server),
-                          ": is gridstar-server running there (--server HOST:PORT)?");
+      hint = absl::StrCat(
+          "\n  hint: nothing listens at ", absl::GetFlag(FLAGS_server),
+          ": is gridstar-server running there (--server HOST:PORT)?");
     }
   }
   std::fprintf(stderr, "gridstar: %s%s\n", s.ToString().c_str(), hint.c_str());
-  if (absl::GetFlag(FLAGS_json)) {
-    std::printf("{\"error\":{\"code\":\"%s\",\"message\":%s}}\n",
-                absl::StatusCodeToString(s.code()).c_str(),
-                JsonString(s.message()).c_str());
-  }
+  PrintJsonError(absl::StatusCodeToString(s.code()), s.message());
   return 1;
 }
 
 int FailLocal(const std::string& what, const std::string& path, int error) {
-  std::fprintf(stderr, "gridstar: cannot %s %s: %s\n", what.c_str(), path.c_str(),
-               std::strerror(error));
-  if (absl::GetFlag(FLAGS_json)) {
-    std::printf("{\"error\":{\"code\":\"LOCAL\",\"message\":%s}}\n",
-                JsonString(absl::StrCat("cannot ", what, " ", path, ": ",
-                                        std::strerror(error)))
-                    .c_str());
-  }
+  const std::string message =
+      absl::StrCat("cannot ", what, " ", path, ": ", std::strerror(error));
+  std::fprintf(stderr, "gridstar: %s\n", message.c_str());
+  PrintJsonError("LOCAL", message);
   return 1;
 }
 
@@ -219,7 +230,8 @@ absl::StatusOr<v1::PathRequest> BaseRequest() {
   return r;
 }
 
-absl::StatusOr<v1::FlowFieldRequest> FlowRequest(const std::string& map_id, int gx, int gy) {
+absl::StatusOr<v1::FlowFieldRequest> FlowRequest(const std::string& map_id,
+                                                 int gx, int gy) {
   v1::FlowFieldRequest r;
   r.set_map_id(map_id);
   r.mutable_goal()->set_x(gx);

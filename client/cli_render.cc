@@ -15,7 +15,6 @@
 #include <vector>
 
 #include "absl/flags/flag.h"
-#include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -75,14 +74,15 @@ int Render(Client& client, const std::vector<std::string>& args) {
   render::Scene scene;
   scene.map = &*map;
   scene.areas.assign(got->areas().begin(), got->areas().end());
-  // The agent of the picture: --areas, else the map's default areas.
-  scene.allowed_areas = got->info().default_areas();
-  if (absl::StatusOr<v1::PathRequest> asked = BaseRequest();
-      asked.ok() && asked->areas() != 0) {
-    scene.allowed_areas = asked->areas();
-  }
-  scene.caption = absl::StrCat(id, " v", got->info().version(), " ", map->width(), "x",
-                               map->height());
+  // The query flags, read once: the path's request, and the agent of the
+  // picture (--areas, else the map's default areas). A map drawn alone
+  // draws whatever they say.
+  const absl::StatusOr<v1::PathRequest> asked = BaseRequest();
+  scene.allowed_areas = asked.ok() && asked->areas() != 0
+                            ? asked->areas()
+                            : got->info().default_areas();
+  scene.caption = absl::StrCat(id, " v", got->info().version(), " ",
+                               map->width(), "x", map->height());
   std::string summary;
   if (flow) {
     absl::StatusOr<v1::FlowFieldRequest> r = FlowRequest(id, v[0], v[1]);
@@ -100,31 +100,32 @@ int Render(Client& client, const std::vector<std::string>& args) {
     absl::StrAppend(&scene.caption, ": flow field to (", v[0], ",", v[1], "), ",
                     field->reached_cells(), " cells reached");
   } else if (!v.empty()) {
-    absl::StatusOr<v1::PathRequest> r = BaseRequest();
-    if (!r.ok()) return Fail(r.status());
-    r->set_map_id(id);
-    r->mutable_start()->set_x(v[0]);
-    r->mutable_start()->set_y(v[1]);
-    r->mutable_goal()->set_x(v[2]);
-    r->mutable_goal()->set_y(v[3]);
-    r->set_trace(absl::GetFlag(FLAGS_trace));
-    absl::StatusOr<v1::PathResponse> path = client.FindPath(*r);
+    if (!asked.ok()) return Fail(asked.status());
+    v1::PathRequest r = *asked;
+    r.set_map_id(id);
+    r.mutable_start()->set_x(v[0]);
+    r.mutable_start()->set_y(v[1]);
+    r.mutable_goal()->set_x(v[2]);
+    r.mutable_goal()->set_y(v[3]);
+    r.set_trace(absl::GetFlag(FLAGS_trace));
+    absl::StatusOr<v1::PathResponse> path = client.FindPath(r);
     if (!path.ok()) return Fail(path.status());
     scene.path = convert::UnpackCells(path->cells());
     scene.waypoints = convert::UnpackCells(path->waypoints());
     scene.trace = convert::UnpackCells(path->trace());
     scene.start = convert::CellFromProto(path->start());
     scene.goal = convert::CellFromProto(path->goal());
-    summary = absl::StrCat(
-        "cost=", path->cost(), " cells=", scene.path.size(),
-        " algorithm=", Name(path->algorithm()),
-        " expanded=", path->expanded(), " traced=", scene.trace.size(),
-        path->trace_truncated() ? " (truncated)" : "",
-        " version=", path->map_version());
+    summary = absl::StrCat("cost=", path->cost(), " cells=", scene.path.size(),
+                           " algorithm=", Name(path->algorithm()),
+                           " expanded=", path->expanded(),
+                           " traced=", scene.trace.size(),
+                           path->trace_truncated() ? " (truncated)" : "",
+                           " version=", path->map_version());
     const bool theta = path->algorithm() == v1::ALGORITHM_THETA;
-    absl::StrAppend(&scene.caption, ": ", Name(path->algorithm()), " cost ",
-                    absl::StrFormat("%.2f", theta ? path->smoothed_cost() : path->cost()),
-                    ", ", scene.path.size(), " cells, ", path->expanded(), " expanded");
+    absl::StrAppend(
+        &scene.caption, ": ", Name(path->algorithm()), " cost ",
+        absl::StrFormat("%.2f", theta ? path->smoothed_cost() : path->cost()),
+        ", ", scene.path.size(), " cells, ", path->expanded(), " expanded");
   }
   render::RenderOptions options;
   options.cell_pixels = absl::GetFlag(FLAGS_cell_pixels);
@@ -132,8 +133,8 @@ int Render(Client& client, const std::vector<std::string>& args) {
   options.legend = absl::GetFlag(FLAGS_legend);
   const bool svg =
       absl::GetFlag(FLAGS_svg) || absl::EndsWithIgnoreCase(out_path, ".svg");
-  absl::StatusOr<std::string> picture =
-      svg ? render::RenderSvg(scene, options) : render::RenderPng(scene, options);
+  absl::StatusOr<std::string> picture = svg ? render::RenderSvg(scene, options)
+                                            : render::RenderPng(scene, options);
   if (!picture.ok()) return Fail(picture.status());
   errno = 0;
   std::ofstream out(out_path, std::ios::binary | std::ios::trunc);
@@ -144,10 +145,11 @@ int Render(Client& client, const std::vector<std::string>& args) {
   const int k = *render::CellPixels(*map, options);
   // The map's part of the picture (the legend strip, when drawn, is below).
   if (absl::GetFlag(FLAGS_json)) {
-    std::printf("{\"wrote\":\"%s\",\"format\":\"%s\",\"mapWidthPx\":%d,"
-                "\"mapHeightPx\":%d,\"bytes\":%zu,\"caption\":\"%s\"}\n",
-                absl::CEscape(out_path).c_str(), svg ? "svg" : "png", map->width() * k,
-                map->height() * k, picture->size(), absl::CEscape(scene.caption).c_str());
+    std::printf(
+        "{\"wrote\":%s,\"format\":\"%s\",\"mapWidthPx\":%d,"
+        "\"mapHeightPx\":%d,\"bytes\":%zu,\"caption\":%s}\n",
+        JsonString(out_path).c_str(), svg ? "svg" : "png", map->width() * k,
+        map->height() * k, picture->size(), JsonString(scene.caption).c_str());
     return 0;
   }
   std::printf("wrote %s (%s, %dx%d px, %zu bytes)%s%s\n", out_path.c_str(),

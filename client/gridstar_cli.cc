@@ -51,7 +51,7 @@ int Run(const std::vector<std::string>& argv) {
     // The one vocabulary (types.h): every enum value's canonical name.
     for (const google::protobuf::EnumDescriptor* e : convert::AllEnums()) {
       for (int i = 0; i < e->value_count(); ++i) {
-        if (absl::EndsWith(e->value(i)->name(), "_UNSPECIFIED")) continue;
+        if (convert::IsUnspecified(e->value(i))) continue;
         const std::string name = convert::EnumValueName(e, e->value(i)->number());
         if (absl::GetFlag(FLAGS_json)) {
           std::printf("{\"enum\":\"%s\",\"value\":%d,\"name\":\"%s\",\"proto\":\"%s\"}\n",

@@ -1,5 +1,6 @@
 #include "program_flags.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <set>

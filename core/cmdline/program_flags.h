@@ -1,5 +1,5 @@
-// The command-line conventions every gridstar binary shares (gridstar-server,
-// the gridstar CLI, gridstar-bench):
+// The command-line conventions of gridstar-server and the gridstar CLI
+// (gridstar-bench parses its own arguments and prints its own --help):
 //   - `--help` (also -h, -help, --helpshort) prints the program's own flags,
 //     grouped by concern, each with its default, and exits 0; `--helpfull`
 //     stays Abseil's (every flag of every library).

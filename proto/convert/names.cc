@@ -43,11 +43,9 @@ std::string EnumValueName(const google::protobuf::EnumDescriptor* e,
   return CanonicalEnumName(v->name(), EnumPrefix(e));
 }
 
-namespace {
 bool IsUnspecified(const google::protobuf::EnumValueDescriptor* v) {
   return absl::EndsWith(v->name(), "_UNSPECIFIED");
 }
-}  // namespace
 
 std::vector<std::string> EnumValueNames(
     const google::protobuf::EnumDescriptor* e) {

@@ -15,6 +15,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "google/protobuf/descriptor.h"
 #include "google/protobuf/generated_enum_reflection.h"
 
 namespace gridstar::convert {
@@ -28,6 +29,8 @@ std::string EnumPrefix(const google::protobuf::EnumDescriptor* e);
 // no such value.
 std::string EnumValueName(const google::protobuf::EnumDescriptor* e,
                           int number);
+// True for an enum's UNSPECIFIED value (never a name a user types).
+bool IsUnspecified(const google::protobuf::EnumValueDescriptor* v);
 // Canonical names of every value but the UNSPECIFIED one.
 std::vector<std::string> EnumValueNames(
     const google::protobuf::EnumDescriptor* e);

@@ -67,10 +67,10 @@ absl::Status DirectoryStore::CreateDir(const std::string& dir, bool* created) {
       }
     } else if (errno != ENOENT) {
       return Errno("cannot stat", prefix);
-    } else if (::mkdir(prefix.c_str(), 0700) != 0 && errno != EEXIST) {
-      return Errno("cannot create data_dir", prefix);
-    } else {
+    } else if (::mkdir(prefix.c_str(), 0700) == 0) {
       *created = true;
+    } else if (errno != EEXIST) {  // EEXIST: made meanwhile by another.
+      return Errno("cannot create data_dir", prefix);
     }
     if (end == std::string::npos) break;
   }

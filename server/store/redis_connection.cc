@@ -251,8 +251,9 @@ absl::Status RedisConnection::ConnectLocked() {
     DisconnectLocked();
     return s;
   };
-  if (credentials_ != nullptr && credentials_->has_password()) {
-    const std::string password = credentials_->password();
+  const std::string password =
+      credentials_ != nullptr ? credentials_->password() : std::string();
+  if (!password.empty()) {
     Reply reply(static_cast<redisReply*>(
         address_.user.empty()
             ? redisCommand(context_, "AUTH %b", password.data(),
