@@ -1,14 +1,13 @@
 """The Python client (client/python) against the real gridstar-server: maps,
 paths (unary, batched, streamed), groups, flow fields, updates, errors, TLS,
-mutual TLS and keys, healing a restarted server; and its retries and headers
-against a scripted in-process gRPC server, where every attempt is counted.
+mutual TLS and keys, healing a restarted server. Its retries and headers
+against a scripted in-process server are in retry_test.py.
 
 Run by CTest as: /usr/bin/python3 tests/python/client_test.py BUILD_DIR
 (the stubs and the package are in BUILD_DIR/python). Exits 77 (skipped)
 without Debian's python3-grpcio outside CI, fails without it in CI.
 """
 
-import concurrent.futures
 import math
 import os
 import shutil
@@ -17,7 +16,6 @@ import socket
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import unittest
 
@@ -500,94 +498,12 @@ class SecureServerTest(unittest.TestCase):
             self.client(tls_key_file=None)  # A certificate without its key.
 
 
-class ScriptedServer:
-    """An in-process Pathfinding server that fails each method's first
-    `failures` calls with UNAVAILABLE and records every call's metadata."""
-
-    def __init__(self, failures):
-        self.failures = failures
-        self.calls = {}     # method -> count
-        self.metadata = []  # (method, dict)
-        self.lock = threading.Lock()
-        outer = self
-
-        class Servicer(pb_grpc.PathfindingServicer):
-            def FindPath(self, request, context):
-                outer.answer("FindPath", context)
-                return pb.PathResponse(cells=[request.start.x, request.start.y],
-                                       map_version=7)
-
-            def UpdateCells(self, request, context):
-                outer.answer("UpdateCells", context)
-                return pb.MapInfo(id=request.id, version=2)
-
-            def ListMaps(self, request, context):
-                outer.answer("ListMaps", context)
-                return pb.ListMapsResponse()
-
-        def health(request, context):
-            outer.answer("Check", context)
-            return b"\x08\x02"  # HealthCheckResponse{status: NOT_SERVING}.
-
-        self.server = grpc.server(concurrent.futures.ThreadPoolExecutor(max_workers=4))
-        pb_grpc.add_PathfindingServicer_to_server(Servicer(), self.server)
-        self.server.add_generic_rpc_handlers([grpc.method_handlers_generic_handler(
-            "grpc.health.v1.Health", {"Check": grpc.unary_unary_rpc_method_handler(health)})])
-        self.port = self.server.add_insecure_port("127.0.0.1:0")
-        self.server.start()
-
-    def answer(self, method, context):
-        with self.lock:
-            n = self.calls.get(method, 0) + 1
-            self.calls[method] = n
-            self.metadata.append((method, dict(context.invocation_metadata())))
-        if n <= self.failures:
-            context.abort(grpc.StatusCode.UNAVAILABLE, "scripted failure")
-
-
-class RetryTest(unittest.TestCase):
-    def setUp(self):
-        self.scripted = ScriptedServer(failures=2)
-        self.client = Client(f"127.0.0.1:{self.scripted.port}", deadline=GENEROUS_S,
-                             initial_backoff=0.001, token="sekrit-token-0123456789")
-
-    def tearDown(self):
-        self.client.close()
-        self.scripted.server.stop(None)
-
-    def test_idempotent_calls_retry_unavailable_and_carry_header_and_token(self):
-        path = self.client.find_path("world", (3, 4), (5, 6))
-        self.assertEqual(path.map_version, 7)
-        self.assertEqual(self.scripted.calls["FindPath"], 3)
-        self.assertEqual(self.client.attempts, 3)
-        for method, md in self.scripted.metadata:
-            self.assertEqual(md.get("x-gridstar-map"), "world")
-            self.assertEqual(md.get("authorization"), "Bearer sekrit-token-0123456789")
-        self.client.list_maps()  # No map: no header.
-        self.assertNotIn("x-gridstar-map", self.scripted.metadata[-1][1])
-
-    def test_health_says_false_while_the_server_is_not_serving(self):
-        self.assertFalse(self.client.health())  # After two UNAVAILABLE answers.
-        self.assertEqual(self.scripted.calls["Check"], 3)
-
-    def test_updates_are_not_retried(self):
-        with self.assertRaises(Error) as e:
-            self.client.update_cells("world", [((1, 1), 0)])
-        self.assertEqual(e.exception.code, grpc.StatusCode.UNAVAILABLE)
-        self.assertEqual(self.scripted.calls["UpdateCells"], 1)
-
-    def test_attempts_stop_at_max_attempts(self):
-        with Client(f"127.0.0.1:{self.scripted.port}", max_attempts=2,
-                    initial_backoff=0.001, deadline=GENEROUS_S) as c:
-            with self.assertRaises(Error) as e:
-                c.find_path("world", (1, 1), (2, 2))
-            self.assertEqual(e.exception.code, grpc.StatusCode.UNAVAILABLE)
-            self.assertEqual(self.scripted.calls["FindPath"], 2)
-
-
-def main():
+def load(build):
+    """Imports the client from BUILD/python into this module's globals (also
+    for retry_test.py); exits 77 (skipped) without Debian's grpcio outside
+    CI, 1 in CI."""
     global BUILD, grpc, Client, Error, cells_of, pb, pb_grpc, gridstar_client
-    BUILD = os.path.abspath(sys.argv.pop(1))
+    BUILD = os.path.abspath(build)
     sys.path.insert(0, os.path.join(BUILD, "python"))
     try:
         import grpc as grpc_module
@@ -600,6 +516,10 @@ def main():
     grpc, pb_grpc, gridstar_client = grpc_module, gridstar_pb2_grpc, client_module
     Client, Error = gridstar_client.Client, gridstar_client.Error
     cells_of, pb = gridstar_client.cells_of, gridstar_client.pb
+
+
+def main():
+    load(sys.argv.pop(1))
     unittest.main(verbosity=2)
 
 
