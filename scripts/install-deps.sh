@@ -7,12 +7,15 @@
 #              balancer of the scale-out test), redis-server and
 #              redis-sentinel (the map store of the Redis and failover
 #              tests, started on loopback by the tests themselves), promtool
-#              (package prometheus), PyYAML for the manifest checks, Debian's
+#              (package prometheus), PyYAML and kubectl (package
+#              kubernetes-client, unless a kubectl is already installed) for
+#              the manifest checks, Debian's
 #              grpcio and protobuf for the Python client's test, and venv,
 #              pip, setuptools and wheel to install that client as a package;
-#   --container  podman (with runc, which runs where crun cannot) and
-#              mmdebstrap, which makes the base images when no registry is
-#              reachable: the image stage of scripts/test.sh;
+#   --container  podman (with runc, which runs where crun cannot),
+#              podman-compose with the CNI dnsname plugin (services find each
+#              other by name) and mmdebstrap, which makes the base images when
+#              no registry is reachable: the image stage of scripts/test.sh;
 #   --runtime  only the shared libraries gridstar-server and the gridstar CLI
 #              load (the container's runtime stage; tests/deploy checks the
 #              list against the binaries' ldd).
@@ -31,7 +34,10 @@ build_packages=(
 )
 test_packages=(nginx prometheus redis-server redis-sentinel python3 python3-yaml python3-grpcio python3-protobuf
                python3-venv python3-pip python3-setuptools python3-wheel)
-container_packages=(podman runc mmdebstrap uidmap slirp4netns fuse-overlayfs)
+# Another package's kubectl (a cloud SDK's) serves as well, and would clash.
+command -v kubectl >/dev/null || test_packages+=(kubernetes-client)
+container_packages=(podman runc mmdebstrap uidmap slirp4netns fuse-overlayfs podman-compose
+                    golang-github-containernetworking-plugin-dnsname)
 runtime_packages=(
   libabsl20220623 libgrpc++1.51 libgrpc29 libprotobuf32
   libprometheus-cpp-core1.0 libprometheus-cpp-pull1.0 libcivetweb1

@@ -13,9 +13,12 @@
 #   4. container the image built from the Dockerfile with podman and run:
 #                uid, libraries, health, a map and an update kept across a
 #                restart, SIGTERM drain, TLS and keys from mounted files
-#                (tests/deploy/container_test.py; base images made with
+#                (tests/deploy/container_test.py), and the compose file
+#                brought up by podman-compose: gridstar, Redis, Prometheus,
+#                start order, kill -9 and restart policy
+#                (tests/deploy/compose_test.py); base images made with
 #                mmdebstrap when absent; skipped, saying why, only where
-#                podman cannot run a container at all).
+#                podman cannot run a container at all.
 #   5. fuzz      libFuzzer targets (clang 14, ASan + UBSan), each run for
 #                GRIDSTAR_FUZZ_SECONDS (default 20) from its seed corpus.
 # Any failure, sanitizer report or fuzz crash stops the run with a non-zero exit.

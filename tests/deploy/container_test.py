@@ -7,8 +7,7 @@ answers a path, a map and an update survive `podman restart` (the volume),
 SIGTERM drains and the container exits 0, TLS and keys from mounted files
 through FLAGS_ environment flags. Prints the build time and the image's size.
 
-Podman here needs `--runtime runc` and explicit ulimits (crun and the default
-ulimits fail in this sandbox); both are harmless elsewhere.
+Podman's settings and the base images: podman_support.py.
 
 Run as: /usr/bin/python3 tests/deploy/container_test.py BUILD_DIR
 Exits 77 (skipped, saying why) only where podman cannot run a container at all.
@@ -16,82 +15,25 @@ Exits 77 (skipped, saying why) only where podman cannot run a container at all.
 
 import os
 import shutil
-import socket
-import subprocess
 import sys
 import tempfile
 import time
 import unittest
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+from podman_support import (LIMITS, PODMAN, ROOT, free_port, require_podman, run,
+                            wait_healthy)
+import podman_support
+
 BUILD = None
 IMAGE = "localhost/gridstar:test"
-BASE = "docker.io/library/debian:bookworm"
-PODMAN = ["podman", "--runtime", "runc"]
-LIMITS = ["--ulimit", "nofile=20000:20000", "--ulimit", "nproc=32768:32768"]
-GENEROUS_S = 600
-
-
-def run(args, check=True, timeout=GENEROUS_S, **kw):
-    out = subprocess.run(args, capture_output=True, text=True, timeout=timeout, **kw)
-    if check and out.returncode != 0:
-        raise AssertionError(f"{' '.join(args)}: exit {out.returncode}\n{out.stdout}\n{out.stderr}")
-    return out
-
-
-def skip(why):
-    print(f"container test SKIPPED: {why}")
-    sys.exit(77)
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def cli(port, *args, tls=None):
-    extra = []
-    if tls:
-        extra = [f"--tls_ca={tls['ca']}", "--tls_server_name=gridstar"]
-        if tls.get("token"):
-            extra.append(f"--token_file={tls['token']}")
-    return run([os.path.join(BUILD, "client", "gridstar"), f"--server=127.0.0.1:{port}",
-                "--deadline=60s"] + extra + list(args), check=False)
-
-
-def ensure_base_images():
-    if run(["podman", "image", "exists", BASE], check=False).returncode == 0:
-        return
-    with tempfile.TemporaryDirectory(dir=os.path.join(BUILD)) as tmp:
-        tar = os.path.join(tmp, "bookworm.tar")
-        start = time.monotonic()
-        run(["mmdebstrap", "--variant=apt", "--format=tar", "bookworm", tar], timeout=1800)
-        run(["podman", "import", tar, BASE])
-        print(f"container: base image made with mmdebstrap in {time.monotonic() - start:.0f} s")
-    run(["podman", "tag", BASE, "docker.io/library/debian:bookworm-slim"])
-
-
-def wait_healthy(name):
-    """True once the image's HEALTHCHECK passes (the bound only ends a wait
-    for a container that never comes up)."""
-    for _ in range(GENEROUS_S):
-        if run(PODMAN + ["healthcheck", "run", name], check=False).returncode == 0:
-            return True
-        state = run(["podman", "inspect", name, "--format", "{{.State.Status}}"], check=False)
-        if state.stdout.strip() not in ("running", "created", ""):
-            return False
-        time.sleep(1)
-    return False
+    return podman_support.cli(BUILD, port, *args, tls=tls)
 
 
 def setUpModule():
-    if shutil.which("podman") is None:
-        skip("podman is not installed (scripts/install-deps.sh --container installs it)")
-    ensure_base_images()
-    probe = run(PODMAN + ["run", "--rm"] + LIMITS + [BASE, "true"], check=False)
-    if probe.returncode != 0:
-        skip(f"podman cannot run a container here: {probe.stderr.strip()}")
+    require_podman(BUILD)
     start = time.monotonic()
     run(PODMAN + ["build", "--format", "docker"] + LIMITS + ["-t", IMAGE, ROOT], timeout=3600)
     size = run(["podman", "image", "inspect", IMAGE, "--format", "{{.Size}}"]).stdout.strip()
