@@ -250,7 +250,7 @@ absl::StatusOr<std::shared_ptr<const MapSnapshot>> MapRegistry::Update(
     return absl::NotFoundError(absl::StrCat("id: no map '", id, "'"));
   }
   if (expected_version != 0 && expected_version != old->version) {
-    return absl::FailedPreconditionError(
+    return absl::AbortedError(
         absl::StrCat("expected_version: map '", id, "' is at version ",
                      old->version, ", not ", expected_version));
   }

@@ -161,7 +161,8 @@ class MapRegistry {
       std::vector<uint8_t> areas = {});
 
   // Applies the changes in order as the next version. NotFound for an
-  // unknown id; FailedPrecondition when expected_version != 0 and differs;
+  // unknown id; Aborted when expected_version != 0 and differs (a failed
+  // test-and-set: read the map again and retry);
   // InvalidArgument naming field_of(i) for a change off the map (nothing
   // changes).
   // `area_changes` apply after `changes` (field_of names them from index

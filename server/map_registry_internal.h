@@ -1,5 +1,6 @@
 // MapRegistry's per-id write lock, shared by the files that implement the
-// registry (map_registry.cc, map_registry_follow.cc). Not for other users.
+// registry (map_registry.cc, map_registry_follow.cc, map_registry_rebuild.cc).
+// Not for other users.
 #ifndef GRIDSTAR_SERVER_MAP_REGISTRY_INTERNAL_H_
 #define GRIDSTAR_SERVER_MAP_REGISTRY_INTERNAL_H_
 

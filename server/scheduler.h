@@ -1,8 +1,11 @@
 // Scheduler: a bounded task queue served by a fixed set of worker threads,
 // each owning one SearchContext for its whole life.
 //
-// Every search the server runs is a task here, so no search ever runs on a
-// gRPC thread. TrySubmit never blocks: a full queue refuses the task at once
+// Every search the server runs is a task here except FindPath's capped fast
+// path (inline_searches.h), which a gRPC thread may run for a cheap search
+// of at most InlineSearches' expansion cap before it queues the call here
+// instead; so a gRPC thread never runs an uncapped search. TrySubmit never
+// blocks: a full queue refuses the task at once
 // (load shedding) and the caller answers RESOURCE_EXHAUSTED.
 //
 // Thread-safety: every method may be called from any thread.

@@ -1,7 +1,9 @@
 // PathfindingService: the gridstar.v1.Pathfinding service on gRPC's callback
 // API. Handlers only translate (convert/convert.h) and validate: every search
-// becomes a task on the search Scheduler, every map write a task on the admin
-// Scheduler, so no gRPC thread ever searches or writes a file. Core statuses
+// becomes a task on the search Scheduler (but FindPath first tries a capped
+// search on the calling gRPC thread, inline_searches.h), every map write a
+// task on the admin Scheduler, so no gRPC thread runs an uncapped search or
+// writes a file. Core statuses
 // become the RPC's through search_jobs.h's one translation. The handlers live
 // by concern in service_maps.cc, service_search.cc and service_stream.cc.
 //

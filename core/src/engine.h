@@ -7,8 +7,9 @@
 // that want it, the cells whose f ties it, from a stack), stale entries of a
 // lazy queue, the closed marks, the goal test, the budget (max_expansions,
 // deadline, cancellation), the best cell so far for partial results, the
-// relaxation of each successor with its stamps, and the finish. HPA*'s
-// abstract search and a resumable search reuse it with their own Expander.
+// relaxation of each successor with its stamps, and the finish. Its users
+// are best_first.cc and jps.cc; HPA*'s abstract search (hpa/hpa_search.cc)
+// and the incremental search (incremental.cc) keep loops of their own.
 //
 // An Expander provides:
 //   static constexpr bool kTies;      // f-ties go on the tie stack

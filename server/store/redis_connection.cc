@@ -367,7 +367,7 @@ absl::StatusOr<RedisConnection::Reply> RedisConnection::CommandLocked(
   if (reply->type == REDIS_REPLY_ERROR) {
     const absl::string_view message(reply->str, reply->len);
     if (absl::StartsWith(message, "VERSION ")) {
-      return absl::FailedPreconditionError(
+      return absl::AbortedError(
           absl::StrCat(WhereLocked(), ": ", message.substr(8)));
     }
     // A master demoted under us (READONLY) or a failover: reconnect next

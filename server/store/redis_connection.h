@@ -96,8 +96,8 @@ class RedisConnection {
   // PermissionDenied when Redis refuses the credentials or wants some.
   absl::Status Connect();
   // Runs one command (binary-safe arguments). A reply of Redis's error type
-  // becomes FailedPrecondition for the scripts' version checks ("VERSION
-  // ...") and Internal otherwise; I/O errors Unavailable (the next command
+  // becomes Aborted for the scripts' version checks ("VERSION ...": another
+  // writer got there first; read again and retry) and Internal otherwise; I/O errors Unavailable (the next command
   // reconnects, asking the sentinels again).
   absl::StatusOr<Reply> Command(const std::vector<std::string>& args);
   // Command, then (when min_replicas > 0) WAIT on the same connection for

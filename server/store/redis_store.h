@@ -17,7 +17,7 @@
 // Every write is one Lua script, so it happens whole or not at all, and an
 // update is appended only when <prefix>ver:<id> is its version - 1: updates
 // arriving through different connections (replicas) are totally ordered and
-// a stale writer fails with FailedPrecondition instead of forking the log.
+// a stale writer fails with Aborted instead of forking the log.
 // A write returns OK once Redis has applied it; surviving a crash of Redis
 // itself is Redis's persistence setting (appendonly / appendfsync).
 // Compaction rewrites the content at the latest version and trims the

@@ -117,7 +117,7 @@ class ClusterTest(unittest.TestCase):
             slowest = max(slowest, time.monotonic() - t0)
             with self.assertRaises(grpc.RpcError) as refused:
                 stale.update("world", x, y, 1, expected_version=version - 1)
-            self.assertEqual(refused.exception.code(), grpc.StatusCode.FAILED_PRECONDITION)
+            self.assertEqual(refused.exception.code(), grpc.StatusCode.ABORTED)
         self.assertLess(slowest, bound_s)
         for r in self.replicas:
             got_version, raw = r.cells("world")

@@ -253,7 +253,7 @@ class PlainServerTest(unittest.TestCase):
         self.assertEqual(e.exception.code, grpc.StatusCode.FAILED_PRECONDITION)
         with self.assertRaises(Error) as e:
             c.update_cells("room", [((4, 1), 1)], expected_version=1)
-        self.assertEqual(e.exception.code, grpc.StatusCode.FAILED_PRECONDITION)
+        self.assertEqual(e.exception.code, grpc.StatusCode.ABORTED)
         info = c.update_cells("room", [((4, 1), 1)], expected_version=2)
         self.assertEqual(info.version, 3)
         self.assertEqual(c.find_path("room", (0, 1), (8, 1)).map_version, 3)

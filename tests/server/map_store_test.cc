@@ -117,7 +117,8 @@ std::vector<StoreFactory> Factories() {
           {"redis",
            [](const std::string& prefix) -> std::unique_ptr<MapStore> {
              RedisStore::Options options;
-             options.address = {"127.0.0.1", SharedRedis().port(), 0};
+             options.address.host = "127.0.0.1";
+             options.address.port = SharedRedis().port();
              options.key_prefix = prefix;
              return std::make_unique<RedisStore>(options);
            },

@@ -122,11 +122,11 @@ TEST(RedisStoreTest, UpdatesFromTwoWritersAreTotallyOrdered) {
   ASSERT_OK(a->Put(SmallMap("m")));
   ASSERT_OK(b->AppendUpdate(OneCell("m", 2, 0, 0)));
   EXPECT_TRUE(StatusIs(a->AppendUpdate(OneCell("m", 2, 1, 0)),
-                       absl::StatusCode::kFailedPrecondition,
+                       absl::StatusCode::kAborted,
                        "stored at version 2"));
   ASSERT_OK(a->AppendUpdate(OneCell("m", 3, 2, 0)));
   EXPECT_TRUE(StatusIs(b->AppendUpdate(OneCell("unknown", 2, 0, 0)),
-                       absl::StatusCode::kFailedPrecondition, "not stored"));
+                       absl::StatusCode::kAborted, "not stored"));
   std::vector<StoredMap> maps;
   std::vector<std::string> errors;
   ASSERT_OK(Store(redis, "order:")->LoadAll(&maps, &errors));
@@ -182,7 +182,7 @@ TEST(RedisStoreTest, CompactionTrimsTheStreamAndWaitsForItsBound) {
   StoredMap stale = maps[0];
   stale.version = 5;
   EXPECT_TRUE(StatusIs(store->Compact(stale),
-                       absl::StatusCode::kFailedPrecondition,
+                       absl::StatusCode::kAborted,
                        "stored at version 9"));
   ASSERT_OK(store->Compact(maps[0]));
   EXPECT_EQ(raw.Integer({"XLEN", "compact:log:m"}), 0);
@@ -275,7 +275,8 @@ TEST(RedisStoreTest, RedisDownIsUnavailableThenReconnects) {
   GRIDSTAR_REQUIRE_REDIS(*redis);
   const int port = redis->port();
   RedisStore::Options options;
-  options.address = {"127.0.0.1", port, 0};
+  options.address.host = "127.0.0.1";
+  options.address.port = port;
   options.key_prefix = "down:";
   options.timeout = absl::Seconds(30);
   RedisStore store(options);

@@ -111,6 +111,31 @@ TEST_F(ServerTest, GetListDelete) {
   }
 }
 
+// A failed test-and-set is ABORTED (Abseil's guidance: retry the whole
+// read-modify-write), naming the version the map is at; nothing changes.
+TEST_F(ServerTest, StaleExpectedVersionIsAbortedAndChangesNothing) {
+  v1::UpdateCellsRequest u;
+  u.set_id("dungeon");
+  v1::CellUpdate* cu = u.add_cells();
+  cu->mutable_cell()->set_x(1);
+  cu->mutable_cell()->set_y(1);
+  cu->set_cost(0);
+  u.set_expected_version(7);
+  v1::MapInfo info;
+  grpc::ClientContext ctx;
+  const grpc::Status st = stub().UpdateCells(&ctx, u, &info);
+  EXPECT_EQ(st.error_code(), grpc::StatusCode::ABORTED);
+  EXPECT_NE(st.error_message().find("expected_version: map 'dungeon' is at version 1, not 7"),
+            std::string::npos)
+      << st.error_message();
+  grpc::ClientContext get_ctx;
+  v1::GetMapRequest get;
+  get.set_id("dungeon");
+  v1::GetMapResponse got;
+  ASSERT_TRUE(stub().GetMap(&get_ctx, get, &got).ok());
+  EXPECT_EQ(got.info().version(), 1u);
+}
+
 TEST_F(ServerTest, UpdateCellsIsVersionedAndSeenByLaterSearches) {
   const auto [s, g] = FarPair();
   grpc::ClientContext ctx0;
@@ -134,7 +159,7 @@ TEST_F(ServerTest, UpdateCellsIsVersionedAndSeenByLaterSearches) {
   {
     grpc::ClientContext ctx;
     grpc::Status st = stub().UpdateCells(&ctx, u, &info);
-    EXPECT_EQ(st.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+    EXPECT_EQ(st.error_code(), grpc::StatusCode::ABORTED);
     EXPECT_NE(st.error_message().find("expected_version"), std::string::npos);
   }
   {

@@ -280,7 +280,9 @@ class Client:
     def update_cells(self, map_id, cells=(), rects=(), *, expected_version=0, timeout=None):
         """Changes costs atomically. cells: ((x, y), cost) pairs; rects:
         ((min_x, min_y), (max_x, max_y), cost) with max exclusive. Returns the
-        new MapInfo. Not retried on UNAVAILABLE (it may have applied)."""
+        new MapInfo. Not retried on UNAVAILABLE (it may have applied). With
+        expected_version, raises Error with code ABORTED when the map is at
+        another version: read it again and retry."""
         request = pb.UpdateCellsRequest(id=map_id, expected_version=expected_version)
         for i, (cell, cost) in enumerate(cells):
             request.cells.add(cell=_cell(cell, f"cells[{i}]"), cost=cost)

@@ -7,7 +7,7 @@
 // terrain. No fixed rule gets every map right, so
 // MeasureAutoChoice times every engine that applies on a sample of random
 // queries of the map and keeps the fastest; the map carries the result
-// (GridMap::SetAutoChoice), and ResolveAlgorithm (query.h) runs it for kAuto
+// (GridMap::SetAutoChoice), and ResolveAlgorithm (find_path.h) runs it for kAuto
 // queries under the policy it was measured for, wherever it still applies
 // (jps+ needs the table, subgoal its graph, alt landmarks that reach the
 // goal, jps a uniform map): elsewhere kAuto's documented rule decides as before.

@@ -79,9 +79,13 @@ struct PathResult {
   double smoothed_cost = 0;
   // For kTheta, `cells` are the cells the any-angle segments cross, each a
   // legal move from the one before, and `cost` their grid cost.
-  // The search that ran: the query's algorithm, or what kJps, kJpsPlus,
-  // kAuto and kAlt resolved to for this map, policy and goal (kAStar, kJps,
-  // kJpsPlus or kAlt).
+  // The search that ran: the query's algorithm, or what ResolveAlgorithm
+  // made of it for this map, policy and goal: kJps and kJpsPlus run as
+  // kJpsPlus, kJps or kAStar; kAlt as kAlt or kAStar; kSubgoal as kSubgoal
+  // or what kJpsPlus would; kHpa as kHpa or what kAuto would; kAuto as the
+  // measured choice where it still applies (kJpsPlus, kJps, kAlt, kSubgoal,
+  // kAStar or kBidirectional), else as its rule (kJpsPlus, kJps, kAlt or
+  // kAStar).
   Algorithm algorithm = Algorithm::kAStar;
   // Cells (jump points, for jps; entrances, for hpa) taken off the open
   // list, and put on it. For hpa the cluster-local searches that join the

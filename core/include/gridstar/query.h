@@ -24,8 +24,9 @@
 
 namespace gridstar {
 
-// How the agent moves: which diagonals it may take. (Agent size and allowed
-// areas join here.)
+// How the agent moves: which diagonals it may take. An agent's size and the
+// areas it may enter are not here: they make a map of their own
+// (agents.h, BuildAgentMap), which the query then searches as any map.
 struct MovementModel {
   DiagonalPolicy diagonal = DiagonalPolicy::kNoCornerCutting;
 

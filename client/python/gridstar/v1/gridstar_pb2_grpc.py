@@ -86,8 +86,10 @@ class PathfindingServicer(object):
     def UpdateCells(self, request, context):
         """Changes the costs of cells and/or filled rectangles atomically: a search
         in flight finishes on the version it started with; every later search
-        sees the new version. FAILED_PRECONDITION when `expected_version` is set
-        and the map is at another version.
+        sees the new version. ABORTED when `expected_version` is set and the map
+        is at another version (or, with a shared store, when another replica
+        wrote the version this update was made from): read the map again and
+        retry.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
