@@ -41,8 +41,8 @@
 
 #include "absl/time/clock.h"
 #include "geometry.h"
-#include "gridstar/find_path.h"
 #include "gridstar/grid_map.h"
+#include "gridstar/path_query.h"
 #include "gridstar/query.h"
 #include "search_state.h"
 

@@ -8,6 +8,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
+#include "gridstar/find_path.h"
 #include "checks.h"
 #include "geometry.h"
 

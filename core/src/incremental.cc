@@ -11,6 +11,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
+#include "gridstar/move_cost.h"
 
 namespace gridstar {
 namespace {

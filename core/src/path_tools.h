@@ -12,8 +12,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "gridstar/find_path.h"
 #include "gridstar/grid_map.h"
+#include "gridstar/path_query.h"
 #include "gridstar/types.h"
 #include "search_state.h"
 

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 
+#include "gridstar/move_cost.h"
 #include "path_tools.h"
 #include "segment.h"
 

@@ -20,8 +20,8 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "gridstar/find_path.h"
 #include "gridstar/grid_map.h"
+#include "gridstar/path_query.h"
 #include "gridstar/query.h"
 #include "gridstar/search_context.h"
 #include "gridstar/types.h"

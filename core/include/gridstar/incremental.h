@@ -32,9 +32,9 @@
 
 #include "absl/status/status.h"
 #include "absl/types/span.h"
-#include "gridstar/find_path.h"
 #include "gridstar/grid_map.h"
 #include "gridstar/map_update.h"
+#include "gridstar/path_query.h"
 #include "gridstar/types.h"
 
 namespace gridstar {

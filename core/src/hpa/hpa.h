@@ -43,8 +43,8 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
-#include "gridstar/find_path.h"
 #include "gridstar/grid_map.h"
+#include "gridstar/path_query.h"
 #include "gridstar/types.h"
 
 namespace gridstar::internal {

@@ -14,6 +14,7 @@
 
 #include "engine.h"
 #include "geometry.h"
+#include "gridstar/move_cost.h"
 #include "hpa/cluster_search.h"
 #include "hpa/hpa.h"
 #include "path_tools.h"

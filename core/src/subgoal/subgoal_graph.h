@@ -43,8 +43,8 @@
 #include <vector>
 
 #include "geometry.h"
-#include "gridstar/find_path.h"
 #include "gridstar/grid_map.h"
+#include "gridstar/path_query.h"
 
 namespace gridstar::internal {
 
