@@ -11,7 +11,7 @@
 // the heuristic is consistent, else the indexed 4-ary OpenList with
 // decrease-key (keys of weighted search may fall below the last minimum).
 //
-// The loop itself is engine.h's RunSearchLoop; this file supplies the cells'
+// The loop itself is search_loop.h's RunSearchLoop; this file supplies the cells'
 // neighbours and the heuristic.
 //
 // Correctness: the heuristics are consistent (see FindPath), so an expanded
@@ -22,7 +22,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "engine.h"
+#include "search_loop.h"
 
 namespace gridstar::internal {
 namespace {

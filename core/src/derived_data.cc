@@ -53,7 +53,7 @@ class JumpTableStructure final : public DerivedStructure {
   const bool defer_;
 };
 
-// The HPA* abstraction (hpa/hpa.h) for one policy, on any map.
+// The HPA* abstraction (engines/hpa/hpa.h) for one policy, on any map.
 class HpaStructure final : public DerivedStructure {
  public:
   explicit HpaStructure(DiagonalPolicy policy) : policy_(policy) {}
@@ -83,7 +83,7 @@ class HpaStructure final : public DerivedStructure {
   const DiagonalPolicy policy_;
 };
 
-// The subgoal graph (subgoal/subgoal_graph.h) on uniform-cost maps.
+// The subgoal graph (engines/subgoal/subgoal_graph.h) on uniform-cost maps.
 class SubgoalGraphStructure final : public DerivedStructure {
  public:
   explicit SubgoalGraphStructure(bool defer) : defer_(defer) {}

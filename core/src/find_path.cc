@@ -9,12 +9,12 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "checks.h"
-#include "engine.h"
+#include "search_loop.h"
 #include "geometry.h"
-#include "hpa/hpa.h"
-#include "jps.h"
+#include "engines/hpa/hpa.h"
+#include "engines/jps/jps.h"
 #include "path_tools.h"
-#include "subgoal/subgoal_graph.h"
+#include "engines/subgoal/subgoal_graph.h"
 
 namespace gridstar {
 

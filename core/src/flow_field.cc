@@ -9,7 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "checks.h"
-#include "engine.h"
+#include "search_loop.h"
 
 namespace gridstar {
 namespace internal {

@@ -7,7 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "component_tiles.h"
 #include "cow_buffer.h"
-#include "jps.h"
+#include "engines/jps/jps.h"
 
 namespace gridstar {
 

@@ -1,4 +1,4 @@
-// Bidirectional A* (core/src/bidirectional.cc): its own edge cases. (Its
+// Bidirectional A* (core/src/engines/bidirectional/bidirectional.cc): its own edge cases. (Its
 // paths against brute force under every policy and on terrain are checked by
 // the property tests, and its lengths by the conformance test.)
 #include <algorithm>

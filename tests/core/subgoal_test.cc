@@ -17,7 +17,7 @@
 #include "gridstar/map_update.h"
 #include "gridstar/search_context.h"
 #include "gtest/gtest.h"
-#include "subgoal/subgoal_graph.h"
+#include "engines/subgoal/subgoal_graph.h"
 #include "testing/drawn_maps.h"
 #include "testing/reference.h"
 #include "testing/status_matchers.h"

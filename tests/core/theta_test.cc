@@ -20,7 +20,7 @@
 #include "gridstar/grid_map.h"
 #include "gridstar/search_context.h"
 #include "gtest/gtest.h"
-#include "engine.h"
+#include "search_loop.h"
 #include "testing/drawn_maps.h"
 #include "testing/reference.h"
 #include "testing/status_matchers.h"

@@ -141,7 +141,7 @@ class GridMap {
   // Precomputes jump distances for jps+: for every padded cell and each of
   // the eight directions, how far the next jump point or wall lies, one
   // signed byte each with a continue marker for lines longer than 127 cells
-  // (8 bytes a cell; see core/src/jps.h). The cells are laid out in blocks
+  // (8 bytes a cell; see core/src/engines/jps/jps.h). The cells are laid out in blocks
   // of kJumpBlockWidth x kJumpBlockHeight, one storage tile each, so that an
   // update's repair along a column or diagonal copies a tile per 32 (16)
   // cells, not per cell. FailedPrecondition unless uniform_cost(). Not
@@ -206,7 +206,7 @@ class GridMap {
     return auto_choice_;
   }
   // Eight entries per padded cell, indexed JumpEntry(x, y) + direction (see
-  // core/src/jps.h). Null without BuildJumpTable.
+  // core/src/engines/jps/jps.h). Null without BuildJumpTable.
   const int8_t* jump_table() const { return jump_table_; }
 
   // Landmarks for the differential heuristic (ALT) of kAlt and kAuto:
@@ -242,7 +242,7 @@ class GridMap {
   // REQUIRES: same width and height; not yet shared between threads.
   void ShareLandmarksOf(const GridMap& other);
 
-  // The HPA* abstraction (Algorithm::kHpa; core/src/hpa/hpa.h): clusters of
+  // The HPA* abstraction (Algorithm::kHpa; core/src/engines/hpa/hpa.h): clusters of
   // 64 x 64 cells, entrances on their borders and the exact costs between a
   // cluster's entrances inside it, for one diagonal policy. BuildHpa makes
   // it from scratch; RepairHpaFrom rebuilds only the clusters (and the
@@ -264,7 +264,7 @@ class GridMap {
   // first.
   size_t HpaBytesFor() const;
 
-  // The subgoal graph (Algorithm::kSubgoal; core/src/subgoal/
+  // The subgoal graph (Algorithm::kSubgoal; core/src/engines/subgoal/
   // subgoal_graph.h): the exact method for huge uniform-cost maps under
   // kNoCornerCutting. Built from scratch (no local repair: an updated
   // version has none until its owner builds it again). FailedPrecondition

@@ -86,7 +86,7 @@ enum class Algorithm : uint8_t {
   // beat the best meeting found. Optimal, on every map and policy.
   kBidirectional = 8,
   // HPA* (hierarchical A*) on the map's abstraction (GridMap::BuildHpa) for
-  // the query's policy: bounded-suboptimal, not exact (see hpa/hpa.h and the
+  // the query's policy: bounded-suboptimal, not exact (see core/src/engines/hpa/hpa.h and
   // docs/performance.md for how far from optimal it runs); what kAuto runs when the map
   // has no abstraction for the policy. Never chosen by kAuto.
   kHpa = 9,
@@ -100,7 +100,7 @@ enum class Algorithm : uint8_t {
   kTheta = 10,
   // Subgoal graph search (Uras, Koenig & Hernandez 2013) with landmarks
   // over the graph, on the map's subgoal graph (GridMap::
-  // BuildSubgoalGraph; core/src/subgoal/subgoal_graph.h): optimal, for
+  // BuildSubgoalGraph; core/src/engines/subgoal/subgoal_graph.h): optimal, for
   // huge uniform-cost maps under kNoCornerCutting. Without a graph (another
   // policy, a map of mixed costs, or a version whose graph is still being
   // rebuilt after an update) it runs what kJpsPlus would (PathResult::

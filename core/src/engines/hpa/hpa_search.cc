@@ -12,11 +12,11 @@
 #include <memory>
 #include <vector>
 
-#include "engine.h"
+#include "search_loop.h"
 #include "geometry.h"
 #include "gridstar/move_cost.h"
-#include "hpa/cluster_search.h"
-#include "hpa/hpa.h"
+#include "engines/hpa/cluster_search.h"
+#include "engines/hpa/hpa.h"
 #include "path_tools.h"
 #include "search_state.h"
 

@@ -39,7 +39,7 @@
 #include <cstdint>
 #include <limits>
 
-#include "engine.h"
+#include "search_loop.h"
 #include "segment.h"
 
 namespace gridstar::internal {

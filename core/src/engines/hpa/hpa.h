@@ -31,8 +31,8 @@
 // Thread-safety: an HpaAbstraction is read by any number of searches at once.
 // HpaScratch belongs to one thread (it lives in its SearchState).
 
-#ifndef GRIDSTAR_SRC_HPA_HPA_H_
-#define GRIDSTAR_SRC_HPA_HPA_H_
+#ifndef GRIDSTAR_SRC_ENGINES_HPA_HPA_H_
+#define GRIDSTAR_SRC_ENGINES_HPA_HPA_H_
 
 #include <algorithm>
 #include <cassert>
@@ -239,4 +239,4 @@ void RunHpa(const GridMap& map, const HpaAbstraction& hpa,
 
 }  // namespace gridstar::internal
 
-#endif  // GRIDSTAR_SRC_HPA_HPA_H_
+#endif  // GRIDSTAR_SRC_ENGINES_HPA_HPA_H_

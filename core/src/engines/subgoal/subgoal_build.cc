@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "graph_landmarks.h"
-#include "subgoal/subgoal_graph.h"
+#include "engines/subgoal/subgoal_graph.h"
 
 namespace gridstar::internal {
 namespace {

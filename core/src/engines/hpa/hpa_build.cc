@@ -7,8 +7,8 @@
 #include <thread>
 #include <vector>
 
-#include "hpa/cluster_search.h"
-#include "hpa/hpa.h"
+#include "engines/hpa/cluster_search.h"
+#include "engines/hpa/hpa.h"
 
 namespace gridstar::internal {
 namespace {

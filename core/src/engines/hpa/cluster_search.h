@@ -9,8 +9,8 @@
 //
 // Thread-safety: one object per thread.
 
-#ifndef GRIDSTAR_SRC_HPA_CLUSTER_SEARCH_H_
-#define GRIDSTAR_SRC_HPA_CLUSTER_SEARCH_H_
+#ifndef GRIDSTAR_SRC_ENGINES_HPA_CLUSTER_SEARCH_H_
+#define GRIDSTAR_SRC_ENGINES_HPA_CLUSTER_SEARCH_H_
 
 #include <cstdint>
 #include <utility>
@@ -19,7 +19,7 @@
 #include "absl/types/span.h"
 #include "gridstar/grid_map.h"
 #include "gridstar/types.h"
-#include "hpa/hpa.h"
+#include "engines/hpa/hpa.h"
 #include "open_lists.h"
 
 namespace gridstar::internal {
@@ -119,4 +119,4 @@ class ClusterSearch {
 
 }  // namespace gridstar::internal
 
-#endif  // GRIDSTAR_SRC_HPA_CLUSTER_SEARCH_H_
+#endif  // GRIDSTAR_SRC_ENGINES_HPA_CLUSTER_SEARCH_H_

@@ -34,8 +34,8 @@
 // Thread-safety: a SubgoalGraph is read by any number of searches at once.
 // SubgoalScratch belongs to one thread (it lives in its SearchState).
 
-#ifndef GRIDSTAR_SRC_SUBGOAL_SUBGOAL_GRAPH_H_
-#define GRIDSTAR_SRC_SUBGOAL_SUBGOAL_GRAPH_H_
+#ifndef GRIDSTAR_SRC_ENGINES_SUBGOAL_SUBGOAL_GRAPH_H_
+#define GRIDSTAR_SRC_ENGINES_SUBGOAL_SUBGOAL_GRAPH_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -238,4 +238,4 @@ void RunSubgoal(const GridMap& map, const SubgoalGraph& graph,
 
 }  // namespace gridstar::internal
 
-#endif  // GRIDSTAR_SRC_SUBGOAL_SUBGOAL_GRAPH_H_
+#endif  // GRIDSTAR_SRC_ENGINES_SUBGOAL_SUBGOAL_GRAPH_H_

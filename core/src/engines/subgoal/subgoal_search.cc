@@ -9,11 +9,11 @@
 #include <utility>
 #include <vector>
 
-#include "engine.h"
-#include "jps.h"
+#include "search_loop.h"
+#include "engines/jps/jps.h"
 #include "path_tools.h"
 #include "search_state.h"
-#include "subgoal/subgoal_graph.h"
+#include "engines/subgoal/subgoal_graph.h"
 
 namespace gridstar::internal {
 

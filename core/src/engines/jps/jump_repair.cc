@@ -30,7 +30,7 @@
 #include "absl/strings/str_cat.h"
 #include "cow_buffer.h"
 #include "gridstar/grid_map.h"
-#include "jps.h"
+#include "engines/jps/jps.h"
 
 namespace gridstar {
 namespace {

@@ -3,7 +3,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "gridstar/grid_map.h"
-#include "subgoal/subgoal_graph.h"
+#include "engines/subgoal/subgoal_graph.h"
 
 namespace gridstar {
 

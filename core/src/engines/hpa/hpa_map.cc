@@ -3,7 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "gridstar/grid_map.h"
 #include "gridstar/query.h"
-#include "hpa/hpa.h"
+#include "engines/hpa/hpa.h"
 
 namespace gridstar {
 

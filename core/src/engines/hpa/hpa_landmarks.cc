@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "graph_landmarks.h"
-#include "hpa/hpa.h"
+#include "engines/hpa/hpa.h"
 
 namespace gridstar::internal {
 

@@ -21,14 +21,14 @@
 // straight ones first. Not thread-safe beyond what FindPath promises: the
 // tables read here belong to an immutable GridMap.
 
-#ifndef GRIDSTAR_SRC_JPS_H_
-#define GRIDSTAR_SRC_JPS_H_
+#ifndef GRIDSTAR_SRC_ENGINES_JPS_JPS_H_
+#define GRIDSTAR_SRC_ENGINES_JPS_JPS_H_
 
 #include <cstdint>
 #include <vector>
 
 #include "gridstar/grid_map.h"
-#include "engine.h"
+#include "search_loop.h"
 
 namespace gridstar::internal {
 
@@ -60,4 +60,4 @@ void RunJpsPlus(const GridMap& map, const SearchParams& params,
 
 }  // namespace gridstar::internal
 
-#endif  // GRIDSTAR_SRC_JPS_H_
+#endif  // GRIDSTAR_SRC_ENGINES_JPS_JPS_H_

@@ -8,8 +8,9 @@
 // lazy queue, the closed marks, the goal test, the budget (max_expansions,
 // deadline, cancellation), the best cell so far for partial results, the
 // relaxation of each successor with its stamps, and the finish. Its users
-// are best_first.cc and jps.cc; HPA*'s abstract search (hpa/hpa_search.cc)
-// and the incremental search (incremental.cc) keep loops of their own.
+// are best_first.cc and engines/jps/jps.cc; HPA*'s abstract search
+// (engines/hpa/hpa_search.cc) and the incremental search (incremental.cc)
+// keep loops of their own.
 //
 // An Expander provides:
 //   static constexpr bool kTies;      // f-ties go on the tie stack
@@ -29,8 +30,8 @@
 //
 // Not thread-safe beyond FindPath's promise: one SearchState per thread.
 
-#ifndef GRIDSTAR_SRC_ENGINE_H_
-#define GRIDSTAR_SRC_ENGINE_H_
+#ifndef GRIDSTAR_SRC_SEARCH_LOOP_H_
+#define GRIDSTAR_SRC_SEARCH_LOOP_H_
 
 #include <algorithm>
 #include <cassert>
@@ -343,4 +344,4 @@ PartialReason RunDistanceSearch(const GridMap& map, Cell source,
 
 }  // namespace gridstar::internal
 
-#endif  // GRIDSTAR_SRC_ENGINE_H_
+#endif  // GRIDSTAR_SRC_SEARCH_LOOP_H_

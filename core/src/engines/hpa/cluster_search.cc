@@ -1,4 +1,4 @@
-#include "hpa/cluster_search.h"
+#include "engines/hpa/cluster_search.h"
 
 #include <algorithm>
 #include <cassert>

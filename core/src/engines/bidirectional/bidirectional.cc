@@ -33,7 +33,7 @@
 #include <cmath>
 #include <limits>
 
-#include "engine.h"
+#include "search_loop.h"
 #include "geometry.h"
 
 namespace gridstar::internal {

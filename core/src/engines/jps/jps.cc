@@ -4,11 +4,11 @@
 // Both engines are A* over jump points with the octile heuristic, which is
 // consistent for jumps along straight and diagonal lines, so an expanded jump
 // point is final and the RadixQueue (lazy deletion) serves as open list. The
-// loop is engine.h's RunSearchLoop; JumpExpander supplies the jumps. A
+// loop is search_loop.h's RunSearchLoop; JumpExpander supplies the jumps. A
 // node's successors are pruned by the direction it was reached from, taken
 // from its parent; the start tries all eight directions.
 
-#include "jps.h"
+#include "engines/jps/jps.h"
 
 #include <algorithm>
 #include <cassert>

@@ -14,7 +14,7 @@
 #include <functional>
 #include <utility>
 
-#include "engine.h"
+#include "search_loop.h"
 
 namespace gridstar::internal {
 
