@@ -1,41 +1,21 @@
 #include "gridstar/find_path.h"
 
-#include <atomic>
 #include <chrono>
-#include <cmath>
-#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "checks.h"
-#include "search_loop.h"
-#include "geometry.h"
-#include "engines/hpa/hpa.h"
-#include "engines/jps/jps.h"
+#include "engines/engine.h"
 #include "path_tools.h"
-#include "engines/subgoal/subgoal_graph.h"
+#include "search_loop.h"
 
 namespace gridstar {
 
 absl::Status ValidateAlgorithm(Algorithm algorithm, double weight) {
-  switch (algorithm) {
-    case Algorithm::kAStar:
-    case Algorithm::kWeighted:
-    case Algorithm::kDijkstra:
-    case Algorithm::kBaseline:
-    case Algorithm::kJps:
-    case Algorithm::kJpsPlus:
-    case Algorithm::kAuto:
-    case Algorithm::kAlt:
-    case Algorithm::kBidirectional:
-    case Algorithm::kHpa:
-    case Algorithm::kTheta:
-    case Algorithm::kSubgoal:
-      break;
-    default:
-      return absl::InvalidArgumentError(absl::StrCat(
-          "algorithm: unknown value ", static_cast<int>(algorithm)));
+  if (internal::FindEngine(algorithm) == nullptr) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "algorithm: unknown value ", static_cast<int>(algorithm)));
   }
   if (algorithm == Algorithm::kWeighted &&
       !(weight >= 1.0 && weight <= kMaxWeight)) {
@@ -78,94 +58,17 @@ absl::Status CheckCapacity(const GridMap& map, const SearchContext& context) {
 
 }  // namespace internal
 
-namespace {
-
-// Whether the map's landmarks serve a search to `goal` under `policy`.
-bool LandmarksServe(const GridMap& map, DiagonalPolicy policy, Cell goal) {
-  return map.landmark_count() > 0 && map.landmark_policy() == policy &&
-         map.Passable(goal) &&
-         map.landmark_distances(map.PaddedIndex(goal))[0] >= 0;
-}
-
-// Whether the map's subgoal graph serves a query under `policy`.
-bool SubgoalGraphServes(const GridMap& map, DiagonalPolicy policy) {
-  return map.has_subgoal_graph() && map.uniform_cost() &&
-         policy == DiagonalPolicy::kNoCornerCutting;
-}
-
-}  // namespace
-
 Algorithm ResolveAlgorithm(const GridMap& map, const PathQuery& q) {
-  switch (q.algorithm) {
-    case Algorithm::kSubgoal:
-      if (SubgoalGraphServes(map, q.movement.diagonal)) {
-        return Algorithm::kSubgoal;
-      }
-      {
-        PathQuery as_jps_plus = q;
-        as_jps_plus.algorithm = Algorithm::kJpsPlus;
-        return ResolveAlgorithm(map, as_jps_plus);
-      }
-    case Algorithm::kHpa:
-      if (map.has_hpa() && map.hpa_policy() == q.movement.diagonal) {
-        return Algorithm::kHpa;
-      }
-      {
-        PathQuery as_auto = q;
-        as_auto.algorithm = Algorithm::kAuto;
-        return ResolveAlgorithm(map, as_auto);
-      }
-    case Algorithm::kAuto:
-      if (const AutoChoice* choice = map.auto_choice();
-          choice != nullptr && choice->policy == q.movement.diagonal) {
-        const bool jump = map.uniform_cost() &&
-                          q.movement.diagonal == DiagonalPolicy::kNoCornerCutting;
-        switch (choice->algorithm) {
-          case Algorithm::kJpsPlus:
-            if (jump && map.has_jump_table()) return Algorithm::kJpsPlus;
-            break;
-          case Algorithm::kJps:
-            if (jump) return Algorithm::kJps;
-            break;
-          case Algorithm::kAlt:
-            if (LandmarksServe(map, q.movement.diagonal, q.goal)) {
-              return Algorithm::kAlt;
-            }
-            break;
-          case Algorithm::kSubgoal:
-            if (SubgoalGraphServes(map, q.movement.diagonal)) {
-              return Algorithm::kSubgoal;
-            }
-            break;
-          case Algorithm::kAStar:
-          case Algorithm::kBidirectional:
-            return choice->algorithm;
-          default:
-            break;
-        }
-      }
-      [[fallthrough]];
-    case Algorithm::kJps:
-    case Algorithm::kJpsPlus:
-      // Jump point search prunes by symmetry of equal-cost moves under no
-      // corner cutting; elsewhere only A* is exact.
-      if (map.uniform_cost() &&
-          q.movement.diagonal == DiagonalPolicy::kNoCornerCutting) {
-        if (map.has_jump_table() && q.algorithm != Algorithm::kJps) {
-          return Algorithm::kJpsPlus;
-        }
-        return Algorithm::kJps;
-      }
-      if (q.algorithm == Algorithm::kAuto &&
-          LandmarksServe(map, q.movement.diagonal, q.goal)) {
-        return Algorithm::kAlt;
-      }
-      return Algorithm::kAStar;
-    case Algorithm::kAlt:
-      return LandmarksServe(map, q.movement.diagonal, q.goal) ? Algorithm::kAlt
-                                                      : Algorithm::kAStar;
-    default:
-      return q.algorithm;
+  // Each engine answers with itself or the one that stands in for it; the
+  // chains are short (hpa -> auto -> jps+ -> jps at most) and end at an
+  // engine that answers with itself.
+  Algorithm algorithm = q.algorithm;
+  for (;;) {
+    const internal::Engine* engine = internal::FindEngine(algorithm);
+    if (engine == nullptr) return algorithm;
+    const Algorithm next = engine->Resolve(map, q);
+    if (next == algorithm) return algorithm;
+    algorithm = next;
   }
 }
 
@@ -195,10 +98,10 @@ absl::Status ResolveEnd(const GridMap& map, absl::string_view field, Cell asked,
                    snap_radius));
 }
 
-// The parameters of `algorithm`'s search for q between r's ends.
+// The parameters of `engine`'s search for q between r's ends.
 internal::SearchParams MakeParams(const GridMap& map, const PathQuery& q,
-                                  Algorithm algorithm, const PathResult& r,
-                                  uint64_t max_nodes) {
+                                  const internal::Engine& engine,
+                                  const PathResult& r, uint64_t max_nodes) {
   internal::SearchParams p;
   p.start = map.PaddedIndex(r.start);
   p.goal = map.PaddedIndex(r.goal);
@@ -206,102 +109,10 @@ internal::SearchParams MakeParams(const GridMap& map, const PathQuery& q,
   p.goal_y = r.goal.y + 1;
   p.budget = q.budget;
   p.max_nodes = max_nodes;
-  p.consistent = algorithm != Algorithm::kWeighted;
-  switch (algorithm) {
-    case Algorithm::kDijkstra:
-      p.h_scale = 0;
-      break;
-    case Algorithm::kWeighted:
-      p.h_scale = map.min_cost() * q.weight;
-      break;
-    default:
-      p.h_scale = map.min_cost();
-      break;
-  }
-  if (algorithm == Algorithm::kAlt) {
-    p.landmarks = map.landmark_distances(0);
-    p.goal_landmarks = map.landmark_distances(p.goal);
-    p.landmark_count = map.landmark_count();
-  }
+  p.consistent = true;
+  p.h_scale = map.min_cost();
+  engine.Prepare(map, q, &p);
   return p;
-}
-
-// Runs the engine of a resolved algorithm (not kTheta).
-void RunEngine(const GridMap& map, DiagonalPolicy policy, Algorithm algorithm,
-               const internal::SearchParams& p, SearchState& state,
-               PathResult* r) {
-  switch (algorithm) {
-    case Algorithm::kBaseline:
-      internal::RunBaseline(map, policy, p, state, r);
-      break;
-    case Algorithm::kBidirectional:
-      internal::RunBidirectional(map, policy, p, state, r);
-      break;
-    case Algorithm::kHpa:
-      internal::RunHpa(map, *map.hpa(), p, state, r);
-      break;
-    case Algorithm::kJps:
-      internal::RunJps(map, p, state, r);
-      break;
-    case Algorithm::kSubgoal:
-      internal::RunSubgoal(map, *map.subgoal_graph(), p, state, r);
-      break;
-    case Algorithm::kJpsPlus:
-      internal::RunJpsPlus(map, p, state, r);
-      break;
-    default:
-      internal::RunBestFirst(map, policy, p, state, r);
-      break;
-  }
-}
-
-std::atomic<bool> theta_grid_check{true};
-
-// Theta*, then A*'s optimal grid path string-pulled (A* + smooth): where
-// that is the cheaper any-angle path, it is the answer. Theta*'s
-// corners are cell centres it reached by its own search, which now and then
-// (a few percent of queries on cluttered maps, by under 2% in cost) misses a
-// line that string-pulling finds; with the check, kTheta is never above
-// A* + smooth. Both searches' work counts in expanded and generated, and
-// both share max_expansions (the check runs on what Theta* left); the
-// trace is Theta*'s. An out-of-budget Theta* answers as it is; an
-// out-of-budget grid search leaves Theta*'s answer.
-void RunThetaWithGridCheck(const GridMap& map, const PathQuery& q,
-                           const internal::SearchParams& p, SearchState& state,
-                           PathResult* r) {
-  const DiagonalPolicy policy = q.movement.diagonal;
-  internal::RunTheta(map, policy, p, state, r);
-  if (r->partial || !theta_grid_check.load(std::memory_order_relaxed)) return;
-  // Both searches share max_expansions: the check gets what Theta* left.
-  const uint64_t limit = q.budget.max_expansions;
-  if (limit != 0 && r->expanded >= limit) return;
-  PathQuery exact_query = q;
-  exact_query.algorithm = Algorithm::kAStar;
-  if (limit != 0) exact_query.budget.max_expansions = limit - r->expanded;
-  exact_query.goal = r->goal;
-  const Algorithm exact = Algorithm::kAStar;
-  // Theta*'s answer waits in the state's spare vectors.
-  std::swap(r->cells, state.held_cells);
-  std::swap(r->waypoints, state.held_waypoints);
-  const double cost = r->cost, smoothed_cost = r->smoothed_cost;
-  const uint64_t expanded = r->expanded, generated = r->generated;
-  state.BeginSearch(map);
-  internal::SearchParams grid = MakeParams(map, exact_query, exact, *r, p.max_nodes);
-  RunEngine(map, policy, exact, grid, state, r);
-  bool grid_wins = false;
-  if (!r->partial) {
-    internal::SmoothPath(map, policy, state, r);
-    grid_wins = r->smoothed_cost < smoothed_cost;
-  }
-  r->expanded += expanded;
-  r->generated += generated;
-  r->partial = false;
-  r->partial_reason = PartialReason::kNone;
-  if (grid_wins) return;
-  std::swap(r->cells, state.held_cells);
-  std::swap(r->waypoints, state.held_waypoints);
-  r->cost = cost;
-  r->smoothed_cost = smoothed_cost;
 }
 
 absl::Status Search(const GridMap& map, const PathQuery& q,
@@ -333,6 +144,7 @@ absl::Status Search(const GridMap& map, const PathQuery& q,
   PathQuery resolved = q;
   resolved.goal = r->goal;
   const Algorithm algorithm = ResolveAlgorithm(map, resolved);
+  const internal::Engine& engine = *internal::FindEngine(algorithm);
   r->algorithm = algorithm;
   state.trace.clear();
   if (r->start == r->goal) {
@@ -340,20 +152,16 @@ absl::Status Search(const GridMap& map, const PathQuery& q,
   } else {
     state.BeginSearch(map);
     internal::SearchParams p =
-        MakeParams(map, q, algorithm, *r, context.options().max_search_nodes);
+        MakeParams(map, q, engine, *r, context.options().max_search_nodes);
     if (q.trace) p.trace = &state.trace;
-    if (algorithm == Algorithm::kTheta) {
-      RunThetaWithGridCheck(map, q, p, state, r);
-    } else {
-      RunEngine(map, q.movement.diagonal, algorithm, p, state, r);
-    }
+    engine.Run(map, q, p, state, r);
   }
   if (q.trace) {
     for (uint32_t cell : state.trace) {
       r->trace.push_back(map.CellOfPaddedIndex(cell));
     }
   }
-  if (algorithm == Algorithm::kTheta) {
+  if (engine.any_angle()) {
     if (r->waypoints.empty()) {  // The start is the goal.
       r->waypoints = r->cells;
     }
@@ -397,12 +205,5 @@ absl::StatusOr<PathResult> FindPath(const GridMap& map, const PathQuery& query,
   return result;
 }
 
-namespace internal {
-
-void SetThetaGridCheckForTesting(bool enabled) {
-  theta_grid_check.store(enabled);
-}
-
-}  // namespace internal
 
 }  // namespace gridstar

@@ -41,30 +41,11 @@ std::string CanonicalEnumName(absl::string_view text, absl::string_view prefix) 
 
 absl::string_view AlgorithmName(Algorithm a) {
   switch (a) {
-    case Algorithm::kAStar:
-      return "astar";
-    case Algorithm::kWeighted:
-      return "weighted";
-    case Algorithm::kDijkstra:
-      return "dijkstra";
-    case Algorithm::kBaseline:
-      return "baseline";
-    case Algorithm::kJps:
-      return "jps";
-    case Algorithm::kJpsPlus:
-      return "jps+";
-    case Algorithm::kAuto:
-      return "auto";
-    case Algorithm::kAlt:
-      return "alt";
-    case Algorithm::kBidirectional:
-      return "bidirectional";
-    case Algorithm::kHpa:
-      return "hpa";
-    case Algorithm::kTheta:
-      return "theta";
-    case Algorithm::kSubgoal:
-      return "subgoal";
+#define GRIDSTAR_ALGORITHM(enumerator, value, name, optimal) \
+  case Algorithm::enumerator:                               \
+    return name;
+#include "gridstar/algorithms.inc"
+#undef GRIDSTAR_ALGORITHM
   }
   return "unknown";
 }

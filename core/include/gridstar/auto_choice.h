@@ -107,11 +107,11 @@ struct AutoMeasureOptions {
   uint64_t seed = 1;
 };
 
-// The engines kAuto may choose among on `map` under `policy`, in the order
-// a measurement lists them: subgoal (when the map has its graph), jps+
-// (when it has a jump table) and jps (uniform maps under
-// kNoCornerCutting), alt (when its landmarks were built
-// for `policy`), bidirectional, astar.
+// The engines kAuto may choose among on `map` under `policy` (each engine
+// says whether it is one: core/src/engines/engine.h), in the order a
+// measurement lists them: subgoal (when the map has its graph), jps+ (when
+// it has a jump table) and jps (uniform maps under kNoCornerCutting), alt
+// (when its landmarks were built for `policy`), bidirectional, astar.
 std::vector<Algorithm> AutoCandidatesFor(const GridMap& map,
                                          DiagonalPolicy policy);
 

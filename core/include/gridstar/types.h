@@ -54,70 +54,29 @@ inline constexpr DiagonalPolicy kAllDiagonalPolicies[] = {
     DiagonalPolicy::kNever, DiagonalPolicy::kNoCornerCutting,
     DiagonalPolicy::kAllowCornerCutting};
 
+// The algorithms, each described in algorithms.inc.
 enum class Algorithm : uint8_t {
-  // A* with the octile (8-connected) or Manhattan (4-connected) heuristic,
-  // scaled by the map's cheapest cost. Optimal.
-  kAStar = 0,
-  // f = g + w * h with w >= 1: cost within w times the optimum.
-  kWeighted = 1,
-  // Uniform-cost search (no heuristic). Optimal.
-  kDijkstra = 2,
-  // The textbook design kept as the benchmark yardstick: std::priority_queue
-  // with duplicates and lazy deletion. Optimal, deliberately plain.
-  kBaseline = 3,
-  // Jump point search: A* over jump points, scanning the map's bit lines a
-  // word at a time. Exact on uniform-cost maps under kNoCornerCutting; any
-  // other map or policy runs kAStar (PathResult::algorithm says which ran).
-  kJps = 4,
-  // Jump point search over the map's precomputed jump distances
-  // (GridMap::BuildJumpTable); kJps when the map has none.
-  kJpsPlus = 5,
-  // The fastest exact algorithm for the map and query: the engine measured
-  // fastest on the map (GridMap::auto_choice, auto_choice.h) when the query
-  // is under the measured policy and the engine applies to it; else, by
-  // rule, kJpsPlus, else kJps, else kAlt, else kAStar.
-  kAuto = 6,
-  // A* with the differential heuristic of the map's landmarks
-  // (GridMap::BuildLandmarks) when they were built for the query's policy
-  // and reach its goal; kAStar otherwise.
-  kAlt = 7,
-  // Bidirectional A*: A* from the start and from the goal at once, each
-  // step on the side with fewer open cells, until no path left unseen can
-  // beat the best meeting found. Optimal, on every map and policy.
-  kBidirectional = 8,
-  // HPA* (hierarchical A*) on the map's abstraction (GridMap::BuildHpa) for
-  // the query's policy: bounded-suboptimal, not exact (see core/src/engines/hpa/hpa.h and
-  // docs/performance.md for how far from optimal it runs); what kAuto runs when the map
-  // has no abstraction for the policy. Never chosen by kAuto.
-  kHpa = 9,
-  // Theta* (lazy, theta.cc): any-angle paths whose segments keep to passable
-  // cells under the policy's corner rule. PathResult::waypoints and
-  // smoothed_cost are the any-angle path and its true cost (never above the
-  // optimal grid path's cost, nor above A* + smooth's: FindPath answers with
-  // the string-pulled A* path where that one is cheaper); cells are the cells
-  // its segments cross. Not exact (as a grid path or as an any-angle path);
-  // never chosen by kAuto.
-  kTheta = 10,
-  // Subgoal graph search (Uras, Koenig & Hernandez 2013) with landmarks
-  // over the graph, on the map's subgoal graph (GridMap::
-  // BuildSubgoalGraph; core/src/engines/subgoal/subgoal_graph.h): optimal, for
-  // huge uniform-cost maps under kNoCornerCutting. Without a graph (another
-  // policy, a map of mixed costs, or a version whose graph is still being
-  // rebuilt after an update) it runs what kJpsPlus would (PathResult::
-  // algorithm says which ran).
-  kSubgoal = 11,
+#define GRIDSTAR_ALGORITHM(enumerator, value, name, optimal) enumerator = value,
+#include "gridstar/algorithms.inc"
+#undef GRIDSTAR_ALGORITHM
 };
 
 inline constexpr Algorithm kAllAlgorithms[] = {
-    Algorithm::kAStar,    Algorithm::kWeighted, Algorithm::kDijkstra,
-    Algorithm::kBaseline, Algorithm::kJps,      Algorithm::kJpsPlus,
-    Algorithm::kAuto,     Algorithm::kAlt,      Algorithm::kBidirectional,
-    Algorithm::kHpa,      Algorithm::kTheta,    Algorithm::kSubgoal};
+#define GRIDSTAR_ALGORITHM(enumerator, value, name, optimal) Algorithm::enumerator,
+#include "gridstar/algorithms.inc"
+#undef GRIDSTAR_ALGORITHM
+};
 
 // True for algorithms that promise optimal paths.
 constexpr bool IsOptimal(Algorithm a) {
-  return a != Algorithm::kWeighted && a != Algorithm::kHpa &&
-         a != Algorithm::kTheta;
+  switch (a) {
+#define GRIDSTAR_ALGORITHM(enumerator, value, name, optimal) \
+  case Algorithm::enumerator:                               \
+    return optimal;
+#include "gridstar/algorithms.inc"
+#undef GRIDSTAR_ALGORITHM
+  }
+  return false;
 }
 
 // The one vocabulary of every enum of the API (algorithms, diagonal

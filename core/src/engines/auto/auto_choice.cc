@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "absl/time/clock.h"
+#include "engines/engine.h"
 #include "geometry.h"
 #include "gridstar/find_path.h"
 #include "gridstar/flow_field.h"
@@ -158,17 +159,18 @@ void MeasureGroups(const GridMap& map, const AutoMeasureOptions& options,
 
 std::vector<Algorithm> AutoCandidatesFor(const GridMap& map,
                                          DiagonalPolicy policy) {
+  std::vector<const internal::Engine*> candidates;
+  for (const internal::Engine* engine : internal::AllEngines()) {
+    if (engine->AutoCandidate(map, policy)) candidates.push_back(engine);
+  }
+  std::stable_sort(candidates.begin(), candidates.end(),
+                   [](const internal::Engine* a, const internal::Engine* b) {
+                     return a->auto_order() < b->auto_order();
+                   });
   std::vector<Algorithm> out;
-  if (map.uniform_cost() && policy == DiagonalPolicy::kNoCornerCutting) {
-    if (map.has_subgoal_graph()) out.push_back(Algorithm::kSubgoal);
-    if (map.has_jump_table()) out.push_back(Algorithm::kJpsPlus);
-    out.push_back(Algorithm::kJps);
+  for (const internal::Engine* engine : candidates) {
+    out.push_back(engine->algorithm());
   }
-  if (map.landmark_count() > 0 && map.landmark_policy() == policy) {
-    out.push_back(Algorithm::kAlt);
-  }
-  out.push_back(Algorithm::kBidirectional);
-  out.push_back(Algorithm::kAStar);
   return out;
 }
 

@@ -1,0 +1,32 @@
+// HPA* on the map's abstraction (hpa.h): served when the map carries one for
+// the query's policy; without it, kHpa runs what kAuto would.
+
+#include "engines/engine.h"
+#include "engines/hpa/hpa.h"
+
+namespace gridstar::internal {
+namespace {
+
+class HpaEngine final : public Engine {
+ public:
+  Algorithm algorithm() const override { return Algorithm::kHpa; }
+  Algorithm Resolve(const GridMap& map, const PathQuery& query) const override {
+    return map.has_hpa() && map.hpa_policy() == query.movement.diagonal
+               ? Algorithm::kHpa
+               : Algorithm::kAuto;
+  }
+  void Run(const GridMap& map, const PathQuery&, const SearchParams& params,
+           SearchState& state, PathResult* result) const override {
+    RunHpa(map, *map.hpa(), params, state, result);
+  }
+};
+
+}  // namespace
+
+template <>
+const Engine& EngineFor<Algorithm::kHpa>() {
+  static const HpaEngine engine;
+  return engine;
+}
+
+}  // namespace gridstar::internal

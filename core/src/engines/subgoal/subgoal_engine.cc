@@ -1,0 +1,41 @@
+// Subgoal graph search (subgoal_graph.h): served on uniform-cost maps under
+// kNoCornerCutting when the map carries its graph; otherwise kSubgoal runs
+// what kJpsPlus would.
+
+#include "engines/engine.h"
+#include "engines/subgoal/subgoal_graph.h"
+
+namespace gridstar::internal {
+namespace {
+
+bool GraphServes(const GridMap& map, DiagonalPolicy policy) {
+  return map.has_subgoal_graph() && map.uniform_cost() &&
+         policy == DiagonalPolicy::kNoCornerCutting;
+}
+
+class SubgoalEngine final : public Engine {
+ public:
+  Algorithm algorithm() const override { return Algorithm::kSubgoal; }
+  Algorithm Resolve(const GridMap& map, const PathQuery& query) const override {
+    return GraphServes(map, query.movement.diagonal) ? Algorithm::kSubgoal
+                                                     : Algorithm::kJpsPlus;
+  }
+  bool AutoCandidate(const GridMap& map, DiagonalPolicy policy) const override {
+    return GraphServes(map, policy);
+  }
+  int auto_order() const override { return 0; }
+  void Run(const GridMap& map, const PathQuery&, const SearchParams& params,
+           SearchState& state, PathResult* result) const override {
+    RunSubgoal(map, *map.subgoal_graph(), params, state, result);
+  }
+};
+
+}  // namespace
+
+template <>
+const Engine& EngineFor<Algorithm::kSubgoal>() {
+  static const SubgoalEngine engine;
+  return engine;
+}
+
+}  // namespace gridstar::internal
