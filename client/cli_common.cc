@@ -103,6 +103,11 @@ bool using_tls = false;
 
 void SetUsingTls(bool tls) { using_tls = tls; }
 
+bool AnyAngle(v1::Algorithm algorithm) {
+  const absl::StatusOr<Algorithm> a = convert::AlgorithmFromProto(algorithm, "algorithm");
+  return a.ok() && IsAnyAngle(*a);
+}
+
 std::string CodeName(int code) {
   return absl::StatusCodeToString(static_cast<absl::StatusCode>(code));
 }

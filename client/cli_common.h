@@ -71,6 +71,9 @@ std::string CodeName(int code);
 // One line of protobuf's JSON mapping (lowerCamelCase names, enums by name,
 // fields at their defaults included) on standard output.
 void PrintJson(const google::protobuf::Message& m);
+// True when an answer of this algorithm is an any-angle path (its cost is
+// smoothed_cost): gridstar::IsAnyAngle through proto/convert.
+bool AnyAngle(v1::Algorithm algorithm);
 // The canonical name of an API enum value ("jps+"), convert/names.h.
 template <typename E>
 std::string Name(E value);

@@ -121,7 +121,7 @@ int Render(Client& client, const std::vector<std::string>& args) {
                            " traced=", scene.trace.size(),
                            path->trace_truncated() ? " (truncated)" : "",
                            " version=", path->map_version());
-    const bool theta = path->algorithm() == v1::ALGORITHM_THETA;
+    const bool theta = AnyAngle(path->algorithm());
     absl::StrAppend(
         &scene.caption, ": ", Name(path->algorithm()), " cost ",
         absl::StrFormat("%.2f", theta ? path->smoothed_cost() : path->cost()),

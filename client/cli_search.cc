@@ -33,9 +33,9 @@ bool Ints(const std::vector<std::string>& args, size_t first,
 
 void PrintPath(const v1::PathRequest& asked, const v1::PathResponse& out) {
   std::printf("%s\n", CellList(out.cells()).c_str());
-  const bool theta = out.algorithm() == v1::ALGORITHM_THETA;
-  // Theta*'s answer is its any-angle path: that is the cost; the grid cells
-  // it crosses have their own.
+  const bool theta = AnyAngle(out.algorithm());
+  // An any-angle answer (Theta*'s) is its path: that is the cost; the grid
+  // cells it crosses have their own.
   std::string cost = theta ? absl::StrFormat("cost=%.4f grid_cost=%.4f",
                                              out.smoothed_cost(), out.cost())
                            : absl::StrFormat("cost=%.4f", out.cost());

@@ -18,6 +18,13 @@ double MapSnapshot::BuildMicros(absl::string_view structure) const {
   return 0;
 }
 
+bool MapSnapshot::Pending(absl::string_view structure) const {
+  if (structure == "landmarks") return landmarks_pending();
+  if (structure == "jump_table") return jump_table_pending();
+  if (structure == "subgoal_graph") return subgoal_graph_pending();
+  return false;
+}
+
 StoredMap MapSnapshot::ToStored() const {
   StoredMap s;
   s.id = id;

@@ -118,6 +118,11 @@ struct MapSnapshot {
     return options.subgoal_graph && map.uniform_cost() &&
            !map.has_subgoal_graph();
   }
+  // Whether the named structure (DerivedStructure::name) is being built or
+  // repaired in the background for this version: landmarks_pending,
+  // jump_table_pending or subgoal_graph_pending by name; false for the
+  // others.
+  bool Pending(absl::string_view structure) const;
   // The content, as a store keeps it.
   StoredMap ToStored() const;
 };

@@ -136,6 +136,21 @@ void MapInfoToProto(const MapSnapshot& s, v1::MapInfo* info) {
   info->set_subgoal_graph_bytes(s.map.SubgoalGraphBytes());
   info->set_subgoal_graph_build_micros(s.BuildMicros("subgoal_graph"));
   info->set_subgoal_graph_current(!s.subgoal_graph_pending());
+  // The structures built for this map: its options', and auto's
+  // measurement where the registry took one (--auto_measure_queries; later
+  // versions keep it).
+  DerivedOptions built = s.options.derived();
+  built.measure_auto = s.map.auto_choice() != nullptr;
+  for (const DerivedReport& r : s.derived) {
+    built.measure_auto = built.measure_auto || r.name == "auto_choice";
+  }
+  for (const auto& structure : DerivedStructuresFor(built)) {
+    v1::DerivedInfo* d = info->add_derived();
+    d->set_name(std::string(structure->name()));
+    d->set_bytes(structure->HeldBytes(s.map));
+    d->set_build_micros(s.BuildMicros(structure->name()));
+    d->set_current(!s.Pending(structure->name()));
+  }
   // What auto runs under the default policy, for a goal the landmarks reach.
   PathQuery q;
   q.algorithm = Algorithm::kAuto;

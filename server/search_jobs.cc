@@ -229,11 +229,11 @@ absl::optional<absl::Status> Run(const PathJob& job, Metrics* metrics,
     return p;
   }
   convert::PackCells(r.cells, out->mutable_cells());
-  if (job.query.smooth || r.algorithm == Algorithm::kTheta) {
+  if (job.query.smooth || IsAnyAngle(r.algorithm)) {
     convert::PackCells(r.waypoints, out->mutable_waypoints());
   }
   out->set_cost(r.cost);
-  if (job.query.smooth || r.algorithm == Algorithm::kTheta) {
+  if (job.query.smooth || IsAnyAngle(r.algorithm)) {
     out->set_smoothed_cost(r.smoothed_cost);
   }
   if (job.query.trace) {

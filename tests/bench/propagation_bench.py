@@ -81,7 +81,7 @@ def main():
                     break
                 except grpc.RpcError as e:
                     # The replica has not yet followed the last update.
-                    if e.code() != grpc.StatusCode.FAILED_PRECONDITION:
+                    if e.code() != grpc.StatusCode.ABORTED:
                         raise
             answered[got.version] = time.monotonic()
             version = got.version

@@ -1,10 +1,10 @@
-// ComponentTiles (core/src/component_tiles.h): the three-level labelling
+// ComponentTiles (core/src/map/component_tiles.h): the three-level labelling
 // (tiles, regions of tiles, the map) equals a brute-force flood fill as a
 // partition, and a repaired labelling equals one built from scratch label for
 // label, after every step of random update sequences, for every region size
 // (one tile per region up to one region for the whole map), on maps whose
 // sides are not multiples of a tile or a region.
-#include "component_tiles.h"
+#include "map/component_tiles.h"
 
 #include <algorithm>
 #include <cstdint>

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "cow_buffer.h"
+#include "storage/cow_buffer.h"
 #include "gridstar/derived_data.h"
 #include "gridstar/grid_map.h"
 #include "gridstar/map_update.h"

@@ -1,9 +1,9 @@
-// SparseNodes (core/src/sparse_nodes.h), the hash table of node records jump
+// SparseNodes (core/src/storage/sparse_nodes.h), the hash table of node records jump
 // point search uses on maps too big for a whole per-cell array: records made
 // unseen, kept live through growth, free again at the next search and after
 // a stamp wrap; and jps / jps+ through it on a map above the threshold,
 // against A* (dense records) on seeded queries, including partial results.
-#include "sparse_nodes.h"
+#include "storage/sparse_nodes.h"
 
 #include <random>
 #include <vector>
@@ -13,7 +13,7 @@
 #include "gridstar/grid_map.h"
 #include "gridstar/search_context.h"
 #include "gtest/gtest.h"
-#include "search_state.h"
+#include "search/search_state.h"
 #include "testing/drawn_maps.h"
 #include "testing/reference.h"
 #include "testing/status_matchers.h"

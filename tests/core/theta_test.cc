@@ -16,11 +16,11 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "engines/theta/theta.h"
 #include "gridstar/find_path.h"
 #include "gridstar/grid_map.h"
 #include "gridstar/search_context.h"
 #include "gtest/gtest.h"
-#include "search_loop.h"
 #include "testing/drawn_maps.h"
 #include "testing/reference.h"
 #include "testing/status_matchers.h"

@@ -119,7 +119,7 @@ TEST(MapRegistryTest, ExpectedVersionGuardsUpdates) {
   const std::vector<CellChange> block = {{{1, 1}, {2, 2}, 0}};
   ASSERT_OK(registry.Update("m", block, 1, Field));
   EXPECT_TRUE(StatusIs(registry.Update("m", block, 1, Field),
-                       absl::StatusCode::kFailedPrecondition,
+                       absl::StatusCode::kAborted,
                        "is at version 2, not 1"));
   auto third = registry.Update("m", block, 0, Field);
   ASSERT_OK(third);

@@ -111,6 +111,82 @@ TEST_F(ServerTest, GetListDelete) {
   }
 }
 
+// MapInfo.derived lists every structure the map was registered with, in
+// build order, with the figures of the deprecated per-structure fields of
+// the same answer: at registration, and right after an update (whatever the
+// background work has done by then: both come from one version).
+void ExpectDerivedMatchesItsFields(const v1::MapInfo& info) {
+  SCOPED_TRACE(absl::StrCat("version ", info.version()));
+  // auto_choice only where the server measures (the tests' servers do not).
+  const bool measured = info.auto_measure_queries() > 0;
+  ASSERT_EQ(info.derived_size(), measured ? 5 : 4);
+  const char* names[] = {"landmarks", "jump_table", "hpa", "subgoal_graph", "auto_choice"};
+  for (int i = 0; i < info.derived_size(); ++i) EXPECT_EQ(info.derived(i).name(), names[i]);
+  const v1::DerivedInfo& landmarks = info.derived(0);
+  EXPECT_EQ(landmarks.bytes(), info.landmark_bytes());
+  EXPECT_EQ(landmarks.build_micros(), info.landmark_build_micros());
+  EXPECT_EQ(landmarks.current(), info.landmarks_current());
+  const v1::DerivedInfo& table = info.derived(1);
+  EXPECT_EQ(table.bytes(), info.jump_table_bytes());
+  EXPECT_EQ(table.build_micros(), info.jump_table_build_micros());
+  EXPECT_EQ(table.current(), info.jump_table_current());
+  const v1::DerivedInfo& hpa = info.derived(2);
+  EXPECT_EQ(hpa.bytes(), info.hpa_bytes());
+  EXPECT_EQ(hpa.build_micros(), info.hpa_build_micros());
+  EXPECT_TRUE(hpa.current());
+  const v1::DerivedInfo& graph = info.derived(3);
+  EXPECT_EQ(graph.bytes(), info.subgoal_graph_bytes());
+  EXPECT_EQ(graph.build_micros(), info.subgoal_graph_build_micros());
+  EXPECT_EQ(graph.current(), info.subgoal_graph_current());
+  if (measured) {
+    EXPECT_GT(info.derived(4).bytes(), 0u);
+    EXPECT_TRUE(info.derived(4).current());
+  }
+}
+
+TEST_F(ServerTest, MapInfoDerivedListsEveryStructureWithItsFieldsFigures) {
+  v1::RegisterMapRequest r;
+  r.set_id("all");
+  r.set_movingai(dungeon_);
+  r.set_jump_table(true);
+  r.set_landmarks(4);
+  r.set_hpa(true);
+  r.set_subgoal_graph(true);
+  v1::MapInfo info;
+  {
+    grpc::ClientContext ctx;
+    ASSERT_TRUE(stub().RegisterMap(&ctx, r, &info).ok());
+  }
+  ExpectDerivedMatchesItsFields(info);
+  for (const v1::DerivedInfo& d : info.derived()) {
+    SCOPED_TRACE(d.name());
+    EXPECT_TRUE(d.current());
+    EXPECT_GT(d.bytes(), 0u);
+  }
+  // An update that makes a cell cheaper (landmarks rebuilt) and changes
+  // passability (table repaired, graph rebuilt, clusters repaired).
+  const auto [s, g] = FarPair();
+  v1::UpdateCellsRequest u;
+  u.set_id("all");
+  v1::CellUpdate* cu = u.add_cells();
+  cu->mutable_cell()->set_x(s.x);
+  cu->mutable_cell()->set_y(s.y);
+  cu->set_cost(0);
+  {
+    grpc::ClientContext ctx;
+    ASSERT_TRUE(stub().UpdateCells(&ctx, u, &info).ok());
+  }
+  ExpectDerivedMatchesItsFields(info);
+  v1::GetMapRequest get;
+  get.set_id("all");
+  v1::GetMapResponse got;
+  {
+    grpc::ClientContext ctx;
+    ASSERT_TRUE(stub().GetMap(&ctx, get, &got).ok());
+  }
+  ExpectDerivedMatchesItsFields(got.info());
+}
+
 // A failed test-and-set is ABORTED (Abseil's guidance: retry the whole
 // read-modify-write), naming the version the map is at; nothing changes.
 TEST_F(ServerTest, StaleExpectedVersionIsAbortedAndChangesNothing) {

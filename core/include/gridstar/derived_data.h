@@ -60,6 +60,8 @@ class DerivedStructure {
   // Bytes it takes on `map` (0 where it does not apply), known before
   // building, so that limits are checked first.
   virtual size_t BytesFor(const GridMap& map) const = 0;
+  // Bytes `map` holds of it now (0 when absent, or deferred).
+  virtual size_t HeldBytes(const GridMap& map) const = 0;
   // Builds it into *map; kAbsent when it does not apply.
   virtual absl::StatusOr<DerivedOutcome> Build(GridMap* map) const = 0;
   // Brings *next, which is `previous` with changes applied (`summary` says

@@ -8,10 +8,10 @@
 // not change with the version before.
 //
 // Storage: every per-cell array (costs, bit lines, jump distances) is kept
-// in tiles of kTileBytes (core/src/cow_buffer.h): a version maps its tiles
+// in tiles of kTileBytes (core/src/storage/cow_buffer.h): a version maps its tiles
 // in order into one contiguous read-only range, so searches index plain
 // arrays, and an update copies only the tiles it writes. Components are kept
-// per square tile of 64 x 64 cells (core/src/component_tiles.h).
+// per square tile of 64 x 64 cells (core/src/map/component_tiles.h).
 //
 // Derived data computed at construction (and repaired by updates):
 //   - a padded copy of the costs, one blocked cell of border on every side,

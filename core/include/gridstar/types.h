@@ -56,13 +56,13 @@ inline constexpr DiagonalPolicy kAllDiagonalPolicies[] = {
 
 // The algorithms, each described in algorithms.inc.
 enum class Algorithm : uint8_t {
-#define GRIDSTAR_ALGORITHM(enumerator, value, name, optimal) enumerator = value,
+#define GRIDSTAR_ALGORITHM(enumerator, value, name, optimal, any_angle) enumerator = value,
 #include "gridstar/algorithms.inc"
 #undef GRIDSTAR_ALGORITHM
 };
 
 inline constexpr Algorithm kAllAlgorithms[] = {
-#define GRIDSTAR_ALGORITHM(enumerator, value, name, optimal) Algorithm::enumerator,
+#define GRIDSTAR_ALGORITHM(enumerator, value, name, optimal, any_angle) Algorithm::enumerator,
 #include "gridstar/algorithms.inc"
 #undef GRIDSTAR_ALGORITHM
 };
@@ -70,9 +70,22 @@ inline constexpr Algorithm kAllAlgorithms[] = {
 // True for algorithms that promise optimal paths.
 constexpr bool IsOptimal(Algorithm a) {
   switch (a) {
-#define GRIDSTAR_ALGORITHM(enumerator, value, name, optimal) \
+#define GRIDSTAR_ALGORITHM(enumerator, value, name, optimal, any_angle) \
   case Algorithm::enumerator:                               \
     return optimal;
+#include "gridstar/algorithms.inc"
+#undef GRIDSTAR_ALGORITHM
+  }
+  return false;
+}
+
+// True for algorithms whose answer is an any-angle path (PathResult::
+// waypoints and smoothed_cost, whether or not the query asked to smooth).
+constexpr bool IsAnyAngle(Algorithm a) {
+  switch (a) {
+#define GRIDSTAR_ALGORITHM(enumerator, value, name, optimal, any_angle) \
+  case Algorithm::enumerator:                                          \
+    return any_angle;
 #include "gridstar/algorithms.inc"
 #undef GRIDSTAR_ALGORITHM
   }

@@ -24,8 +24,8 @@
 #include "gridstar/grid_map.h"
 #include "gridstar/path_query.h"
 #include "gridstar/types.h"
-#include "search_loop.h"
-#include "search_state.h"
+#include "search/search_loop.h"
+#include "search/search_state.h"
 
 namespace gridstar::internal {
 
@@ -74,9 +74,9 @@ class Engine {
                    const SearchParams& params, SearchState& state,
                    PathResult* result) const = 0;
 
-  // True when Run's waypoints are its answer (Theta*): FindPath then does
-  // not string-pull them.
-  virtual bool any_angle() const { return false; }
+  // True when Run's waypoints are its answer (IsAnyAngle, types.h):
+  // FindPath then does not string-pull them.
+  bool any_angle() const { return IsAnyAngle(algorithm()); }
 };
 
 // Each engine's folder defines the specialisation for its value.

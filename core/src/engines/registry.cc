@@ -8,9 +8,16 @@
 
 namespace gridstar::internal {
 
+// Every engine has a scratch slot in a SearchState.
+#define GRIDSTAR_ALGORITHM(enumerator, value, name, optimal, any_angle) \
+  static_assert((value) < kEngineScratchSlots,                         \
+                "raise kEngineScratchSlots (search/search_state.h)");
+#include "gridstar/algorithms.inc"
+#undef GRIDSTAR_ALGORITHM
+
 absl::Span<const Engine* const> AllEngines() {
   static const Engine* const kEngines[] = {
-#define GRIDSTAR_ALGORITHM(enumerator, value, name, optimal) \
+#define GRIDSTAR_ALGORITHM(enumerator, value, name, optimal, any_angle) \
   &EngineFor<Algorithm::enumerator>(),
 #include "gridstar/algorithms.inc"
 #undef GRIDSTAR_ALGORITHM

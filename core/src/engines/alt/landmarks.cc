@@ -11,7 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "gridstar/grid_map.h"
 #include "gridstar/search_context.h"
-#include "search_loop.h"
+#include "search/search_loop.h"
 
 namespace gridstar {
 

@@ -10,7 +10,7 @@
 
 #include "absl/time/clock.h"
 #include "engines/engine.h"
-#include "geometry.h"
+#include "base/geometry.h"
 #include "gridstar/find_path.h"
 #include "gridstar/flow_field.h"
 #include "gridstar/group_paths.h"

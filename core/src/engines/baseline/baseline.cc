@@ -14,7 +14,7 @@
 #include <functional>
 #include <utility>
 
-#include "search_loop.h"
+#include "search/search_loop.h"
 
 namespace gridstar::internal {
 

@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <functional>
 
-#include "geometry.h"
+#include "base/geometry.h"
 
 namespace gridstar::internal {
 

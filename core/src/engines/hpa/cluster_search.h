@@ -20,7 +20,7 @@
 #include "gridstar/grid_map.h"
 #include "gridstar/types.h"
 #include "engines/hpa/hpa.h"
-#include "open_lists.h"
+#include "search/open_lists.h"
 
 namespace gridstar::internal {
 

@@ -221,10 +221,10 @@ void HpaAbstraction::ForEachNeighbour(int32_t cluster, uint32_t i,
   }
 }
 
-// Per-thread buffers of HPA* searches (HpaScratch, declared in
-// search_state.h): three cluster-sized local searches (from the start, from
-// the goal, refinement) and the abstract search's records, sized by the
-// abstraction's node count.
+// Per-thread buffers of HPA* searches (HpaScratch, hpa_search.cc: the
+// engine's EngineScratch in the SearchState): three cluster-sized local
+// searches (from the start, from the goal, refinement) and the abstract
+// search's records, sized by the abstraction's node count.
 
 // Ends at most 2 * kClusterSize apart first get an exact A* of at most
 // kClusterSize^2 expansions (its path is returned when it finishes). Tests

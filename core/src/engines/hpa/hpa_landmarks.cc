@@ -7,7 +7,7 @@
 #include <memory>
 #include <vector>
 
-#include "graph_landmarks.h"
+#include "search/graph_landmarks.h"
 #include "engines/hpa/hpa.h"
 
 namespace gridstar::internal {

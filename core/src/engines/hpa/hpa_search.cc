@@ -12,17 +12,17 @@
 #include <memory>
 #include <vector>
 
-#include "search_loop.h"
-#include "geometry.h"
+#include "search/search_loop.h"
+#include "base/geometry.h"
 #include "gridstar/move_cost.h"
 #include "engines/hpa/cluster_search.h"
 #include "engines/hpa/hpa.h"
-#include "path_tools.h"
-#include "search_state.h"
+#include "search/path_tools.h"
+#include "search/search_state.h"
 
 namespace gridstar::internal {
 
-struct HpaScratch {
+struct HpaScratch final : EngineScratch {
   struct Record {
     double g;
     uint32_t parent;
@@ -48,19 +48,15 @@ struct HpaScratch {
     closed = open + 1;
     open_list.Clear();
   }
+
+  size_t MemoryBytes() const override {
+    return from_start.MemoryBytes() + from_goal.MemoryBytes() +
+           refine.MemoryBytes() + open_list.MemoryBytes() +
+           records.capacity() * sizeof(Record) +
+           node_path.capacity() * sizeof(uint32_t) +
+           targets.capacity() * sizeof(uint16_t);
+  }
 };
-
-void DeleteHpaScratch(HpaScratch* scratch) { delete scratch; }
-
-size_t HpaScratchBytes(const HpaScratch* scratch) {
-  if (scratch == nullptr) return 0;
-  return scratch->from_start.MemoryBytes() + scratch->from_goal.MemoryBytes() +
-         scratch->refine.MemoryBytes() + scratch->open_list.MemoryBytes() +
-         scratch->records.capacity() * sizeof(HpaScratch::Record) +
-
-         scratch->node_path.capacity() * sizeof(uint32_t) +
-         scratch->targets.capacity() * sizeof(uint16_t);
-}
 
 namespace {
 
@@ -72,8 +68,7 @@ void SetHpaNearSearchForTesting(bool enabled) { near_search.store(enabled); }
 
 void RunHpa(const GridMap& map, const HpaAbstraction& hpa,
             const SearchParams& p, SearchState& state, PathResult* r) {
-  if (state.hpa == nullptr) state.hpa.reset(new HpaScratch());
-  HpaScratch& s = *state.hpa;
+  HpaScratch& s = state.Scratch<HpaScratch>(Algorithm::kHpa);
   const DiagonalPolicy policy = hpa.policy();
   const bool diagonal = policy != DiagonalPolicy::kNever;
   const double h_scale = std::max<double>(1, map.min_cost());

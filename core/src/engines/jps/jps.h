@@ -28,7 +28,7 @@
 #include <vector>
 
 #include "gridstar/grid_map.h"
-#include "search_loop.h"
+#include "search/search_loop.h"
 
 namespace gridstar::internal {
 

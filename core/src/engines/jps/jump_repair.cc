@@ -28,7 +28,7 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
-#include "cow_buffer.h"
+#include "storage/cow_buffer.h"
 #include "gridstar/grid_map.h"
 #include "engines/jps/jps.h"
 

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "graph_landmarks.h"
+#include "search/graph_landmarks.h"
 #include "engines/subgoal/subgoal_graph.h"
 
 namespace gridstar::internal {

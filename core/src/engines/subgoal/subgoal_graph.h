@@ -42,7 +42,7 @@
 #include <memory>
 #include <vector>
 
-#include "geometry.h"
+#include "base/geometry.h"
 #include "gridstar/grid_map.h"
 #include "gridstar/path_query.h"
 

@@ -9,15 +9,15 @@
 #include <utility>
 #include <vector>
 
-#include "search_loop.h"
+#include "search/search_loop.h"
 #include "engines/jps/jps.h"
-#include "path_tools.h"
-#include "search_state.h"
+#include "search/path_tools.h"
+#include "search/search_state.h"
 #include "engines/subgoal/subgoal_graph.h"
 
 namespace gridstar::internal {
 
-struct SubgoalScratch {
+struct SubgoalScratch final : EngineScratch {
   struct Record {
     double g;
     uint32_t parent;
@@ -54,23 +54,18 @@ struct SubgoalScratch {
     heap.clear();
     start_links.clear();
   }
+
+  size_t MemoryBytes() const override {
+    return records.capacity() * sizeof(Record) +
+           goal_link.capacity() * sizeof(uint32_t) +
+           heap.capacity() * sizeof(Entry) +
+           (start_links.capacity() + node_path.capacity()) * sizeof(uint32_t);
+  }
 };
-
-void DeleteSubgoalScratch(SubgoalScratch* scratch) { delete scratch; }
-
-size_t SubgoalScratchBytes(const SubgoalScratch* scratch) {
-  if (scratch == nullptr) return 0;
-  return scratch->records.capacity() * sizeof(SubgoalScratch::Record) +
-         scratch->goal_link.capacity() * sizeof(uint32_t) +
-         scratch->heap.capacity() * sizeof(SubgoalScratch::Entry) +
-         (scratch->start_links.capacity() + scratch->node_path.capacity()) *
-             sizeof(uint32_t);
-}
 
 void RunSubgoal(const GridMap& map, const SubgoalGraph& graph,
                 const SearchParams& p, SearchState& state, PathResult* r) {
-  if (state.subgoal == nullptr) state.subgoal.reset(new SubgoalScratch());
-  SubgoalScratch& s = *state.subgoal;
+  SubgoalScratch& s = state.Scratch<SubgoalScratch>(Algorithm::kSubgoal);
   const uint32_t n = graph.node_count();
   const uint32_t kStart = n, kGoal = n + 1;
   s.Begin(static_cast<size_t>(n) + 2);

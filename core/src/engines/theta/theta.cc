@@ -39,8 +39,9 @@
 #include <cstdint>
 #include <limits>
 
-#include "search_loop.h"
-#include "segment.h"
+#include "engines/theta/theta.h"
+#include "search/search_loop.h"
+#include "search/segment.h"
 
 namespace gridstar::internal {
 namespace {

@@ -11,19 +11,29 @@
 #include <atomic>
 #include <cstdint>
 #include <utility>
+#include <vector>
 
 #include "engines/engine.h"
-#include "path_tools.h"
+#include "engines/theta/theta.h"
+#include "search/path_tools.h"
 
 namespace gridstar::internal {
 namespace {
 
 std::atomic<bool> theta_grid_check{true};
 
+// Theta*'s answer while the grid path is checked against it.
+struct ThetaScratch final : EngineScratch {
+  std::vector<Cell> held_cells;
+  std::vector<Cell> held_waypoints;
+  size_t MemoryBytes() const override {
+    return (held_cells.capacity() + held_waypoints.capacity()) * sizeof(Cell);
+  }
+};
+
 class ThetaEngine final : public Engine {
  public:
   Algorithm algorithm() const override { return Algorithm::kTheta; }
-  bool any_angle() const override { return true; }
   void Run(const GridMap& map, const PathQuery& q, const SearchParams& p,
            SearchState& state, PathResult* r) const override {
     const DiagonalPolicy policy = q.movement.diagonal;
@@ -38,9 +48,10 @@ class ThetaEngine final : public Engine {
     SearchParams grid = p;
     if (limit != 0) grid.budget.max_expansions = limit - r->expanded;
     grid.trace = nullptr;
-    // Theta*'s answer waits in the state's spare vectors.
-    std::swap(r->cells, state.held_cells);
-    std::swap(r->waypoints, state.held_waypoints);
+    // Theta*'s answer waits in the engine's scratch.
+    ThetaScratch& held = state.Scratch<ThetaScratch>(Algorithm::kTheta);
+    std::swap(r->cells, held.held_cells);
+    std::swap(r->waypoints, held.held_waypoints);
     const double cost = r->cost, smoothed_cost = r->smoothed_cost;
     const uint64_t expanded = r->expanded, generated = r->generated;
     state.BeginSearch(map);
@@ -55,8 +66,8 @@ class ThetaEngine final : public Engine {
     r->partial = false;
     r->partial_reason = PartialReason::kNone;
     if (grid_wins) return;
-    std::swap(r->cells, state.held_cells);
-    std::swap(r->waypoints, state.held_waypoints);
+    std::swap(r->cells, held.held_cells);
+    std::swap(r->waypoints, held.held_waypoints);
     r->cost = cost;
     r->smoothed_cost = smoothed_cost;
   }
