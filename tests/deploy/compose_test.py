@@ -197,11 +197,5 @@ class ComposeTest(unittest.TestCase):
         self.assert_dungeon_at(2)
 
 
-def main():
-    global BUILD
-    BUILD = os.path.abspath(sys.argv.pop(1))
-    unittest.main(verbosity=2)
-
-
 if __name__ == "__main__":
-    main()
+    podman_support.main(sys.modules[__name__])

@@ -143,11 +143,5 @@ chmod 755 . && chmod 644 *"""
         self.assertIn("pass --tls_ca", out.stderr)
 
 
-def main():
-    global BUILD
-    BUILD = os.path.abspath(sys.argv.pop(1))
-    unittest.main(verbosity=2)
-
-
 if __name__ == "__main__":
-    main()
+    podman_support.main(sys.modules[__name__])

@@ -9,7 +9,6 @@ scripts/install-deps.sh --test).
 import json
 import os
 import re
-import shlex
 import shutil
 import socket
 import subprocess

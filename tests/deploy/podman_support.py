@@ -13,6 +13,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import unittest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 BASE = "docker.io/library/debian:bookworm"
@@ -74,6 +75,12 @@ def require_podman(scratch):
     probe = run(PODMAN + ["run", "--rm"] + LIMITS + [BASE, "true"], check=False)
     if probe.returncode != 0:
         skip(f"podman cannot run a container here: {probe.stderr.strip()}")
+
+
+def main(module):
+    """Runs a test module's tests with its BUILD set from argv[1]."""
+    module.BUILD = os.path.abspath(sys.argv.pop(1))
+    unittest.main(module=module, verbosity=2)
 
 
 def wait_healthy(name, restarting=False):

@@ -79,9 +79,29 @@ class Engine {
   bool any_angle() const { return IsAnyAngle(algorithm()); }
 };
 
-// Each engine's folder defines the specialisation for its value.
+// An engine whose search is the shared best-first loop over cells
+// (best_first.cc), parameterised by Prepare: A* and its variants, alt.
+class BestFirstEngine : public Engine {
+ public:
+  void Run(const GridMap& map, const PathQuery& query,
+           const SearchParams& params, SearchState& state,
+           PathResult* result) const override {
+    RunBestFirst(map, query.movement.diagonal, params, state, result);
+  }
+};
+
+// Each engine's folder defines the specialisation for its value, with
+// GRIDSTAR_DEFINE_ENGINE(kName, ClassName) (a default-constructed
+// singleton) or by hand.
 template <Algorithm kAlgorithm>
 const Engine& EngineFor();
+
+#define GRIDSTAR_DEFINE_ENGINE(enumerator, EngineClass)  \
+  template <>                                            \
+  const Engine& EngineFor<Algorithm::enumerator>() {     \
+    static const EngineClass engine;                     \
+    return engine;                                       \
+  }
 
 // The engine of `algorithm`; null for a value outside the enum.
 const Engine* FindEngine(Algorithm algorithm);

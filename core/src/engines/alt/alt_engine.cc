@@ -7,7 +7,7 @@
 namespace gridstar::internal {
 namespace {
 
-class AltEngine final : public Engine {
+class AltEngine final : public BestFirstEngine {
  public:
   Algorithm algorithm() const override { return Algorithm::kAlt; }
   Algorithm Resolve(const GridMap& map, const PathQuery& query) const override {
@@ -29,19 +29,10 @@ class AltEngine final : public Engine {
     params->goal_landmarks = map.landmark_distances(params->goal);
     params->landmark_count = map.landmark_count();
   }
-  void Run(const GridMap& map, const PathQuery& query,
-           const SearchParams& params, SearchState& state,
-           PathResult* result) const override {
-    RunBestFirst(map, query.movement.diagonal, params, state, result);
-  }
 };
 
 }  // namespace
 
-template <>
-const Engine& EngineFor<Algorithm::kAlt>() {
-  static const AltEngine engine;
-  return engine;
-}
+GRIDSTAR_DEFINE_ENGINE(kAlt, AltEngine)
 
 }  // namespace gridstar::internal

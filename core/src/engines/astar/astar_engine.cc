@@ -9,9 +9,9 @@
 namespace gridstar::internal {
 namespace {
 
-class BestFirstEngine final : public Engine {
+class AStarFamilyEngine final : public BestFirstEngine {
  public:
-  explicit constexpr BestFirstEngine(Algorithm algorithm)
+  explicit constexpr AStarFamilyEngine(Algorithm algorithm)
       : algorithm_(algorithm) {}
   Algorithm algorithm() const override { return algorithm_; }
   bool AutoCandidate(const GridMap&, DiagonalPolicy) const override {
@@ -27,11 +27,6 @@ class BestFirstEngine final : public Engine {
       params->consistent = false;
     }
   }
-  void Run(const GridMap& map, const PathQuery& query,
-           const SearchParams& params, SearchState& state,
-           PathResult* result) const override {
-    RunBestFirst(map, query.movement.diagonal, params, state, result);
-  }
 
  private:
   const Algorithm algorithm_;
@@ -41,19 +36,19 @@ class BestFirstEngine final : public Engine {
 
 template <>
 const Engine& EngineFor<Algorithm::kAStar>() {
-  static const BestFirstEngine engine(Algorithm::kAStar);
+  static const AStarFamilyEngine engine(Algorithm::kAStar);
   return engine;
 }
 
 template <>
 const Engine& EngineFor<Algorithm::kWeighted>() {
-  static const BestFirstEngine engine(Algorithm::kWeighted);
+  static const AStarFamilyEngine engine(Algorithm::kWeighted);
   return engine;
 }
 
 template <>
 const Engine& EngineFor<Algorithm::kDijkstra>() {
-  static const BestFirstEngine engine(Algorithm::kDijkstra);
+  static const AStarFamilyEngine engine(Algorithm::kDijkstra);
   return engine;
 }
 

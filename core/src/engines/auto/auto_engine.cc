@@ -10,7 +10,9 @@
 namespace gridstar::internal {
 namespace {
 
-class AutoEngine final : public Engine {
+// Never runs a search (Resolve never answers kAuto); were it asked to, it
+// would search as A* does.
+class AutoEngine final : public BestFirstEngine {
  public:
   Algorithm algorithm() const override { return Algorithm::kAuto; }
   Algorithm Resolve(const GridMap& map, const PathQuery& query) const override {
@@ -29,20 +31,10 @@ class AutoEngine final : public Engine {
     if (jump != Algorithm::kAStar) return jump;
     return EngineFor<Algorithm::kAlt>().Resolve(map, query);
   }
-  // Never reached (Resolve never answers kAuto); searches as A* would.
-  void Run(const GridMap& map, const PathQuery& query,
-           const SearchParams& params, SearchState& state,
-           PathResult* result) const override {
-    RunBestFirst(map, query.movement.diagonal, params, state, result);
-  }
 };
 
 }  // namespace
 
-template <>
-const Engine& EngineFor<Algorithm::kAuto>() {
-  static const AutoEngine engine;
-  return engine;
-}
+GRIDSTAR_DEFINE_ENGINE(kAuto, AutoEngine)
 
 }  // namespace gridstar::internal

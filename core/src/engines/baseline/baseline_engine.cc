@@ -17,10 +17,6 @@ class BaselineEngine final : public Engine {
 
 }  // namespace
 
-template <>
-const Engine& EngineFor<Algorithm::kBaseline>() {
-  static const BaselineEngine engine;
-  return engine;
-}
+GRIDSTAR_DEFINE_ENGINE(kBaseline, BaselineEngine)
 
 }  // namespace gridstar::internal

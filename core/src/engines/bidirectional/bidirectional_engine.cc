@@ -22,10 +22,6 @@ class BidirectionalEngine final : public Engine {
 
 }  // namespace
 
-template <>
-const Engine& EngineFor<Algorithm::kBidirectional>() {
-  static const BidirectionalEngine engine;
-  return engine;
-}
+GRIDSTAR_DEFINE_ENGINE(kBidirectional, BidirectionalEngine)
 
 }  // namespace gridstar::internal

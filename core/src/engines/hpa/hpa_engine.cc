@@ -23,10 +23,6 @@ class HpaEngine final : public Engine {
 
 }  // namespace
 
-template <>
-const Engine& EngineFor<Algorithm::kHpa>() {
-  static const HpaEngine engine;
-  return engine;
-}
+GRIDSTAR_DEFINE_ENGINE(kHpa, HpaEngine)
 
 }  // namespace gridstar::internal

@@ -51,16 +51,8 @@ class JpsPlusEngine final : public Engine {
 
 }  // namespace
 
-template <>
-const Engine& EngineFor<Algorithm::kJps>() {
-  static const JpsEngine engine;
-  return engine;
-}
+GRIDSTAR_DEFINE_ENGINE(kJps, JpsEngine)
 
-template <>
-const Engine& EngineFor<Algorithm::kJpsPlus>() {
-  static const JpsPlusEngine engine;
-  return engine;
-}
+GRIDSTAR_DEFINE_ENGINE(kJpsPlus, JpsPlusEngine)
 
 }  // namespace gridstar::internal

@@ -32,10 +32,6 @@ class SubgoalEngine final : public Engine {
 
 }  // namespace
 
-template <>
-const Engine& EngineFor<Algorithm::kSubgoal>() {
-  static const SubgoalEngine engine;
-  return engine;
-}
+GRIDSTAR_DEFINE_ENGINE(kSubgoal, SubgoalEngine)
 
 }  // namespace gridstar::internal

@@ -79,10 +79,6 @@ void SetThetaGridCheckForTesting(bool enabled) {
   theta_grid_check.store(enabled);
 }
 
-template <>
-const Engine& EngineFor<Algorithm::kTheta>() {
-  static const ThetaEngine engine;
-  return engine;
-}
+GRIDSTAR_DEFINE_ENGINE(kTheta, ThetaEngine)
 
 }  // namespace gridstar::internal
