@@ -27,6 +27,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
+#include "bench_common.h"
 #include "gridstar/agents.h"
 #include "gridstar/derived_data.h"
 #include "gridstar/find_path.h"
@@ -36,7 +37,6 @@
 #include "gridstar/map_update.h"
 #include "gridstar/render.h"
 #include "gridstar/scenario.h"
-#include "bench_common.h"
 
 namespace gridstar::bench {
 namespace {

@@ -14,13 +14,13 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "engines/hpa/cluster_search.h"
+#include "engines/hpa/hpa.h"
 #include "gridstar/find_path.h"
 #include "gridstar/grid_map.h"
 #include "gridstar/map_update.h"
 #include "gridstar/search_context.h"
 #include "gtest/gtest.h"
-#include "engines/hpa/cluster_search.h"
-#include "engines/hpa/hpa.h"
 #include "testing/drawn_maps.h"
 #include "testing/reference.h"
 #include "testing/status_matchers.h"

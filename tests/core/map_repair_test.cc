@@ -8,11 +8,11 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "storage/cow_buffer.h"
 #include "gridstar/derived_data.h"
 #include "gridstar/grid_map.h"
 #include "gridstar/map_update.h"
 #include "gtest/gtest.h"
+#include "storage/cow_buffer.h"
 #include "testing/reference.h"
 #include "testing/status_matchers.h"
 

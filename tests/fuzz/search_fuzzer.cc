@@ -19,8 +19,8 @@
 #include "fuzz_util.h"
 #include "gridstar/agents.h"
 #include "gridstar/find_path.h"
-#include "gridstar/map_update.h"
 #include "gridstar/flow_field.h"
+#include "gridstar/map_update.h"
 #include "testing/footprint.h"
 #include "testing/reference.h"
 

@@ -5,9 +5,9 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "engines/jps/jps.h"
 #include "map/component_tiles.h"
 #include "storage/cow_buffer.h"
-#include "engines/jps/jps.h"
 
 namespace gridstar {
 

@@ -5,8 +5,8 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "search/checks.h"
 #include "engines/engine.h"
+#include "search/checks.h"
 #include "search/path_tools.h"
 #include "search/search_loop.h"
 

@@ -8,9 +8,9 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
+#include "base/geometry.h"
 #include "gridstar/find_path.h"
 #include "search/checks.h"
-#include "base/geometry.h"
 
 namespace gridstar {
 namespace {

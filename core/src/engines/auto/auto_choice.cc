@@ -9,12 +9,12 @@
 #include <utility>
 
 #include "absl/time/clock.h"
-#include "engines/engine.h"
 #include "base/geometry.h"
+#include "engines/engine.h"
 #include "gridstar/find_path.h"
 #include "gridstar/flow_field.h"
-#include "gridstar/group_paths.h"
 #include "gridstar/grid_map.h"
+#include "gridstar/group_paths.h"
 #include "gridstar/query.h"
 #include "gridstar/search_context.h"
 

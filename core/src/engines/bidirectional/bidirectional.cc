@@ -33,8 +33,8 @@
 #include <cmath>
 #include <limits>
 
-#include "search/search_loop.h"
 #include "base/geometry.h"
+#include "search/search_loop.h"
 
 namespace gridstar::internal {
 namespace {

@@ -17,9 +17,9 @@
 #include <vector>
 
 #include "absl/types/span.h"
+#include "engines/hpa/hpa.h"
 #include "gridstar/grid_map.h"
 #include "gridstar/types.h"
-#include "engines/hpa/hpa.h"
 #include "search/open_lists.h"
 
 namespace gridstar::internal {

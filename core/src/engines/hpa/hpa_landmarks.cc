@@ -7,8 +7,8 @@
 #include <memory>
 #include <vector>
 
-#include "search/graph_landmarks.h"
 #include "engines/hpa/hpa.h"
+#include "search/graph_landmarks.h"
 
 namespace gridstar::internal {
 

@@ -1,9 +1,9 @@
 // GridMap's HPA* members (grid_map.h), kept with the abstraction they hold.
 
 #include "absl/strings/str_cat.h"
+#include "engines/hpa/hpa.h"
 #include "gridstar/grid_map.h"
 #include "gridstar/query.h"
-#include "engines/hpa/hpa.h"
 
 namespace gridstar {
 

@@ -12,12 +12,12 @@
 #include <memory>
 #include <vector>
 
-#include "search/search_loop.h"
 #include "base/geometry.h"
-#include "gridstar/move_cost.h"
 #include "engines/hpa/cluster_search.h"
 #include "engines/hpa/hpa.h"
+#include "gridstar/move_cost.h"
 #include "search/path_tools.h"
+#include "search/search_loop.h"
 #include "search/search_state.h"
 
 namespace gridstar::internal {

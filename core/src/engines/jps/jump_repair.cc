@@ -28,9 +28,9 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
-#include "storage/cow_buffer.h"
-#include "gridstar/grid_map.h"
 #include "engines/jps/jps.h"
+#include "gridstar/grid_map.h"
+#include "storage/cow_buffer.h"
 
 namespace gridstar {
 namespace {

@@ -8,8 +8,8 @@
 #include <utility>
 #include <vector>
 
-#include "search/graph_landmarks.h"
 #include "engines/subgoal/subgoal_graph.h"
+#include "search/graph_landmarks.h"
 
 namespace gridstar::internal {
 namespace {

@@ -2,8 +2,8 @@
 // hold.
 
 #include "absl/strings/str_cat.h"
-#include "gridstar/grid_map.h"
 #include "engines/subgoal/subgoal_graph.h"
+#include "gridstar/grid_map.h"
 
 namespace gridstar {
 

@@ -9,11 +9,11 @@
 #include <utility>
 #include <vector>
 
-#include "search/search_loop.h"
 #include "engines/jps/jps.h"
-#include "search/path_tools.h"
-#include "search/search_state.h"
 #include "engines/subgoal/subgoal_graph.h"
+#include "search/path_tools.h"
+#include "search/search_loop.h"
+#include "search/search_state.h"
 
 namespace gridstar::internal {
 
