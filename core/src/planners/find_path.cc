@@ -1,6 +1,8 @@
 #include "gridstar/find_path.h"
 
 #include <chrono>
+#include <cstddef>
+#include <iterator>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -61,15 +63,17 @@ absl::Status CheckCapacity(const GridMap& map, const SearchContext& context) {
 Algorithm ResolveAlgorithm(const GridMap& map, const PathQuery& q) {
   // Each engine answers with itself or the one that stands in for it; the
   // chains are short (hpa -> auto -> jps+ -> jps at most) and end at an
-  // engine that answers with itself.
+  // engine that answers with itself. The bound only stops a cycle a
+  // mistaken Resolve could make (A* then answers: it serves every query).
   Algorithm algorithm = q.algorithm;
-  for (;;) {
+  for (size_t hops = 0; hops < std::size(kAllAlgorithms); ++hops) {
     const internal::Engine* engine = internal::FindEngine(algorithm);
     if (engine == nullptr) return algorithm;
     const Algorithm next = engine->Resolve(map, q);
     if (next == algorithm) return algorithm;
     algorithm = next;
   }
+  return Algorithm::kAStar;
 }
 
 namespace {
