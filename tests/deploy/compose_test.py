@@ -1,9 +1,10 @@
 """The compose file as a user runs it, with Debian's podman-compose
 (scripts/test.sh, stage `container`): gridstar, Redis and Prometheus from
-deploy/compose/docker-compose.yml, unchanged. Where the images the file names
-(redis:7.0, prom/prometheus:v2.42.0) cannot be pulled, stand-ins made from
-Debian's packages (tests/deploy/standins) are built and tagged with those
-names; an image of that name that is not a stand-in is left alone.
+deploy/compose/docker-compose.yml (host ports aside, below). Where the images
+the file names (redis:7.0, prom/prometheus:v2.42.0) cannot be pulled,
+stand-ins made from Debian's packages (tests/deploy/standins) are built and
+tagged with those names; an image of that name that is not a stand-in is left
+alone.
 
 Checks: the stack serves the preloaded maps on the published port and
 Prometheus scrapes gridstar; after kill -9 the restart policy brings gridstar
@@ -12,7 +13,10 @@ Redis is down waits for it (its log says so, its health check fails) and
 serves once Redis is up; after `down` and `up` the update is still there
 (Redis's append-only file on its named volume). Grafana stays out.
 
-The file publishes fixed ports (50051, 9464, 9090): they must be free.
+The file publishes fixed host ports (50051, 9464, 9090), which a server the
+user started with scripts/run.sh may hold: the test runs a copy of the file in
+the build directory that differs only in those host ports (free ones) and in
+its relative paths (made absolute, as the copy lives elsewhere).
 
 Run as: /usr/bin/python3 tests/deploy/compose_test.py BUILD_DIR
 Exits 77 (skipped, saying why) only where podman cannot run a container at all.
@@ -21,7 +25,6 @@ Exits 77 (skipped, saying why) only where podman cannot run a container at all.
 import json
 import os
 import shutil
-import socket
 import sys
 import time
 import unittest
@@ -35,14 +38,14 @@ import podman_support
 BUILD = None
 PROJECT = "gridstar-compose-test"
 COMPOSE_FILE = os.path.join(ROOT, "deploy", "compose", "docker-compose.yml")
-COMPOSE = ["podman-compose", "-f", COMPOSE_FILE, "-p", PROJECT,
-           "--podman-args=" + " ".join(PODMAN[1:]),
-           "--podman-run-args=" + " ".join(LIMITS),
-           "--podman-build-args=--format docker " + " ".join(LIMITS)]
+COMPOSE = None  # podman-compose on the copy (setUpModule).
 STANDINS = {"docker.io/library/redis:7.0": "redis",
             "docker.io/prom/prometheus:v2.42.0": "prometheus"}
 STANDIN_LABEL = "org.gridstar.standin"
-PORTS = {"gRPC": 50051, "metrics": 9464, "Prometheus": 9090}
+# Host ports of the copy, by what they serve (setUpModule).
+PORTS = {}
+# The container ports the file publishes, by what they serve.
+CONTAINER_PORTS = {"gRPC": 50051, "metrics": 9464, "Prometheus": 9090}
 GRIDSTAR = f"{PROJECT}_gridstar_1"
 
 
@@ -65,14 +68,46 @@ def ensure_standins():
              os.path.join(ROOT, "tests", "deploy", "standins", folder)], timeout=1800)
 
 
-def require_free_ports():
-    for what, port in PORTS.items():
-        with socket.socket() as s:
-            try:
-                s.bind(("0.0.0.0", port))
-            except OSError as e:
-                raise AssertionError(f"the compose file publishes {what} on port {port}, "
-                                     f"which is taken here: {e}")
+def write_compose_copy():
+    """The compose file with free host ports and absolute paths, in BUILD;
+    fills PORTS and COMPOSE."""
+    import yaml  # Debian's python3-yaml (install-deps.sh --test).
+    global COMPOSE
+    here = os.path.dirname(COMPOSE_FILE)
+    with open(COMPOSE_FILE, encoding="utf-8") as f:
+        spec = yaml.safe_load(f)
+    wanted = {port: what for what, port in CONTAINER_PORTS.items()}
+    for service in spec["services"].values():
+        ports = []
+        for mapping in service.get("ports", []):
+            inside = int(str(mapping).split(":")[-1])
+            host = podman_support.free_port()
+            if inside in wanted:
+                PORTS[wanted[inside]] = host
+            ports.append(f"{host}:{inside}")
+        if ports:
+            service["ports"] = ports
+        if "build" in service:
+            service["build"]["context"] = os.path.normpath(
+                os.path.join(here, service["build"]["context"]))
+        volumes = []
+        for volume in service.get("volumes", []):
+            source, rest = volume.split(":", 1)
+            if source.startswith("."):
+                source = os.path.normpath(os.path.join(here, source))
+            volumes.append(f"{source}:{rest}")
+        if volumes:
+            service["volumes"] = volumes
+    assert set(PORTS) == set(CONTAINER_PORTS), PORTS
+    directory = os.path.join(BUILD, "compose-test")
+    os.makedirs(directory, exist_ok=True)
+    copy = os.path.join(directory, "docker-compose.yml")
+    with open(copy, "w", encoding="utf-8") as f:
+        yaml.safe_dump(spec, f, sort_keys=False)
+    COMPOSE = ["podman-compose", "-f", copy, "-p", PROJECT,
+               "--podman-args=" + " ".join(PODMAN[1:]),
+               "--podman-run-args=" + " ".join(LIMITS),
+               "--podman-build-args=--format docker " + " ".join(LIMITS)]
 
 
 def setUpModule():
@@ -85,7 +120,7 @@ def setUpModule():
         raise AssertionError("podman's CNI network has no dnsname plugin, so services cannot "
                              "find each other by name: scripts/install-deps.sh --container")
     ensure_standins()
-    require_free_ports()
+    write_compose_copy()
     start = time.monotonic()
     compose("build", "gridstar")
     print(f"compose: gridstar built in {time.monotonic() - start:.0f} s")
