@@ -4,8 +4,10 @@
 // client closes its side; a reader that stops reading is closed with
 // RESOURCE_EXHAUSTED once more than --watch_max_pending events wait; the
 // watch metrics count what happened.
+#include <atomic>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -122,18 +124,40 @@ TEST(ServerWatchTest, AReaderThatFallsBehindIsClosed) {
   grpc::ClientContext ctx;
   SetDeadline(&ctx);
   auto stream = stub->WatchPaths(&ctx);
-  const int kAgents = 2000;  // Each answer carries a long path.
-  for (int a = 1; a <= kAgents; ++a) {
-    if (!stream->Write(AddAgent(a, a, s, g))) break;  // Closed meanwhile.
+  // Agents are added until the stream is closed (each answer carries a long
+  // path). A thread writes them: once the server closes the stream it stops
+  // reading, and a write then waits for the call to end, which needs this
+  // thread's reads. How many requests are read before that depends on the
+  // machine's speed, so nothing counts on it; every 256 writes the writer
+  // looks whether the stream is closed yet, so that what it sends on does
+  // not pile up in the server's transport.
+  const std::string kClosed = "gridstar_watch_streams_closed_total 1";
+  std::atomic<int> written{0};
+  std::thread writer([&] {
+    for (int a = 1; a < (1 << 20); ++a) {
+      if (a % 256 == 0 &&
+          Scrape(server.metrics_port()).find(kClosed) != std::string::npos) {
+        return;
+      }
+      if (!stream->Write(AddAgent(a, a, s, g))) return;  // The call ended.
+      written.store(a);
+    }
+  });
+  // The server closes the stream while nothing is read here.
+  if (ScrapeUntil(server.metrics_port(), {kClosed}).find(kClosed) ==
+      std::string::npos) {
+    ADD_FAILURE() << "the stream was not closed; the call is cancelled";
+    ctx.TryCancel();
   }
   int read = 0;
   v1::WatchEvent e;
   while (stream->Read(&e)) ++read;
+  writer.join();
   grpc::Status end = stream->Finish();
   EXPECT_EQ(end.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED)
       << end.error_message();
   EXPECT_NE(end.error_message().find("--watch_max_pending"), std::string::npos);
-  EXPECT_LT(read, kAgents);
+  EXPECT_LT(read, written.load());
   ScrapeUntil(server.metrics_port(),
               {"gridstar_watch_streams_closed_total 1",
                "gridstar_watch_agents 0"});
