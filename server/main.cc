@@ -349,7 +349,7 @@ int Run() {
           map->uniform_cost()
               ? 0
               : std::clamp(absl::GetFlag(FLAGS_preload_landmarks), 0,
-                           GridMap::kMaxLandmarks);
+                           kMaxLandmarks);
       s = registry
               .Register(parts[0], std::move(read->map), options, true,
                         std::move(read->areas))

@@ -214,9 +214,7 @@ absl::StatusOr<std::shared_ptr<const MapSnapshot>> MapRegistry::Register(
   const size_t agent_bytes =
       static_cast<size_t>(options.max_agent_size - 1) *
       (map.MemoryBytes() +
-       (options.jump_table
-            ? GridMap::JumpTableBytesFor(map.width(), map.height())
-            : 0) +
+       (options.jump_table ? JumpTableBytesFor(map.width(), map.height()) : 0) +
        static_cast<size_t>(options.landmarks) * sizeof(double) *
            static_cast<size_t>(map.padded_size()));
   if (derived_bytes + agent_bytes > limits_.max_derived_bytes) {
@@ -381,8 +379,8 @@ absl::Status MapRegistry::RebuildPendingLandmarks(const std::string& id) {
   if (!base->landmarks_pending()) return absl::OkStatus();
   GridMap map = base->map;  // Shares every tile.
   const auto t0 = std::chrono::steady_clock::now();
-  if (absl::Status s = map.BuildLandmarks(base->options.landmarks,
-                                          base->options.default_diagonal);
+  if (absl::Status s = BuildLandmarks(&map, base->options.landmarks,
+                                      base->options.default_diagonal);
       !s.ok()) {
     return s;
   }
@@ -414,7 +412,7 @@ absl::StatusOr<bool> MapRegistry::RepairPendingJumpTable(
   }
   GridMap map = target->map;  // Shares every tile.
   const auto t0 = std::chrono::steady_clock::now();
-  if (absl::Status s = map.RepairJumpTable(target->table_base->map, rects);
+  if (absl::Status s = RepairJumpTable(target->table_base->map, rects, &map);
       !s.ok()) {
     return s;
   }
@@ -431,7 +429,7 @@ absl::StatusOr<bool> MapRegistry::RepairPendingJumpTable(
   auto next = std::make_shared<MapSnapshot>(*current);
   if (current->version == target->version) {
     // `current` is `target`, or a copy of it with landmarks installed.
-    next->map.ShareJumpTableOf(map);
+    ShareJumpTable(map, &next->map);
     next->table_base = nullptr;
     next->changes_since_table.clear();
     for (DerivedReport& r : next->derived) {

@@ -101,7 +101,7 @@ struct MapSnapshot {
   // until the registry's background rebuild installs them (an update made
   // some cell cheaper, so the old ones were no longer lower bounds).
   bool landmarks_pending() const {
-    return options.landmarks > 0 && map.landmark_count() == 0 &&
+    return options.landmarks > 0 && LandmarkCount(map) == 0 &&
            map.passable_count() > 0;
   }
   // While this version's jump table is repaired in the background (its
@@ -115,8 +115,7 @@ struct MapSnapshot {
   // update changed cells, and the registry's background rebuild installs a
   // graph for the newest version (kSubgoal runs jps+ meanwhile).
   bool subgoal_graph_pending() const {
-    return options.subgoal_graph && map.uniform_cost() &&
-           !map.has_subgoal_graph();
+    return options.subgoal_graph && map.uniform_cost() && !HasSubgoalGraph(map);
   }
   // Whether the named structure (DerivedStructure::name) is being built or
   // repaired in the background for this version: landmarks_pending,

@@ -31,7 +31,7 @@ absl::Status MapRegistry::RebuildPendingSubgoalGraph(const std::string& id) {
   }
   GridMap map = base->map;  // Shares every tile.
   const auto t0 = std::chrono::steady_clock::now();
-  if (absl::Status s = map.BuildSubgoalGraph(); !s.ok()) return s;
+  if (absl::Status s = BuildSubgoalGraph(&map); !s.ok()) return s;
   const double micros = std::chrono::duration<double, std::micro>(
                             std::chrono::steady_clock::now() - t0)
                             .count();

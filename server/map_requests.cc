@@ -122,25 +122,25 @@ void MapInfoToProto(const MapSnapshot& s, v1::MapInfo* info) {
   info->set_default_diagonal(
       convert::PolicyToProto(s.options.default_diagonal));
   info->set_jump_table(s.options.jump_table);
-  info->set_jump_table_bytes(s.map.JumpTableBytes());
+  info->set_jump_table_bytes(JumpTableBytes(s.map));
   info->set_jump_table_build_micros(s.BuildMicros("jump_table"));
   info->set_landmarks(s.options.landmarks);
-  info->set_landmark_bytes(s.map.LandmarkBytes());
+  info->set_landmark_bytes(LandmarkBytes(s.map));
   info->set_landmark_build_micros(s.BuildMicros("landmarks"));
   info->set_landmarks_current(!s.landmarks_pending());
   info->set_jump_table_current(!s.jump_table_pending());
   info->set_hpa(s.options.hpa);
-  info->set_hpa_bytes(s.map.HpaBytes());
+  info->set_hpa_bytes(HpaBytes(s.map));
   info->set_hpa_build_micros(s.BuildMicros("hpa"));
   info->set_subgoal_graph(s.options.subgoal_graph);
-  info->set_subgoal_graph_bytes(s.map.SubgoalGraphBytes());
+  info->set_subgoal_graph_bytes(SubgoalGraphBytes(s.map));
   info->set_subgoal_graph_build_micros(s.BuildMicros("subgoal_graph"));
   info->set_subgoal_graph_current(!s.subgoal_graph_pending());
   // The structures built for this map: its options', and auto's
   // measurement where the registry took one (--auto_measure_queries; later
   // versions keep it).
   DerivedOptions built = s.options.derived();
-  built.measure_auto = s.map.auto_choice() != nullptr;
+  built.measure_auto = AutoChoiceOf(s.map) != nullptr;
   for (const DerivedReport& r : s.derived) {
     built.measure_auto = built.measure_auto || r.name == "auto_choice";
   }
@@ -155,9 +155,9 @@ void MapInfoToProto(const MapSnapshot& s, v1::MapInfo* info) {
   PathQuery q;
   q.algorithm = Algorithm::kAuto;
   q.movement.diagonal = s.options.default_diagonal;
-  if (s.map.landmark_count() > 0) q.goal = s.map.landmarks()[0];
+  if (LandmarkCount(s.map) > 0) q.goal = LandmarkCells(s.map)[0];
   info->set_auto_algorithm(convert::AlgorithmToProto(ResolveAlgorithm(s.map, q)));
-  if (const AutoChoice* choice = s.map.auto_choice(); choice != nullptr) {
+  if (const AutoChoice* choice = AutoChoiceOf(s.map); choice != nullptr) {
     for (const AutoCandidate& c : choice->candidates) {
       v1::AutoCandidate* out = info->add_auto_candidates();
       out->set_algorithm(convert::AlgorithmToProto(c.algorithm));

@@ -4,6 +4,8 @@
 #include <chrono>
 #include <utility>
 
+#include "gridstar/structures.h"
+
 namespace gridstar::server {
 namespace {
 
@@ -42,14 +44,14 @@ void AgentMaps::InsertLocked(Entry entry) {
 absl::Status AgentMaps::AddLandmarks(const AgentClass& agent,
                                      GridMap* map) const {
   if (!WantsLandmarks(*map)) return absl::OkStatus();
-  return map->BuildLandmarks(
-      derived_.landmarks, AgentPolicy(derived_.landmark_policy, agent.size));
+  return BuildLandmarks(map, derived_.landmarks,
+                        AgentPolicy(derived_.landmark_policy, agent.size));
 }
 
 absl::Status AgentMaps::AddDerived(const AgentClass& agent,
                                    GridMap* map) const {
   if (derived_.jump_table && map->uniform_cost()) {
-    if (absl::Status s = map->BuildJumpTable(); !s.ok()) return s;
+    if (absl::Status s = BuildJumpTable(map); !s.ok()) return s;
   }
   return AddLandmarks(agent, map);
 }
@@ -139,15 +141,14 @@ void AgentMaps::RepairInto(const GridMap& terrain,
     // The table follows the agent map: repaired from the one before when
     // there was one, built when the map just became uniform.
     if (derived_.jump_table && map->uniform_cost()) {
-      const absl::Status s =
-          e.map->has_jump_table()
-              ? map->RepairJumpTable(*e.map, summary.rects)
-              : map->BuildJumpTable();
+      const absl::Status s = HasJumpTable(*e.map)
+                                 ? RepairJumpTable(*e.map, summary.rects, &*map)
+                                 : BuildJumpTable(&*map);
       if (!s.ok()) continue;
     }
     // Landmark distances stay lower bounds when nothing got cheaper.
-    if (e.map->landmark_count() > 0 && summary.only_raised) {
-      map->ShareLandmarksOf(*e.map);
+    if (LandmarkCount(*e.map) > 0 && summary.only_raised) {
+      ShareLandmarks(*e.map, &*map);
     }
     e.map = std::make_shared<const GridMap>(*std::move(map));
     repaired.push_back(std::move(e));

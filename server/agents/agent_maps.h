@@ -27,6 +27,7 @@
 #include "absl/types/span.h"
 #include "gridstar/agents.h"
 #include "gridstar/grid_map.h"
+#include "gridstar/structures.h"
 
 namespace gridstar::server {
 
@@ -94,7 +95,7 @@ class AgentMaps {
   absl::Status AddDerived(const AgentClass& agent, GridMap* map) const;
   absl::Status AddLandmarks(const AgentClass& agent, GridMap* map) const;
   bool WantsLandmarks(const GridMap& map) const {
-    return derived_.landmarks > 0 && map.landmark_count() == 0 &&
+    return derived_.landmarks > 0 && LandmarkCount(map) == 0 &&
            map.passable_count() > 0;
   }
 

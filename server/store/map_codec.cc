@@ -157,7 +157,7 @@ absl::StatusOr<StoredMap> DecodeMapFile(absl::string_view data) {
   in.remove_prefix(id_len);
   if (!GetU64(&in, &version) || !GetU64(&in, &flags) || !GetU64(&in, &width) ||
       !GetU64(&in, &height) || (flags & 0xff) > 2 ||
-      ((flags >> 9) & 63) > GridMap::kMaxLandmarks || (flags >> 21) != 0 ||
+      ((flags >> 9) & 63) > kMaxLandmarks || (flags >> 21) != 0 ||
       version == 0) {
     return absl::DataLossError("truncated or invalid header");
   }

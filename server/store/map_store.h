@@ -38,7 +38,7 @@ struct MapOptions {
   // Keep jump distances for jps+ whenever the map allows them.
   bool jump_table = false;
   // Landmarks for the differential heuristic, built for default_diagonal;
-  // 0 = none, at most GridMap::kMaxLandmarks.
+  // 0 = none, at most kMaxLandmarks.
   int landmarks = 0;
   // The HPA* abstraction, built for default_diagonal.
   bool hpa = false;

@@ -17,6 +17,7 @@
 #include "bench_common.h"
 #include "gridstar/agents.h"
 #include "gridstar/map_io.h"
+#include "gridstar/structures.h"
 
 namespace gridstar::bench {
 
@@ -47,7 +48,7 @@ int RunAgents(const Options& o, const std::vector<ScenarioQuery>& scen) {
   for (GridMap* m : {&*small_map, &*big_map}) {
     if ((algorithm == Algorithm::kJpsPlus || algorithm == Algorithm::kAuto) &&
         m->uniform_cost()) {
-      if (absl::Status s = m->BuildJumpTable(); !s.ok()) {
+      if (absl::Status s = BuildJumpTable(m); !s.ok()) {
         return Usage(std::string(s.message()));
       }
     }

@@ -108,9 +108,9 @@ int MakeTerrain(const Options& o) {
 // server makes it (the version before stays alive until the next exists).
 int RunUpdates(const Options& o, GridMap map) {
   DerivedOptions derived;
-  derived.jump_table = map.has_jump_table();
-  derived.hpa = map.has_hpa();
-  if (map.has_hpa()) derived.hpa_policy = map.hpa_policy();
+  derived.jump_table = HasJumpTable(map);
+  derived.hpa = HasHpa(map);
+  if (HasHpa(map)) derived.hpa_policy = HpaPolicy(map);
   std::mt19937 rng(o.seed);
   std::vector<double> apply_ms, repair_ms, total_ms;
   double copied = 0;
@@ -145,16 +145,13 @@ int RunUpdates(const Options& o, GridMap map) {
       GridMap::FromCosts(map.width(), map.height(), map.CopyCosts()).value();
   GridMap fresh = fresh_base;
   if (derived.jump_table && fresh.uniform_cost()) {
-    if (!fresh.BuildJumpTable().ok()) return 1;
+    if (!BuildJumpTable(&fresh).ok()) return 1;
   }
-  if (derived.hpa && !fresh.BuildHpa(derived.hpa_policy).ok()) return 1;
+  if (derived.hpa && !BuildHpa(&fresh, derived.hpa_policy).ok()) return 1;
   bool same = fresh.component_count() == map.component_count() &&
-              map.HpaEquals(fresh) &&
-              fresh.has_jump_table() == map.has_jump_table() &&
-              (!map.has_jump_table() ||
-               std::equal(map.jump_table(),
-                          map.jump_table() + map.JumpTableBytes(),
-                          fresh.jump_table()));
+              HpaEquals(map, fresh) &&
+              HasJumpTable(fresh) == HasJumpTable(map) &&
+              (!HasJumpTable(map) || JumpTableEquals(map, fresh));
   for (int32_t y = 0; same && y < map.height(); ++y) {
     for (int32_t x = 0; x < map.width(); ++x) {
       if (map.component({x, y}) != fresh.component({x, y})) same = false;
@@ -240,7 +237,7 @@ void MeasureAuto(const Options& o, GridMap* map) {
               choice->micros / 1000, choice->queries, choice->flow_us_per_cell,
               choice->splice_us_per_cell, choice->follow_us_per_unit,
               candidates.c_str());
-  map->SetAutoChoice(std::move(choice));
+  SetAutoChoice(map, std::move(choice));
 }
 
 int RunGroup(const Options& o, const GridMap& map,

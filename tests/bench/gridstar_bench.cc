@@ -152,7 +152,7 @@ int ParseArgs(int argc, char** argv, Options* o) {
                flag == "--replan_cells" || flag == "--auto_measure") {
       int v = 0;
       if (!absl::SimpleAtoi(value, &v) || v < 0 ||
-          (flag == "--landmarks" && v > GridMap::kMaxLandmarks) ||
+          (flag == "--landmarks" && v > kMaxLandmarks) ||
           (flag == "--make_terrain" && (v < 2 || v > 8192)) ||
           (flag == "--update_side" && (v < 1 || v > 1024)) ||
           (flag == "--auto_measure" && v > 1000)) {
@@ -295,30 +295,30 @@ int Run(int argc, char** argv) {
        o.query.algorithm == Algorithm::kAuto) &&
       map->uniform_cost()) {
     const absl::Time t0 = absl::Now();
-    if (absl::Status s = map->BuildJumpTable(); !s.ok()) {
+    if (absl::Status s = BuildJumpTable(&*map); !s.ok()) {
       std::fprintf(stderr, "gridstar-bench: %s\n",
                    std::string(s.message()).c_str());
       return 2;
     }
     std::printf("jump_table_ms=%.1f jump_table_bytes=%zu\n",
                 absl::ToDoubleMilliseconds(absl::Now() - t0),
-                map->JumpTableBytes());
+                JumpTableBytes(*map));
   }
   if (o.query.algorithm == Algorithm::kHpa) {
     const absl::Time t0 = absl::Now();
-    if (absl::Status s = map->BuildHpa(o.query.movement.diagonal); !s.ok()) {
+    if (absl::Status s = BuildHpa(&*map, o.query.movement.diagonal); !s.ok()) {
       std::fprintf(stderr, "gridstar-bench: %s\n",
                    std::string(s.message()).c_str());
       return 2;
     }
     std::printf("hpa_ms=%.1f hpa_bytes=%zu hpa_bytes_per_cell=%.3f\n",
-                absl::ToDoubleMilliseconds(absl::Now() - t0), map->HpaBytes(),
-                static_cast<double>(map->HpaBytes()) / map->cell_count());
+                absl::ToDoubleMilliseconds(absl::Now() - t0), HpaBytes(*map),
+                static_cast<double>(HpaBytes(*map)) / map->cell_count());
   }
   if ((o.query.algorithm == Algorithm::kSubgoal || o.subgoal_graph) &&
       map->uniform_cost()) {
     const absl::Time t0 = absl::Now();
-    if (absl::Status s = map->BuildSubgoalGraph(); !s.ok()) {
+    if (absl::Status s = BuildSubgoalGraph(&*map); !s.ok()) {
       std::fprintf(stderr, "gridstar-bench: %s\n",
                    std::string(s.message()).c_str());
       return 2;
@@ -326,12 +326,13 @@ int Run(int argc, char** argv) {
     std::printf(
         "subgoal_graph_ms=%.1f subgoal_graph_bytes=%zu subgoals=%zu "
         "subgoal_edges=%zu\n",
-        absl::ToDoubleMilliseconds(absl::Now() - t0), map->SubgoalGraphBytes(),
-        map->SubgoalGraphNodes(), map->SubgoalGraphEdges());
+        absl::ToDoubleMilliseconds(absl::Now() - t0), SubgoalGraphBytes(*map),
+        SubgoalGraphNodes(*map), SubgoalGraphEdges(*map));
   }
   if (o.landmarks > 0) {
     const absl::Time t0 = absl::Now();
-    if (absl::Status s = map->BuildLandmarks(o.landmarks, o.query.movement.diagonal);
+    if (absl::Status s =
+            BuildLandmarks(&*map, o.landmarks, o.query.movement.diagonal);
         !s.ok()) {
       std::fprintf(stderr, "gridstar-bench: %s\n",
                    std::string(s.message()).c_str());
@@ -339,7 +340,7 @@ int Run(int argc, char** argv) {
     }
     std::printf("landmarks=%d landmarks_ms=%.1f landmark_bytes=%zu\n",
                 o.landmarks, absl::ToDoubleMilliseconds(absl::Now() - t0),
-                map->LandmarkBytes());
+                LandmarkBytes(*map));
   }
   MeasureAuto(o, &*map);
   if (o.updates > 0) return RunUpdates(o, *std::move(map));

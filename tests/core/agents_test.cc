@@ -18,6 +18,7 @@
 #include "absl/strings/str_cat.h"
 #include "gridstar/find_path.h"
 #include "gridstar/search_context.h"
+#include "gridstar/structures.h"
 #include "gtest/gtest.h"
 #include "testing/drawn_maps.h"
 #include "testing/footprint.h"
@@ -123,12 +124,12 @@ TEST(AgentMapTest, EveryEngineMatchesBruteForceFootprintSearch) {
     ASSERT_OK(built);
     GridMap agent_map = *std::move(built);
     if (agent_map.uniform_cost()) {
-      ASSERT_OK(agent_map.BuildJumpTable());
+      ASSERT_OK(BuildJumpTable(&agent_map));
     }
     const DiagonalPolicy landmark_policy = kAllDiagonalPolicies[m % 3];
     if (agent_map.passable_count() > 0 && m % 3 != 2) {
-      ASSERT_OK(agent_map.BuildLandmarks(2, AgentPolicy(landmark_policy,
-                                                        agent.size)));
+      ASSERT_OK(BuildLandmarks(&agent_map, 2,
+                               AgentPolicy(landmark_policy, agent.size)));
     }
     const Footprint f{map, areas, agent};
     for (DiagonalPolicy policy : kAllDiagonalPolicies) {

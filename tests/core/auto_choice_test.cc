@@ -49,8 +49,8 @@ TEST(AutoChoiceTest, CandidatesAreTheExactEnginesTheMapCarries) {
   EXPECT_EQ(AutoCandidatesFor(uniform, ncc),
             (std::vector<Algorithm>{Algorithm::kJps, Algorithm::kBidirectional,
                                     Algorithm::kAStar}));
-  ASSERT_OK(uniform.BuildJumpTable());
-  ASSERT_OK(uniform.BuildLandmarks(4, ncc));
+  ASSERT_OK(BuildJumpTable(&uniform));
+  ASSERT_OK(BuildLandmarks(&uniform, 4, ncc));
   EXPECT_EQ(AutoCandidatesFor(uniform, ncc),
             (std::vector<Algorithm>{Algorithm::kJpsPlus, Algorithm::kJps,
                                     Algorithm::kAlt, Algorithm::kBidirectional,
@@ -71,9 +71,9 @@ TEST(AutoChoiceTest, TheRaceKeepsTheFastestEngineThatRanEveryQuery) {
     SCOPED_TRACE(uniform ? "uniform" : "terrain");
     GridMap map = MakeRandomMap({120, 90, 0.25, uniform ? 1 : 6}, 7);
     if (uniform) {
-      ASSERT_OK(map.BuildJumpTable());
+      ASSERT_OK(BuildJumpTable(&map));
     }
-    ASSERT_OK(map.BuildLandmarks(4, DiagonalPolicy::kNoCornerCutting));
+    ASSERT_OK(BuildLandmarks(&map, 4, DiagonalPolicy::kNoCornerCutting));
     AutoMeasureOptions options;
     options.queries = 16;
     options.max_micros = 0;  // Every query, whatever the machine.
@@ -146,7 +146,7 @@ TEST(AutoChoiceTest, NothingToMeasureOnAMapWithoutTwoConnectedCells) {
   ASSERT_OK(BuildDerived(options, &map, &reports));
   ASSERT_EQ(reports.size(), 1u);
   EXPECT_EQ(reports[0].outcome, DerivedOutcome::kAbsent);
-  EXPECT_EQ(map.auto_choice(), nullptr);
+  EXPECT_EQ(AutoChoiceOf(map), nullptr);
 }
 
 TEST(AutoChoiceTest, InvalidMeasureOptionsNameTheField) {
@@ -168,32 +168,32 @@ TEST(AutoChoiceTest, InvalidMeasureOptionsNameTheField) {
 TEST(AutoChoiceTest, AutoRunsTheChoiceWhereItApplies) {
   const DiagonalPolicy ncc = DiagonalPolicy::kNoCornerCutting;
   GridMap map = MakeRandomMap({50, 50, 0.15, 1}, 4);
-  ASSERT_OK(map.BuildJumpTable());
-  ASSERT_OK(map.BuildLandmarks(4, ncc));
+  ASSERT_OK(BuildJumpTable(&map));
+  ASSERT_OK(BuildLandmarks(&map, 4, ncc));
   const auto [s, g] = testing::FarConnectedPair(map);
   PathQuery q = testing::Query(s, g, Algorithm::kAuto, ncc);
   for (Algorithm a : kExact) {
     SCOPED_TRACE(std::string(AlgorithmName(a)));
-    map.SetAutoChoice(Choice(a));
+    SetAutoChoice(&map, Choice(a));
     EXPECT_EQ(ResolveAlgorithm(map, q), a);
     // Measured under another policy: the rule.
-    map.SetAutoChoice(Choice(a, DiagonalPolicy::kNever));
+    SetAutoChoice(&map, Choice(a, DiagonalPolicy::kNever));
     EXPECT_EQ(ResolveAlgorithm(map, q), Algorithm::kJpsPlus);
   }
   // jps+ chosen where the table is gone: the rule (online jps).
   GridMap no_table = MakeRandomMap({50, 50, 0.15, 1}, 4);
-  no_table.SetAutoChoice(Choice(Algorithm::kJpsPlus));
+  SetAutoChoice(&no_table, Choice(Algorithm::kJpsPlus));
   EXPECT_EQ(ResolveAlgorithm(no_table, q), Algorithm::kJps);
   // alt chosen, landmarks absent: the rule.
-  no_table.SetAutoChoice(Choice(Algorithm::kAlt));
+  SetAutoChoice(&no_table, Choice(Algorithm::kAlt));
   EXPECT_EQ(ResolveAlgorithm(no_table, q), Algorithm::kJps);
   // jps chosen, the map no longer uniform (a version with terrain): the
   // rule, A* there.
   GridMap terrain = MakeRandomMap({50, 50, 0.15, 4}, 4);
-  terrain.SetAutoChoice(Choice(Algorithm::kJps));
+  SetAutoChoice(&terrain, Choice(Algorithm::kJps));
   EXPECT_EQ(ResolveAlgorithm(terrain, q), Algorithm::kAStar);
   // Asking for an engine by name is never redirected.
-  map.SetAutoChoice(Choice(Algorithm::kAStar));
+  SetAutoChoice(&map, Choice(Algorithm::kAStar));
   q.algorithm = Algorithm::kJps;
   EXPECT_EQ(ResolveAlgorithm(map, q), Algorithm::kJps);
 }
@@ -206,12 +206,12 @@ TEST(AutoChoiceTest, EveryChoiceAnswersOptimally) {
     const bool uniform = seed % 2 == 1;
     GridMap map = MakeRandomMap({30, 24, 0.25, uniform ? 1 : 7}, seed);
     if (uniform) {
-      ASSERT_OK(map.BuildJumpTable());
+      ASSERT_OK(BuildJumpTable(&map));
     }
-    ASSERT_OK(map.BuildLandmarks(3, DiagonalPolicy::kNoCornerCutting));
+    ASSERT_OK(BuildLandmarks(&map, 3, DiagonalPolicy::kNoCornerCutting));
     std::mt19937 rng(seed);
     for (Algorithm a : kExact) {
-      map.SetAutoChoice(Choice(a));
+      SetAutoChoice(&map, Choice(a));
       for (int k = 0; k < 6; ++k) {
         const Cell s{static_cast<int32_t>(rng() % 30),
                      static_cast<int32_t>(rng() % 24)};
@@ -245,17 +245,17 @@ TEST(AutoChoiceTest, NewVersionsKeepTheMeasurement) {
   ASSERT_OK(BuildDerived(options, &map, &reports));
   ASSERT_EQ(reports.back().name, "auto_choice");  // Last: after the table.
   EXPECT_EQ(reports.back().outcome, DerivedOutcome::kBuilt);
-  ASSERT_NE(map.auto_choice(), nullptr);
-  EXPECT_EQ(map.auto_choice()->candidates.front().algorithm,
+  ASSERT_NE(AutoChoiceOf(map), nullptr);
+  EXPECT_EQ(AutoChoiceOf(map)->candidates.front().algorithm,
             Algorithm::kJpsPlus);
   ChangeSummary summary;
   absl::StatusOr<GridMap> next =
       ApplyChanges(map, {{{3, 3}, {4, 4}, 0}, {{4, 3}, {5, 4}, 1}}, &summary);
   ASSERT_OK(next);
-  EXPECT_EQ(next->auto_choice(), map.auto_choice());  // Shared, not re-run.
+  EXPECT_EQ(AutoChoiceOf(*next), AutoChoiceOf(map));  // Shared, not re-run.
   ASSERT_OK(RepairDerived(options, map, summary, &*next, &reports));
   EXPECT_EQ(reports.back().outcome, DerivedOutcome::kKept);
-  EXPECT_EQ(next->auto_choice(), map.auto_choice());
+  EXPECT_EQ(AutoChoiceOf(*next), AutoChoiceOf(map));
 }
 
 // FindGroupPaths' auto method weighs a field against searches by the
@@ -322,7 +322,7 @@ TEST(AutoChoiceTest, GroupAutoWeighsTheMeasuredCosts) {
     candidate.mean_us = c.search_us;
     candidate.queries = 10;
     choice->candidates = {candidate};
-    map.SetAutoChoice(choice);
+    SetAutoChoice(&map, choice);
     GroupResult r;
     ASSERT_OK(FindGroupPaths(map, q, context, &r));
     EXPECT_EQ(r.used_flow_field, c.expect_field);

@@ -26,7 +26,7 @@ class ConcurrencyTest : public ::testing::TestWithParam<int> {};
 TEST_P(ConcurrencyTest, ThreadsSharingAMapAgreeWithOneThread) {
   GridMap map = testing::MakeRandomMap({120, 90, 0.25, GetParam(), false}, 42);
   if (map.uniform_cost()) {
-    ASSERT_OK(map.BuildJumpTable());
+    ASSERT_OK(BuildJumpTable(&map));
   }
   std::vector<PathQuery> queries;
   for (int i = 0; queries.size() < 60 && i < 10000; ++i) {

@@ -20,6 +20,7 @@
 #include "gridstar/find_path.h"
 #include "gridstar/map_io.h"
 #include "gridstar/scenario.h"
+#include "gridstar/structures.h"
 #include "gtest/gtest.h"
 #include "testing/status_matchers.h"
 
@@ -75,9 +76,9 @@ void CheckConformance(const std::vector<Algorithm>& all,
     SCOPED_TRACE(map_path.string());
     absl::StatusOr<GridMap> map = ReadMapFile(map_path.string());
     ASSERT_OK(map);
-    ASSERT_OK(map->BuildJumpTable());  // For jps+ and auto.
+    ASSERT_OK(BuildJumpTable(&*map));  // For jps+ and auto.
     if (std::count(all.begin(), all.end(), Algorithm::kSubgoal) > 0) {
-      ASSERT_OK(map->BuildSubgoalGraph());
+      ASSERT_OK(BuildSubgoalGraph(&*map));
     }
     absl::StatusOr<std::string> text = ReadFile(scen_path.string());
     ASSERT_OK(text);

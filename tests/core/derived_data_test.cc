@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "engines/alt/landmarks.h"
 #include "gridstar/find_path.h"
 #include "gridstar/map_update.h"
 #include "gridstar/query.h"
@@ -147,27 +148,25 @@ TEST(DerivedDataTest, RepairEqualsAFreshBuildAfterEveryStep) {
       std::vector<DerivedReport> fresh_reports;
       ASSERT_OK(BuildDerived(options, &fresh, &fresh_reports));
       // Jump table.
-      ASSERT_EQ(next.has_jump_table(), fresh.has_jump_table());
-      if (fresh.has_jump_table()) {
-        ASSERT_TRUE(std::equal(next.jump_table(),
-                               next.jump_table() + next.JumpTableBytes(),
-                               fresh.jump_table()));
+      ASSERT_EQ(HasJumpTable(next), HasJumpTable(fresh));
+      if (HasJumpTable(fresh)) {
+        ASSERT_TRUE(JumpTableEquals(next, fresh));
       }
       // Landmarks.
-      ASSERT_EQ(next.landmark_count() > 0, fresh.landmark_count() > 0);
-      if (fresh.landmark_count() > 0) {
+      ASSERT_EQ(LandmarkCount(next) > 0, LandmarkCount(fresh) > 0);
+      if (LandmarkCount(fresh) > 0) {
         const bool kept = reports[0].outcome == DerivedOutcome::kKept;
-        ASSERT_EQ(kept, summary.only_raised && map.landmark_count() > 0);
+        ASSERT_EQ(kept, summary.only_raised && LandmarkCount(map) > 0);
         if (!kept) {
-          ASSERT_TRUE(next.landmarks() == fresh.landmarks());
+          ASSERT_TRUE(LandmarkCells(next) == LandmarkCells(fresh));
         }
-        for (int k = 0; k < next.landmark_count(); ++k) {
+        for (int k = 0; k < LandmarkCount(next); ++k) {
           const std::vector<double> truth = testing::ReferenceDistances(
-              next, next.landmarks()[k], options.landmark_policy);
+              next, LandmarkCells(next)[k], options.landmark_policy);
           for (int32_t y = 0; y < h; ++y) {
             for (int32_t x = 0; x < w; ++x) {
-              const double d =
-                  next.landmark_distances(next.PaddedIndex({x, y}))[k];
+              const double d = internal::LandmarksOf(next)->distances(
+                  next.PaddedIndex({x, y}))[k];
               const double t = truth[static_cast<size_t>(y) * w + x];
               if (kept) {
                 // Old bounds: never above the new distance where both exist.
@@ -206,7 +205,7 @@ TEST(DerivedDataTest, StructuresThatDoNotApplyAreAbsentNotErrors) {
   ASSERT_OK(BuildDerived(options, &terrain, &reports));
   EXPECT_EQ(reports.at(0).name, "jump_table");
   EXPECT_EQ(reports.at(0).outcome, DerivedOutcome::kAbsent);
-  EXPECT_FALSE(terrain.has_jump_table());
+  EXPECT_FALSE(HasJumpTable(terrain));
 }
 
 TEST(DerivedDataTest, BytesForIsKnownBeforeBuildingAndMatches) {
@@ -217,13 +216,13 @@ TEST(DerivedDataTest, BytesForIsKnownBeforeBuildingAndMatches) {
   const size_t predicted = DerivedBytesFor(options, map);
   std::vector<DerivedReport> reports;
   ASSERT_OK(BuildDerived(options, &map, &reports));
-  EXPECT_EQ(predicted, map.JumpTableBytes() + map.LandmarkBytes());
+  EXPECT_EQ(predicted, JumpTableBytes(map) + LandmarkBytes(map));
   EXPECT_GT(reports[0].micros, 0);
 }
 
 TEST(DerivedDataTest, OptionsAreValidated) {
   DerivedOptions options;
-  options.landmarks = GridMap::kMaxLandmarks + 1;
+  options.landmarks = kMaxLandmarks + 1;
   EXPECT_TRUE(StatusIs(ValidateDerivedOptions(options),
                        absl::StatusCode::kInvalidArgument, "landmarks: 33"));
   options.landmarks = -1;
@@ -236,13 +235,13 @@ TEST(DerivedDataTest, OptionsAreValidated) {
 
 TEST(QueryPartsTest, AutoFollowsTheOwnersJumpTableChoice) {
   GridMap map = MakeRandomMap({60, 60, 0.1, 1}, 12);
-  ASSERT_OK(map.BuildJumpTable());
+  ASSERT_OK(BuildJumpTable(&map));
   PathQuery q;
   q.algorithm = Algorithm::kAuto;
   EXPECT_EQ(ResolveAlgorithm(map, q), Algorithm::kJpsPlus);
   auto choice = std::make_shared<AutoChoice>();
   choice->algorithm = Algorithm::kJps;
-  map.SetAutoChoice(choice);
+  SetAutoChoice(&map, choice);
   EXPECT_EQ(ResolveAlgorithm(map, q), Algorithm::kJps);
   q.algorithm = Algorithm::kJpsPlus;  // Asked for by name: the table.
   EXPECT_EQ(ResolveAlgorithm(map, q), Algorithm::kJpsPlus);

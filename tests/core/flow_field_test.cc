@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "gridstar/find_path.h"
+#include "gridstar/structures.h"
 #include "gtest/gtest.h"
 #include "testing/reference.h"
 #include "testing/status_matchers.h"
@@ -226,27 +227,27 @@ TEST(FlowFieldTest, MapOverContextCapacityIsResourceExhausted) {
 
 TEST(LandmarksTest, CountOutOfRangeIsInvalidArgument) {
   GridMap map = MakeRandomMap({8, 8, 0, 3, false}, 1);
-  for (int bad : {0, -1, GridMap::kMaxLandmarks + 1}) {
-    EXPECT_TRUE(StatusIs(map.BuildLandmarks(bad, DiagonalPolicy::kNever),
+  for (int bad : {0, -1, kMaxLandmarks + 1}) {
+    EXPECT_TRUE(StatusIs(BuildLandmarks(&map, bad, DiagonalPolicy::kNever),
                          absl::StatusCode::kInvalidArgument, "landmarks"));
   }
-  EXPECT_EQ(map.landmark_count(), 0);
+  EXPECT_EQ(LandmarkCount(map), 0);
 }
 
 TEST(LandmarksTest, MapWithoutPassableCellsIsFailedPrecondition) {
   GridMap map = *GridMap::FromCosts(3, 3, std::vector<uint8_t>(9, 0));
-  EXPECT_TRUE(StatusIs(map.BuildLandmarks(2, DiagonalPolicy::kNever),
+  EXPECT_TRUE(StatusIs(BuildLandmarks(&map, 2, DiagonalPolicy::kNever),
                        absl::StatusCode::kFailedPrecondition, "landmarks"));
 }
 
 TEST(LandmarksTest, LandmarksLieFarApartAndReportMemory) {
   // An open 40 x 10 field: the first two landmarks are its far ends.
   GridMap map = MakeRandomMap({40, 10, 0, 2, false}, 9);
-  ASSERT_OK(map.BuildLandmarks(2, DiagonalPolicy::kNoCornerCutting));
-  ASSERT_EQ(map.landmarks().size(), 2u);
-  EXPECT_GE(std::abs(map.landmarks()[0].x - map.landmarks()[1].x), 35);
-  EXPECT_EQ(map.LandmarkBytes(), map.padded_size() * 2 * sizeof(double));
-  EXPECT_GE(map.MemoryBytes(), map.LandmarkBytes());
+  ASSERT_OK(BuildLandmarks(&map, 2, DiagonalPolicy::kNoCornerCutting));
+  ASSERT_EQ(LandmarkCells(map).size(), 2u);
+  EXPECT_GE(std::abs(LandmarkCells(map)[0].x - LandmarkCells(map)[1].x), 35);
+  EXPECT_EQ(LandmarkBytes(map), map.padded_size() * 2 * sizeof(double));
+  EXPECT_GE(map.MemoryBytes(), LandmarkBytes(map));
 }
 
 TEST(LandmarksTest, OtherPolicyOrComponentFallsBackToAStar) {
@@ -254,7 +255,7 @@ TEST(LandmarksTest, OtherPolicyOrComponentFallsBackToAStar) {
   std::vector<uint8_t> costs(9 * 3, 2);
   for (int y = 0; y < 3; ++y) costs[static_cast<size_t>(y) * 9 + 6] = 0;
   GridMap map = *GridMap::FromCosts(9, 3, costs);
-  ASSERT_OK(map.BuildLandmarks(3, DiagonalPolicy::kNever));
+  ASSERT_OK(BuildLandmarks(&map, 3, DiagonalPolicy::kNever));
   SearchContext context;
   PathQuery q;
   q.algorithm = Algorithm::kAlt;

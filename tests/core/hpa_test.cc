@@ -5,6 +5,8 @@
 // each cluster's edges, stored paths and crossings against the spec;
 // fallbacks and edge cases by name. Suboptimality is measured (printed), not
 // asserted: HPA* promises legality and completeness, not optimality.
+#include "engines/hpa/hpa.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -15,11 +17,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "engines/hpa/cluster_search.h"
-#include "engines/hpa/hpa.h"
 #include "gridstar/find_path.h"
 #include "gridstar/grid_map.h"
 #include "gridstar/map_update.h"
 #include "gridstar/search_context.h"
+#include "gridstar/structures.h"
 #include "gtest/gtest.h"
 #include "testing/drawn_maps.h"
 #include "testing/reference.h"
@@ -69,7 +71,7 @@ TEST(HpaTest, PathsAreLegalCompleteAndNeverBetterThanOptimal) {
         SCOPED_TRACE(absl::StrCat(m.name, " ", DiagonalPolicyName(policy),
                                   " seed ", seed));
         GridMap map = MakeRandomMap(m.spec, seed);
-        ASSERT_OK(map.BuildHpa(policy));
+        ASSERT_OK(BuildHpa(&map, policy));
         std::mt19937 rng(seed * 7919);
         double ratio_sum = 0, ratio_max = 1;
         int paths = 0;
@@ -130,8 +132,8 @@ TEST(HpaTest, EdgesTurnsAndCrossingsMatchTheirClusters) {
     for (DiagonalPolicy policy : kAllDiagonalPolicies) {
       SCOPED_TRACE(absl::StrCat(m.name, " ", DiagonalPolicyName(policy)));
       GridMap map = MakeRandomMap(m.spec, 1);
-      ASSERT_OK(map.BuildHpa(policy));
-      const internal::HpaAbstraction& hpa = *map.hpa();
+      ASSERT_OK(BuildHpa(&map, policy));
+      const internal::HpaAbstraction& hpa = *internal::HpaOf(map);
       internal::ClusterSearch walker;
       for (int32_t c = 0; c < hpa.clusters_x() * hpa.clusters_y(); ++c) {
         const internal::HpaCluster& cluster = hpa.cluster(c);
@@ -246,7 +248,7 @@ TEST(HpaTest, RepairAfterEveryUpdateEqualsAFreshBuild) {
       SCOPED_TRACE(absl::StrCat(m.name, " ", DiagonalPolicyName(policy)));
       std::mt19937 rng(4242);
       GridMap map = MakeRandomMap(m.spec, 11);
-      ASSERT_OK(map.BuildHpa(policy));
+      ASSERT_OK(BuildHpa(&map, policy));
       for (int step = 0; step < 30; ++step) {
         SCOPED_TRACE(absl::StrCat("step ", step));
         ChangeSummary summary;
@@ -255,14 +257,14 @@ TEST(HpaTest, RepairAfterEveryUpdateEqualsAFreshBuild) {
                                m.spec.max_cost == 1, rng),
             &summary);
         ASSERT_OK(next.status());
-        next->RepairHpaFrom(map, summary.rects);
+        RepairHpa(map, summary.rects, &*next);
         GridMap fresh = *next;
-        ASSERT_OK(fresh.BuildHpa(policy));
-        ASSERT_TRUE(next->hpa()->SameAs(*fresh.hpa()));
+        ASSERT_OK(BuildHpa(&fresh, policy));
+        ASSERT_TRUE(internal::HpaOf(*next)->SameAs(*internal::HpaOf(fresh)));
         // A one-cell change rebuilds at most its cluster and the four
         // across its borders; nothing rebuilds everything but a big change.
         if (summary.cells_changed == 1) {
-          EXPECT_LE(next->hpa()->clusters_built(), 5u);
+          EXPECT_LE(internal::HpaOf(*next)->clusters_built(), 5u);
         }
         map = *std::move(next);
         const auto [a, b] = testing::FarConnectedPair(map);
@@ -288,15 +290,15 @@ TEST(HpaTest, ChangeOnABorderRebuildsTheNeighbourAcrossIt) {
         Cell{open.width() - 1, open.height() - 1}}) {
     SCOPED_TRACE(absl::StrCat(c.x, ",", c.y));
     GridMap map = open;
-    ASSERT_OK(map.BuildHpa(DiagonalPolicy::kNoCornerCutting));
+    ASSERT_OK(BuildHpa(&map, DiagonalPolicy::kNoCornerCutting));
     ChangeSummary summary;
     absl::StatusOr<GridMap> next =
         ApplyChanges(map, {{c, {c.x + 1, c.y + 1}, 0}}, &summary);
     ASSERT_OK(next.status());
-    next->RepairHpaFrom(map, summary.rects);
+    RepairHpa(map, summary.rects, &*next);
     GridMap fresh = *next;
-    ASSERT_OK(fresh.BuildHpa(DiagonalPolicy::kNoCornerCutting));
-    EXPECT_TRUE(next->hpa()->SameAs(*fresh.hpa()));
+    ASSERT_OK(BuildHpa(&fresh, DiagonalPolicy::kNoCornerCutting));
+    EXPECT_TRUE(internal::HpaOf(*next)->SameAs(*internal::HpaOf(fresh)));
   }
 }
 
@@ -309,7 +311,7 @@ TEST(HpaTest, WithoutAnAbstractionForThePolicyRunsWhatAutoWould) {
   absl::StatusOr<PathResult> r = FindPath(map, q, context);
   ASSERT_OK(r.status());
   EXPECT_EQ(r->algorithm, Algorithm::kJps);
-  ASSERT_OK(map.BuildHpa(DiagonalPolicy::kNever));
+  ASSERT_OK(BuildHpa(&map, DiagonalPolicy::kNever));
   r = FindPath(map, q, context);
   ASSERT_OK(r.status());
   EXPECT_EQ(r->algorithm, Algorithm::kJps);
@@ -329,7 +331,7 @@ TEST(HpaTest, OneClusterJoinedOnlyThroughOthers) {
   SearchContext context;
   for (DiagonalPolicy policy : kAllDiagonalPolicies) {
     SCOPED_TRACE(DiagonalPolicyName(policy));
-    ASSERT_OK(map.BuildHpa(policy));
+    ASSERT_OK(BuildHpa(&map, policy));
     const Cell start{2, 2}, goal{20, 2};
     absl::StatusOr<PathResult> r = FindPath(
         map, testing::Query(start, goal, Algorithm::kHpa, policy), context);
@@ -344,7 +346,7 @@ TEST(HpaTest, OneClusterJoinedOnlyThroughOthers) {
 
 TEST(HpaTest, BudgetGivesAPartialPathFromTheStart) {
   GridMap map = MakeRandomMap({256, 256, 0.2, 1, false, 1}, 5);
-  ASSERT_OK(map.BuildHpa(DiagonalPolicy::kNoCornerCutting));
+  ASSERT_OK(BuildHpa(&map, DiagonalPolicy::kNoCornerCutting));
   SearchContext context;
   const auto [a, b] = testing::FarConnectedPair(map);
   PathQuery q = testing::Query(a, b, Algorithm::kHpa,
@@ -363,7 +365,7 @@ TEST(HpaTest, BudgetGivesAPartialPathFromTheStart) {
 TEST(HpaTest, StartEqualsGoalAndNeighbours) {
   AbstractOnly abstract_only;
   GridMap map = MakeRandomMap({kC + 6, kC + 6, 0.0, 3, false, 1}, 9);
-  ASSERT_OK(map.BuildHpa(DiagonalPolicy::kAllowCornerCutting));
+  ASSERT_OK(BuildHpa(&map, DiagonalPolicy::kAllowCornerCutting));
   SearchContext context;
   const Cell from{kC - 1, kC - 1};
   for (const Cell& goal : {from, Cell{kC, kC - 1}, Cell{kC, kC}}) {

@@ -29,16 +29,12 @@ PUBLIC = {
     "grid_map.h": "map", "map_update.h": "map", "move_cost.h": "map", "agents.h": "map",
     "map_io.h": "io", "scenario.h": "io",
     "search_context.h": "search",
-    "auto_choice.h": "engines",
+    "auto_choice.h": "engines", "structures.h": "engines", "derived_structure.h": "engines",
     "find_path.h": "planners", "derived_data.h": "planners",
     "flow_field.h": "planners", "group_paths.h": "planners", "incremental.h": "planners",
 }
 # (file, included header): why it still runs upward.
 KNOWN = {
-    ("core/include/gridstar/grid_map.h", "gridstar/auto_choice.h"):
-        "GridMap carries auto's measured choice; it moves to the map's attached structures",
-    ("core/src/map/grid_map.cc", "engines/jps/jps.h"):
-        "GridMap::BuildJumpTable computes jps+'s table; it moves into the jps folder",
     ("core/src/engines/auto/auto_choice.cc", "gridstar/find_path.h"):
         "auto's measurement times whole searches and group plans (a planner's work)",
     ("core/src/engines/auto/auto_choice.cc", "gridstar/flow_field.h"):

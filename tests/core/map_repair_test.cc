@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "engines/jps/jump_table.h"
 #include "gridstar/derived_data.h"
 #include "gridstar/grid_map.h"
 #include "gridstar/map_update.h"
@@ -142,14 +143,17 @@ void ExpectSameStructures(const GridMap& got, const GridMap& want) {
           << "column " << c;
     }
   }
-  ASSERT_EQ(got.has_jump_table(), want.has_jump_table());
-  if (want.has_jump_table()) {
-    ASSERT_EQ(got.JumpTableBytes(), want.JumpTableBytes());
+  ASSERT_EQ(HasJumpTable(got), HasJumpTable(want));
+  if (HasJumpTable(want)) {
+    ASSERT_EQ(JumpTableBytes(got), JumpTableBytes(want));
     for (int32_t y = 0; y < want.height() + 2; ++y) {
       for (int32_t x = 0; x < want.padded_width(); ++x) {
         for (int d = 0; d < 8; ++d) {
-          ASSERT_EQ(got.jump_table()[got.JumpEntry(x, y) + d],
-                    want.jump_table()[want.JumpEntry(x, y) + d])
+          ASSERT_EQ(
+              internal::JumpTableOf(got)
+                  ->entries()[internal::JumpTableOf(got)->Entry(x, y) + d],
+              internal::JumpTableOf(want)
+                  ->entries()[internal::JumpTableOf(want)->Entry(x, y) + d])
               << "padded (" << x << ", " << y << ") direction " << d;
         }
       }
@@ -223,7 +227,7 @@ TEST(MapRepairTest, JumpTableRepairedFromAnOlderVersionWithEveryChangeSince) {
       SCOPED_TRACE(absl::StrCat(c.name, " seed ", seed));
       std::mt19937 rng(seed * 31 + static_cast<uint32_t>(c.w));
       GridMap base = MakeRandomMap({c.w, c.h, c.blocked, 1}, seed);
-      ASSERT_OK(base.BuildJumpTable());
+      ASSERT_OK(BuildJumpTable(&base));
       for (int round = 0; round < 6; ++round) {
         SCOPED_TRACE(absl::StrCat("round ", round));
         // 1 to 5 updates without a table, then one repair for them all.
@@ -239,10 +243,10 @@ TEST(MapRepairTest, JumpTableRepairedFromAnOlderVersionWithEveryChangeSince) {
           since.insert(since.end(), summary.rects.begin(), summary.rects.end());
           map = *std::move(next);
         }
-        ASSERT_FALSE(map.has_jump_table());
-        ASSERT_OK(map.RepairJumpTable(base, since));
+        ASSERT_FALSE(HasJumpTable(map));
+        ASSERT_OK(RepairJumpTable(base, since, &map));
         GridMap fresh = GridMap::FromCosts(c.w, c.h, map.CopyCosts()).value();
-        ASSERT_OK(fresh.BuildJumpTable());
+        ASSERT_OK(BuildJumpTable(&fresh));
         ExpectSameStructures(map, fresh);
         base = std::move(map);
       }
@@ -252,7 +256,7 @@ TEST(MapRepairTest, JumpTableRepairedFromAnOlderVersionWithEveryChangeSince) {
 
 TEST(MapRepairTest, AnUpdateCopiesOnlyTheTilesItTouches) {
   GridMap map = MakeRandomMap({1000, 1000, 0.2, 1}, 3);
-  ASSERT_OK(map.BuildJumpTable());
+  ASSERT_OK(BuildJumpTable(&map));
   const std::vector<uint8_t> before = map.CopyCosts();
   Cell c{500, 500};
   ChangeSummary summary;
@@ -260,7 +264,7 @@ TEST(MapRepairTest, AnUpdateCopiesOnlyTheTilesItTouches) {
       ApplyChanges(map, {{c, {c.x + 1, c.y + 1}, uint8_t(map.cost(c) ? 0 : 1)}},
                    &summary)
           .value();
-  ASSERT_OK(next.RepairJumpTable(map, summary.rects));
+  ASSERT_OK(RepairJumpTable(map, summary.rects, &next));
   // One cost tile, a row and a column tile of bit lines, and the table
   // tiles of the rows the repair wrote: far from the 8 MB the table holds.
   const size_t copied = next.UnsharedTileBytes();
@@ -275,7 +279,7 @@ TEST(MapRepairTest, AnUpdateCopiesOnlyTheTilesItTouches) {
 // repairs walk its lines once), and still equals a fresh build.
 TEST(MapRepairTest, ASquareSentAsSingleCellsIsRepairedAsOneRectangle) {
   GridMap map = MakeRandomMap({150, 150, 0.2, 1}, 21);
-  ASSERT_OK(map.BuildJumpTable());
+  ASSERT_OK(BuildJumpTable(&map));
   std::vector<CellChange> cells;
   for (int32_t y = 40; y < 72; ++y) {
     for (int32_t x = 50; x < 82; ++x) {
@@ -287,9 +291,9 @@ TEST(MapRepairTest, ASquareSentAsSingleCellsIsRepairedAsOneRectangle) {
   GridMap next = ApplyChanges(map, cells, &summary).value();
   ASSERT_EQ(summary.rects.size(), 1u);
   EXPECT_TRUE(summary.rects[0] == (CellRect{{50, 40}, {82, 72}}));
-  ASSERT_OK(next.RepairJumpTable(map, summary.rects));
+  ASSERT_OK(RepairJumpTable(map, summary.rects, &next));
   GridMap fresh = GridMap::FromCosts(150, 150, next.CopyCosts()).value();
-  ASSERT_OK(fresh.BuildJumpTable());
+  ASSERT_OK(BuildJumpTable(&fresh));
   ExpectSameStructures(next, fresh);
   // Cells that do not make a rectangle stay apart.
   const std::vector<CellChange> apart = {{{0, 0}, {1, 1}, 0},
@@ -305,7 +309,7 @@ TEST(MapRepairTest, ASquareSentAsSingleCellsIsRepairedAsOneRectangle) {
 
 TEST(MapRepairTest, ChangesThatChangeNothingShareEveryTile) {
   GridMap map = MakeRandomMap({300, 300, 0.2, 1}, 5);
-  ASSERT_OK(map.BuildJumpTable());
+  ASSERT_OK(BuildJumpTable(&map));
   ChangeSummary summary;
   const Cell c{10, 10};
   GridMap next =
@@ -313,7 +317,7 @@ TEST(MapRepairTest, ChangesThatChangeNothingShareEveryTile) {
           .value();
   EXPECT_EQ(summary.cells_changed, 0);
   EXPECT_TRUE(summary.rects.empty());
-  ASSERT_OK(next.RepairJumpTable(map, summary.rects));
+  ASSERT_OK(RepairJumpTable(map, summary.rects, &next));
   EXPECT_EQ(next.UnsharedTileBytes(), 0u);
 }
 

@@ -8,7 +8,9 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "engines/alt/landmarks.h"
 #include "gridstar/find_path.h"
+#include "gridstar/structures.h"
 #include "gtest/gtest.h"
 #include "testing/reference.h"
 #include "testing/status_matchers.h"
@@ -62,13 +64,13 @@ Algorithm ExpectedEngine(const GridMap& map, Algorithm asked,
   // Landmarks serve when built for this policy; the tests ask only for goals
   // in the landmarks' component.
   const bool landmarks =
-      map.landmark_count() > 0 && map.landmark_policy() == policy;
+      LandmarkCount(map) > 0 && LandmarkPolicy(map) == policy;
   switch (asked) {
     case Algorithm::kJps:
     case Algorithm::kJpsPlus:
     case Algorithm::kAuto:
       if (map.uniform_cost() && policy == DiagonalPolicy::kNoCornerCutting) {
-        return asked != Algorithm::kJps && map.has_jump_table()
+        return asked != Algorithm::kJps && HasJumpTable(map)
                    ? Algorithm::kJpsPlus
                    : Algorithm::kJps;
       }
@@ -91,12 +93,13 @@ TEST(PropertyTest, EveryAlgorithmMatchesBruteForceDijkstra) {
     // Every other uniform map gets a jump table, so that jps+ and auto run
     // both with and without one.
     if (map.uniform_cost() && m % 2 == 0) {
-      ASSERT_OK(map.BuildJumpTable());
+      ASSERT_OK(BuildJumpTable(&map));
     }
     // Two maps in three get 1 to 4 landmarks for one of the policies.
     const bool with_landmarks = m % 3 != 0 && map.passable_count() > 0;
     if (with_landmarks) {
-      ASSERT_OK(map.BuildLandmarks(1 + m % 4, kAllDiagonalPolicies[(m / 3) % 3]));
+      ASSERT_OK(
+          BuildLandmarks(&map, 1 + m % 4, kAllDiagonalPolicies[(m / 3) % 3]));
     }
     std::uniform_int_distribution<int> rx(0, map.width() - 1);
     std::uniform_int_distribution<int> ry(0, map.height() - 1);
@@ -139,8 +142,8 @@ TEST(PropertyTest, EveryAlgorithmMatchesBruteForceDijkstra) {
           ASSERT_OK(r);
           EXPECT_FALSE(r->partial);
           // Landmarks cover only their component: elsewhere A* runs.
-          if (!with_landmarks ||
-              map.landmark_distances(map.PaddedIndex(goal))[0] >= 0) {
+          if (!with_landmarks || internal::LandmarksOf(map)->distances(
+                                     map.PaddedIndex(goal))[0] >= 0) {
             EXPECT_EQ(r->algorithm, ExpectedEngine(map, a.algorithm, policy));
           }
           EXPECT_EQ(CheckPath(map, *r, start, goal, policy, true), "");
@@ -186,7 +189,7 @@ TEST(PropertyTest, JumpPointSearchMatchesBruteForceOnUniformMaps) {
     spec.corridors = m % 5 == 0;
     GridMap map = MakeRandomMap(spec, static_cast<uint32_t>(rng()));
     if (!map.uniform_cost()) continue;  // All blocked.
-    ASSERT_OK(map.BuildJumpTable());
+    ASSERT_OK(BuildJumpTable(&map));
     std::uniform_int_distribution<int> rx(0, map.width() - 1);
     std::uniform_int_distribution<int> ry(0, map.height() - 1);
     for (int pair = 0; pair < 12; ++pair) {
@@ -239,7 +242,7 @@ TEST(PropertyTest, JumpTableContinuesLinesLongerThanItsReach) {
     spec.blocked = m % 3 == 0 ? 0.0 : 0.002 * (1 + m % 5);
     GridMap map = MakeRandomMap(spec, static_cast<uint32_t>(rng()));
     if (!map.uniform_cost()) continue;
-    ASSERT_OK(map.BuildJumpTable());
+    ASSERT_OK(BuildJumpTable(&map));
     std::uniform_int_distribution<int> rx(0, map.width() - 1);
     std::uniform_int_distribution<int> ry(0, map.height() - 1);
     for (int pair = 0; pair < 10; ++pair) {
@@ -273,7 +276,7 @@ TEST(PropertyTest, JumpTableContinuesLinesLongerThanItsReach) {
 // A* with landmarks on terrain (costs 1..9, up to 120 x 120, 1 to 8
 // landmarks) under every policy: optimal like plain A*, never expanding more
 // cells than plain A* does by more than ties allow, and its bounds hold after
-// costs are raised (ShareLandmarksOf).
+// costs are raised (ShareLandmarks).
 TEST(PropertyTest, LandmarkSearchMatchesBruteForceOnTerrain) {
   std::mt19937 rng(51);
   SearchContext context;
@@ -290,7 +293,7 @@ TEST(PropertyTest, LandmarkSearchMatchesBruteForceOnTerrain) {
     const DiagonalPolicy policy = kAllDiagonalPolicies[m % 3];
     GridMap map = MakeRandomMap(spec, static_cast<uint32_t>(rng()));
     if (map.passable_count() == 0) continue;
-    ASSERT_OK(map.BuildLandmarks(1 + m % 8, policy));
+    ASSERT_OK(BuildLandmarks(&map, 1 + m % 8, policy));
     // The same map with some costs raised and cells blocked, keeping the
     // old landmarks.
     std::vector<uint8_t> raised = map.CopyCosts();
@@ -298,7 +301,7 @@ TEST(PropertyTest, LandmarkSearchMatchesBruteForceOnTerrain) {
       if (c != 0 && rng() % 5 == 0) c = rng() % 3 == 0 ? 0 : 9;
     }
     GridMap harder = *GridMap::FromCosts(map.width(), map.height(), raised);
-    harder.ShareLandmarksOf(map);
+    ShareLandmarks(map, &harder);
     std::uniform_int_distribution<int> rx(0, map.width() - 1);
     std::uniform_int_distribution<int> ry(0, map.height() - 1);
     for (const GridMap* on : {&map, &harder}) {
@@ -307,7 +310,8 @@ TEST(PropertyTest, LandmarkSearchMatchesBruteForceOnTerrain) {
         start.y = ry(rng);
         goal.y = ry(rng);
         if (!on->Connected(start, goal) ||
-            on->landmark_distances(on->PaddedIndex(goal))[0] < 0) {
+            internal::LandmarksOf(*on)->distances(on->PaddedIndex(goal))[0] <
+                0) {
           continue;
         }
         SCOPED_TRACE(absl::StrCat("map ", m, " (", on->width(), "x",

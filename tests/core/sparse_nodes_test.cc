@@ -12,6 +12,7 @@
 #include "gridstar/find_path.h"
 #include "gridstar/grid_map.h"
 #include "gridstar/search_context.h"
+#include "gridstar/structures.h"
 #include "gtest/gtest.h"
 #include "search/search_state.h"
 #include "testing/drawn_maps.h"
@@ -75,7 +76,7 @@ TEST(SparseNodesTest, JumpSearchesOnAHugeMapMatchAStar) {
   const testing::RandomMapSpec spec{1200, 1100, 0.3, 1, false, 1};
   GridMap map = testing::MakeRandomMap(spec, 11);
   ASSERT_TRUE(internal::UseSparseNodes(map));
-  ASSERT_OK(map.BuildJumpTable());
+  ASSERT_OK(BuildJumpTable(&map));
   SearchContext context;
   std::mt19937 rng(17);
   int compared = 0;

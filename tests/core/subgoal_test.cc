@@ -81,7 +81,7 @@ TEST(SubgoalTest, OptimalAgainstBruteForceOnRandomMaps) {
     for (uint32_t seed = 1; seed <= 6; ++seed) {
       SCOPED_TRACE(absl::StrCat(m.name, " seed ", seed));
       GridMap map = MakeRandomMap(m.spec, seed);
-      ASSERT_OK(map.BuildSubgoalGraph());
+      ASSERT_OK(BuildSubgoalGraph(&map));
       ExpectOptimal(map, seed, 30);
     }
   }
@@ -103,8 +103,8 @@ TEST(SubgoalTest, OptimalOnDrawnRooms) {
       "...................##.......",
   });
   GridMap with = map;
-  ASSERT_OK(with.BuildSubgoalGraph());
-  EXPECT_GT(with.SubgoalGraphNodes(), 0u);
+  ASSERT_OK(BuildSubgoalGraph(&with));
+  EXPECT_GT(SubgoalGraphNodes(with), 0u);
   for (uint32_t seed = 1; seed <= 5; ++seed) ExpectOptimal(with, seed, 60);
 }
 
@@ -208,7 +208,7 @@ TEST(SubgoalTest, EveryVersionOfAnUpdateSequence) {
     options.defer_subgoal_graph_rebuild = true;
     std::vector<DerivedReport> reports;
     ASSERT_OK(BuildDerived(options, &map, &reports));
-    ASSERT_TRUE(map.has_subgoal_graph());
+    ASSERT_TRUE(HasSubgoalGraph(map));
     std::mt19937 rng(seed);
     SearchContext context;
     for (int step = 0; step < 12; ++step) {
@@ -224,10 +224,10 @@ TEST(SubgoalTest, EveryVersionOfAnUpdateSequence) {
       ASSERT_NE(it, reports.end());
       if (summary.cells_changed == 0) {
         EXPECT_EQ(it->outcome, DerivedOutcome::kKept);
-        EXPECT_TRUE(next->has_subgoal_graph());
+        EXPECT_TRUE(HasSubgoalGraph(*next));
       } else {
         EXPECT_EQ(it->outcome, DerivedOutcome::kDeferred);
-        EXPECT_FALSE(next->has_subgoal_graph());
+        EXPECT_FALSE(HasSubgoalGraph(*next));
         // The fallback answers meanwhile, optimally, and says which ran.
         const auto [a, b] = testing::FarConnectedPair(*next);
         absl::StatusOr<PathResult> r = FindPath(
@@ -237,11 +237,11 @@ TEST(SubgoalTest, EveryVersionOfAnUpdateSequence) {
         const double optimum = testing::Distance(
             testing::ReferenceDistances(*next, a, kPolicy), *next, b);
         EXPECT_NEAR(r->cost, optimum, 1e-9 * (1 + optimum));
-        ASSERT_OK(next->BuildSubgoalGraph());
+        ASSERT_OK(BuildSubgoalGraph(&*next));
       }
       GridMap fresh = *next;
-      ASSERT_OK(fresh.BuildSubgoalGraph());
-      EXPECT_TRUE(next->SubgoalGraphEquals(fresh));
+      ASSERT_OK(BuildSubgoalGraph(&fresh));
+      EXPECT_TRUE(SubgoalGraphEquals(*next, fresh));
       ExpectOptimal(*next, seed + step, 8);
       map = *std::move(next);
     }
@@ -250,7 +250,7 @@ TEST(SubgoalTest, EveryVersionOfAnUpdateSequence) {
 
 TEST(SubgoalTest, OtherPoliciesAndTerrainRunTheJpsPlusRule) {
   GridMap map = MakeRandomMap({40, 40, 0.2, 1, false, 1}, 2);
-  ASSERT_OK(map.BuildSubgoalGraph());
+  ASSERT_OK(BuildSubgoalGraph(&map));
   const auto [a, b] = testing::FarConnectedPair(map);
   SearchContext context;
   for (DiagonalPolicy policy :
@@ -263,7 +263,7 @@ TEST(SubgoalTest, OtherPoliciesAndTerrainRunTheJpsPlusRule) {
   // Mixed costs: no graph (FailedPrecondition naming it), and the
   // structure does not apply.
   GridMap terrain = MakeRandomMap({40, 40, 0.2, 5, false, 1}, 2);
-  const absl::Status s = terrain.BuildSubgoalGraph();
+  const absl::Status s = BuildSubgoalGraph(&terrain);
   EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition);
   EXPECT_NE(s.message().find("subgoal_graph"), std::string::npos);
   DerivedOptions options;
@@ -277,7 +277,7 @@ TEST(SubgoalTest, OtherPoliciesAndTerrainRunTheJpsPlusRule) {
 
 TEST(SubgoalTest, BudgetGivesAPartialPathFromTheStart) {
   GridMap map = MakeRandomMap({121, 121, 0.0, 1, true, 1}, 5);
-  ASSERT_OK(map.BuildSubgoalGraph());
+  ASSERT_OK(BuildSubgoalGraph(&map));
   SearchContext context;
   const auto [a, b] = testing::FarConnectedPair(map);
   PathQuery q = testing::Query(a, b, Algorithm::kSubgoal, kPolicy);
@@ -292,8 +292,8 @@ TEST(SubgoalTest, BudgetGivesAPartialPathFromTheStart) {
 
 TEST(SubgoalTest, OpenMapWithoutSubgoalsJoinsTheEndsDirectly) {
   GridMap map = MakeRandomMap({30, 20, 0.0, 1, false, 1}, 1);
-  ASSERT_OK(map.BuildSubgoalGraph());
-  EXPECT_EQ(map.SubgoalGraphNodes(), 0u);
+  ASSERT_OK(BuildSubgoalGraph(&map));
+  EXPECT_EQ(SubgoalGraphNodes(map), 0u);
   ExpectOptimal(map, 1, 40);
 }
 
@@ -306,9 +306,9 @@ TEST(SubgoalTest, EndsOnSubgoalsNeighboursAndTheSameCell) {
       ".......",
   });
   GridMap map = drawn;
-  ASSERT_OK(map.BuildSubgoalGraph());
+  ASSERT_OK(BuildSubgoalGraph(&map));
   // (1,0) and (3,2) are corners of the walls: subgoals.
-  const auto* graph = map.subgoal_graph();
+  const auto* graph = internal::SubgoalGraphOf(map);
   ASSERT_GE(graph->NodeOf(map.PaddedIndex({1, 0})), 0);
   ASSERT_GE(graph->NodeOf(map.PaddedIndex({3, 2})), 0);
   SearchContext context;
@@ -341,7 +341,7 @@ TEST(SubgoalTest, DifferentComponentsAreNotFound) {
       "..#....",
       ".#.....",
   });
-  ASSERT_OK(map.BuildSubgoalGraph());
+  ASSERT_OK(BuildSubgoalGraph(&map));
   SearchContext context;
   absl::StatusOr<PathResult> r = FindPath(
       map, testing::Query({0, 0}, {6, 2}, Algorithm::kSubgoal, kPolicy),

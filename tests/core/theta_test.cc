@@ -7,6 +7,8 @@
 // (printed) with FindPath's grid check off (Theta* alone) and checked never
 // to be above it with the check on. Edge cases by name; the trace of every
 // algorithm.
+#include "engines/theta/theta.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -16,10 +18,10 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "engines/theta/theta.h"
 #include "gridstar/find_path.h"
 #include "gridstar/grid_map.h"
 #include "gridstar/search_context.h"
+#include "gridstar/structures.h"
 #include "gtest/gtest.h"
 #include "testing/drawn_maps.h"
 #include "testing/reference.h"
@@ -320,9 +322,9 @@ TEST(ThetaTest, OutOfBudgetReturnsAPartialClearPath) {
 // the same as untraced.
 TEST(TraceTest, EveryAlgorithmTracesItsExpansions) {
   GridMap map = MakeRandomMap({50, 40, 0.2, 1, false, 1}, 3);
-  ASSERT_OK(map.BuildJumpTable());
-  ASSERT_OK(map.BuildLandmarks(4, DiagonalPolicy::kNoCornerCutting));
-  ASSERT_OK(map.BuildHpa(DiagonalPolicy::kNoCornerCutting));
+  ASSERT_OK(BuildJumpTable(&map));
+  ASSERT_OK(BuildLandmarks(&map, 4, DiagonalPolicy::kNoCornerCutting));
+  ASSERT_OK(BuildHpa(&map, DiagonalPolicy::kNoCornerCutting));
   const auto [start, goal] = testing::FarConnectedPair(map);
   SearchContext context;
   for (Algorithm a : kAllAlgorithms) {

@@ -21,19 +21,19 @@ import sys
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
-# engine folder -> (enumerators, names of its structure's GridMap methods)
+# engine folder -> (enumerators, names of its structure's functions (structures.h))
 ENGINES = {
     "astar": (["kAStar", "kWeighted", "kDijkstra"], []),
     "baseline": (["kBaseline"], []),
     "bidirectional": (["kBidirectional"], []),
     "theta": (["kTheta"], []),
-    "jps": (["kJps", "kJpsPlus"], ["BuildJumpTable", "RepairJumpTable", "has_jump_table",
+    "jps": (["kJps", "kJpsPlus"], ["BuildJumpTable", "RepairJumpTable", "HasJumpTable",
                                    "jump_table_pending"]),
-    "alt": (["kAlt"], ["BuildLandmarks", "landmark_count", "landmarks_pending"]),
-    "hpa": (["kHpa"], ["BuildHpa", "RepairHpaFrom", "has_hpa"]),
-    "subgoal": (["kSubgoal"], ["BuildSubgoalGraph", "has_subgoal_graph",
+    "alt": (["kAlt"], ["BuildLandmarks", "LandmarkCount", "landmarks_pending"]),
+    "hpa": (["kHpa"], ["BuildHpa", "RepairHpa", "HasHpa"]),
+    "subgoal": (["kSubgoal"], ["BuildSubgoalGraph", "HasSubgoalGraph",
                                "subgoal_graph_pending"]),
-    "auto": (["kAuto"], ["SetAutoChoice", "auto_choice()"]),
+    "auto": (["kAuto"], ["SetAutoChoice", "AutoChoiceOf"]),
 }
 # Engines without a structure whose only names outside their folder are what
 # every engine needs (astar and baseline are also the defaults and yardsticks

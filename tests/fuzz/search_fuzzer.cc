@@ -21,6 +21,7 @@
 #include "gridstar/find_path.h"
 #include "gridstar/flow_field.h"
 #include "gridstar/map_update.h"
+#include "gridstar/structures.h"
 #include "testing/footprint.h"
 #include "testing/reference.h"
 
@@ -96,16 +97,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   absl::StatusOr<GridMap> map = GridMap::FromCosts(w, h, costs);
   FUZZ_CHECK(map.ok());
   // Derived data of jps+ and alt, now and then.
-  if ((flags & 32) && map->uniform_cost()) FUZZ_CHECK(map->BuildJumpTable().ok());
+  if ((flags & 32) && map->uniform_cost())
+    FUZZ_CHECK(BuildJumpTable(&*map).ok());
   const uint8_t landmarks = in.Byte();
   if ((flags & 64) && map->passable_count() > 0) {
-    FUZZ_CHECK(map->BuildLandmarks(1 + landmarks % 4,
-                                   kAllDiagonalPolicies[(landmarks / 4) % 3])
+    FUZZ_CHECK(BuildLandmarks(&*map, 1 + landmarks % 4,
+                              kAllDiagonalPolicies[(landmarks / 4) % 3])
                    .ok());
   }
   // And the HPA* abstraction for one policy, now and then.
   if (landmarks & 128) {
-    FUZZ_CHECK(map->BuildHpa(kAllDiagonalPolicies[(landmarks / 16) % 3]).ok());
+    FUZZ_CHECK(
+        BuildHpa(&*map, kAllDiagonalPolicies[(landmarks / 16) % 3]).ok());
   }
   // Ends in [-4, w+3] x [-4, h+3]: off the map now and then.
   auto coord = [&](int n) {

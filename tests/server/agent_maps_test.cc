@@ -133,28 +133,26 @@ TEST(AgentMapsTest, ViewsAndAgentMapsEqualAFreshBuildAfterEveryUpdate) {
         ExpectSameMap(**held, *want);
         // With the map's jump_table option, a uniform agent map carries
         // its table, repaired: equal to a fresh build's.
-        ASSERT_EQ((*held)->has_jump_table(),
+        ASSERT_EQ(HasJumpTable(*(*held)),
                   options.jump_table && want->uniform_cost());
         if (want->uniform_cost() && options.jump_table) {
-          ASSERT_OK(want->BuildJumpTable());
-          ASSERT_EQ((*held)->JumpTableBytes(), want->JumpTableBytes());
-          ASSERT_TRUE(std::equal((*held)->jump_table(),
-                                 (*held)->jump_table() + want->JumpTableBytes(),
-                                 want->jump_table()));
+          ASSERT_OK(BuildJumpTable(&*want));
+          ASSERT_EQ(JumpTableBytes(*(*held)), JumpTableBytes(*want));
+          ASSERT_TRUE(JumpTableEquals(*(*held), *want));
           ++tables_checked;
         }
         // With landmarks asked for, every agent map has them after the
         // rebuild, under the class's policy, and alt stays exact on it.
         if (options.landmarks > 0 && want->passable_count() > 0) {
-          ASSERT_EQ((*held)->landmark_count(), options.landmarks);
+          ASSERT_EQ(LandmarkCount(*(*held)), options.landmarks);
           const DiagonalPolicy policy =
               AgentPolicy(options.default_diagonal, c.size);
-          ASSERT_EQ((*held)->landmark_policy(), policy);
+          ASSERT_EQ(LandmarkPolicy(*(*held)), policy);
           SearchContext context;
           // From a landmark (in the largest component) to cells it reaches.
           for (int tries = 0; tries < 40; ++tries) {
             PathQuery q;
-            q.start = (*held)->landmarks()[tries % 2];
+            q.start = LandmarkCells(*(*held))[tries % 2];
             q.goal = {static_cast<int32_t>(rng() % spec.width),
                       static_cast<int32_t>(rng() % spec.height)};
             if (!want->Connected(q.start, q.goal)) continue;

@@ -166,7 +166,7 @@ TEST(MapRegistryTest, DerivedBytesLimitIsCheckedBeforeBuilding) {
   // A table does not apply to mixed costs, so it costs nothing there.
   options.landmarks = 0;
   ASSERT_OK(registry.Register("m", Random(20, 20, 1, false), options, false));
-  EXPECT_FALSE(registry.Find("m")->map.has_jump_table());
+  EXPECT_FALSE(HasJumpTable(registry.Find("m")->map));
   EXPECT_TRUE(StatusIs(
       registry.Register("m", Uniform(20, 20), MapOptions{{}, false, 33}, true),
       absl::StatusCode::kInvalidArgument, "landmarks: 33"));
@@ -199,7 +199,9 @@ TEST(MapRegistryTest, LandmarksKeptWhenCostsOnlyRiseRebuiltInTheBackgroundOtherw
   ASSERT_OK(v2);
   EXPECT_EQ((*v2)->derived.at(0).outcome, DerivedOutcome::kKept);
   EXPECT_EQ((*v2)->BuildMicros("landmarks"), 0);
-  EXPECT_EQ((*v2)->map.landmark_distances(0), v1->map.landmark_distances(0));
+  // The same landmarks, shared (not rebuilt, not copied).
+  EXPECT_EQ((*v2)->map.attachment(Algorithm::kAlt),
+            v1->map.attachment(Algorithm::kAlt));
   // Lowering a cost can shorten distances: the version goes out without
   // landmarks, and the rebuild (off the update's path) installs fresh ones
   // in that same version.
@@ -207,7 +209,7 @@ TEST(MapRegistryTest, LandmarksKeptWhenCostsOnlyRiseRebuiltInTheBackgroundOtherw
   ASSERT_OK(v3);
   EXPECT_EQ((*v3)->derived.at(0).outcome, DerivedOutcome::kDeferred);
   EXPECT_TRUE((*v3)->landmarks_pending());
-  EXPECT_EQ((*v3)->map.landmark_count(), 0);
+  EXPECT_EQ(LandmarkCount((*v3)->map), 0);
   ASSERT_TRUE(registry.ClaimLandmarkRebuild("m"));
   EXPECT_FALSE(registry.ClaimLandmarkRebuild("m"));  // Claimed once.
   ASSERT_OK(registry.RebuildPendingLandmarks("m"));
@@ -217,8 +219,8 @@ TEST(MapRegistryTest, LandmarksKeptWhenCostsOnlyRiseRebuiltInTheBackgroundOtherw
   EXPECT_EQ(rebuilt->derived.at(0).outcome, DerivedOutcome::kBuilt);
   EXPECT_GT(rebuilt->BuildMicros("landmarks"), 0);
   GridMap fresh = rebuilt->map;
-  ASSERT_OK(fresh.BuildLandmarks(3, DiagonalPolicy::kNoCornerCutting));
-  EXPECT_TRUE(fresh.landmarks() == rebuilt->map.landmarks());
+  ASSERT_OK(BuildLandmarks(&fresh, 3, DiagonalPolicy::kNoCornerCutting));
+  EXPECT_TRUE(LandmarkCells(fresh) == LandmarkCells(rebuilt->map));
   EXPECT_FALSE(registry.ClaimLandmarkRebuild("m"));  // Nothing pending.
 }
 
@@ -233,7 +235,7 @@ TEST(MapRegistryTest, SubgoalGraphRebuiltInTheBackgroundForTheNewestVersion) {
   options.subgoal_graph = true;
   ASSERT_OK(registry.Register("m", Random(40, 30, 4, true), options, false));
   std::shared_ptr<const MapSnapshot> v1 = registry.Find("m");
-  EXPECT_TRUE(v1->map.has_subgoal_graph());
+  EXPECT_TRUE(HasSubgoalGraph(v1->map));
   EXPECT_FALSE(v1->subgoal_graph_pending());
   EXPECT_GT(v1->BuildMicros("subgoal_graph"), 0);
   EXPECT_FALSE(registry.ClaimSubgoalGraphRebuild("m"));  // Nothing pending.
@@ -249,8 +251,8 @@ TEST(MapRegistryTest, SubgoalGraphRebuiltInTheBackgroundForTheNewestVersion) {
   EXPECT_FALSE(rebuilt->subgoal_graph_pending());
   EXPECT_GT(rebuilt->BuildMicros("subgoal_graph"), 0);
   GridMap fresh = rebuilt->map;
-  ASSERT_OK(fresh.BuildSubgoalGraph());
-  EXPECT_TRUE(fresh.SubgoalGraphEquals(rebuilt->map));
+  ASSERT_OK(BuildSubgoalGraph(&fresh));
+  EXPECT_TRUE(SubgoalGraphEquals(fresh, rebuilt->map));
   // An update that changes nothing keeps the graph.
   ASSERT_OK(registry.Update("m", {block}, 0, Field));
   EXPECT_FALSE(registry.Find("m")->subgoal_graph_pending());
@@ -265,7 +267,7 @@ TEST(MapRegistryTest, SubgoalGraphRebuiltInTheBackgroundForTheNewestVersion) {
   EXPECT_FALSE(registry.Find("m")->subgoal_graph_pending());
   // Terrain: the graph does not apply, and nothing is ever pending.
   ASSERT_OK(registry.Register("t", Random(20, 20, 6, false), options, false));
-  EXPECT_FALSE(registry.Find("t")->map.has_subgoal_graph());
+  EXPECT_FALSE(HasSubgoalGraph(registry.Find("t")->map));
   EXPECT_FALSE(registry.Find("t")->subgoal_graph_pending());
 }
 
@@ -301,15 +303,14 @@ TEST(MapRegistryTest, LandmarkClaimsFollowTheNewestVersion) {
 GridMap WithFreshTable(const GridMap& map) {
   GridMap fresh =
       GridMap::FromCosts(map.width(), map.height(), map.CopyCosts()).value();
-  EXPECT_OK(fresh.BuildJumpTable());
+  EXPECT_OK(BuildJumpTable(&fresh));
   return fresh;
 }
 
 bool SameTable(const GridMap& got, const GridMap& want) {
-  return got.has_jump_table() && want.has_jump_table() &&
-         got.JumpTableBytes() == want.JumpTableBytes() &&
-         std::equal(got.jump_table(), got.jump_table() + got.JumpTableBytes(),
-                    want.jump_table());
+  return HasJumpTable(got) && HasJumpTable(want) &&
+         JumpTableBytes(got) == JumpTableBytes(want) &&
+         JumpTableEquals(got, want);
 }
 
 // Runs the claimed background repairs of map id until none is pending, as
@@ -335,7 +336,7 @@ TEST(MapRegistryTest, JumpTableRepairedInTheBackgroundMatchesAFreshBuild) {
   auto_query.algorithm = Algorithm::kAuto;
   for (int step = 0; step < 60; ++step) {
     SCOPED_TRACE(absl::StrCat("step ", step));
-    const bool had_table = registry.Find("m")->map.has_jump_table();
+    const bool had_table = HasJumpTable(registry.Find("m")->map);
     const bool was_pending = registry.Find("m")->jump_table_pending();
     const Cell c{static_cast<int32_t>(rng() % 25),
                  static_cast<int32_t>(rng() % 19)};
@@ -345,14 +346,14 @@ TEST(MapRegistryTest, JumpTableRepairedInTheBackgroundMatchesAFreshBuild) {
     ASSERT_OK(next);
     const GridMap& got = (*next)->map;
     if (!got.uniform_cost()) {
-      EXPECT_FALSE(got.has_jump_table());
+      EXPECT_FALSE(HasJumpTable(got));
       EXPECT_FALSE((*next)->jump_table_pending());
       continue;
     }
     if (had_table || was_pending) {
       // Answered without the table: jps+ and auto run online jps.
       EXPECT_TRUE((*next)->jump_table_pending());
-      EXPECT_FALSE(got.has_jump_table());
+      EXPECT_FALSE(HasJumpTable(got));
       EXPECT_EQ(ResolveAlgorithm(got, auto_query), Algorithm::kJps);
     } else {
       EXPECT_FALSE((*next)->jump_table_pending());  // Built at once.
@@ -442,7 +443,7 @@ TEST(MapRegistryTest, AutoUsesTheTableOnHugeMapsToo) {
   ASSERT_OK(registry.Register("huge", Uniform(2900, 2900), options, false));
   PathQuery q;
   q.algorithm = Algorithm::kAuto;
-  EXPECT_TRUE(registry.Find("huge")->map.has_jump_table());
+  EXPECT_TRUE(HasJumpTable(registry.Find("huge")->map));
   EXPECT_EQ(ResolveAlgorithm(registry.Find("huge")->map, q), Algorithm::kJpsPlus);
   ASSERT_OK(registry.Update("huge", {{{5, 5}, {6, 6}, 0}}, 0, Field));
   RepairTables(registry, "huge");
@@ -548,7 +549,7 @@ TEST(MapRegistryTest, ReloadsFromADirectoryStoreAtTheLastVersion) {
   EXPECT_EQ(s->version, 21u);
   EXPECT_TRUE(s->options == options);
   EXPECT_EQ(s->map.CopyCosts(), want);
-  EXPECT_EQ(s->map.has_jump_table(), s->map.uniform_cost());
+  EXPECT_EQ(HasJumpTable(s->map), s->map.uniform_cost());
 }
 
 }  // namespace

@@ -18,6 +18,7 @@
 #include "absl/strings/str_cat.h"
 #include "gridstar/find_path.h"
 #include "gridstar/map_io.h"
+#include "gridstar/structures.h"
 #include "gtest/gtest.h"
 #include "server/server_test_util.h"
 #include "testing/reference.h"
@@ -173,10 +174,10 @@ TEST_F(ServerTest, JumpTableFollowsUpdates) {
     return repaired.jump_table_current();
   }));
   EXPECT_EQ(repaired.version(), info.version());
-  EXPECT_EQ(repaired.jump_table_bytes(), map_->JumpTableBytes());
+  EXPECT_EQ(repaired.jump_table_bytes(), JumpTableBytes(*map_));
   // The registration's measurement decides again once the table is back.
   EXPECT_EQ(repaired.auto_algorithm(), MeasuredFastest(repaired));
-  ASSERT_TRUE(local.BuildJumpTable().ok());
+  ASSERT_TRUE(BuildJumpTable(&local).ok());
   search(v1::ALGORITHM_JPS_PLUS);
   // A cell of cost 5: no longer uniform, no table, A* answers.
   info = update(cells[2 * cells.size() / 3], 5);

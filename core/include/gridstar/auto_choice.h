@@ -7,10 +7,11 @@
 // terrain. No fixed rule gets every map right, so
 // MeasureAutoChoice times every engine that applies on a sample of random
 // queries of the map and keeps the fastest; the map carries the result
-// (GridMap::SetAutoChoice), and ResolveAlgorithm (find_path.h) runs it for kAuto
-// queries under the policy it was measured for, wherever it still applies
+// (SetAutoChoice, structures.h), and ResolveAlgorithm (find_path.h) runs it for
+// kAuto queries under the policy it was measured for, wherever it still applies
 // (jps+ needs the table, subgoal its graph, alt landmarks that reach the
-// goal, jps a uniform map): elsewhere kAuto's documented rule decides as before.
+// goal, jps a uniform map): elsewhere kAuto's documented rule decides as
+// before.
 //
 // The same measurement gives group searches their cost model: a flow field's
 // time per cell it reaches plus following it per unit, against splicing's

@@ -7,9 +7,9 @@
 // version of a map (ApplyChanges in map_update.h) shares every tile it did
 // not change with the version before.
 //
-// Storage: every per-cell array (costs, bit lines, jump distances) is kept
-// in tiles of kTileBytes (core/src/storage/cow_buffer.h): a version maps its tiles
-// in order into one contiguous read-only range, so searches index plain
+// Storage: every per-cell array (costs, bit lines) is kept
+// in tiles of kTileBytes (core/src/storage/cow_buffer.h): a version maps its
+// tiles in order into one contiguous read-only range, so searches index plain
 // arrays, and an update copies only the tiles it writes. Components are kept
 // per square tile of 64 x 64 cells (core/src/map/component_tiles.h).
 //
@@ -24,9 +24,10 @@
 //     passable cells as bit lines, one per padded row and one per padded
 //     column (the transpose), so jumps scan 64 cells a word.
 //
-// Opt-in derived data, which costs memory: jump distances for jps+
-// (BuildJumpTable) and landmark distances for the differential heuristic
-// (BuildLandmarks). Build them before the map is shared between threads.
+// Opt-in derived data, which costs memory, belongs to the engines that use
+// it (jps+'s jump table, alt's landmarks, ...: structures.h): each attaches
+// its structure to the map in a slot of its own (attachment() below), built
+// before the map is shared between threads.
 //
 // Invariants: 1 <= width <= limits.max_width, 1 <= height <= limits.max_height,
 // width * height <= limits.max_cells; component(c) == 0 iff c is blocked.
@@ -34,6 +35,7 @@
 #ifndef GRIDSTAR_GRID_MAP_H_
 #define GRIDSTAR_GRID_MAP_H_
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -44,7 +46,6 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
-#include "gridstar/auto_choice.h"
 #include "gridstar/types.h"
 
 namespace gridstar {
@@ -52,8 +53,7 @@ namespace gridstar {
 namespace internal {
 class ComponentTiles;
 class CowBuffer;
-class HpaAbstraction;
-class SubgoalGraph;
+class MapAttachment;
 }  // namespace internal
 
 struct CellChange;
@@ -137,160 +137,27 @@ class GridMap {
   // an update, what the update copied. Takes a lock per array; for tests
   // and figures, not per search.
   size_t UnsharedTileBytes() const;
+  // Bytes of the attached structures alone (attachment() below).
+  size_t AttachmentBytes() const;
 
-  // Precomputes jump distances for jps+: for every padded cell and each of
-  // the eight directions, how far the next jump point or wall lies, one
-  // signed byte each with a continue marker for lines longer than 127 cells
-  // (8 bytes a cell; see core/src/engines/jps/jps.h). The cells are laid out in blocks
-  // of kJumpBlockWidth x kJumpBlockHeight, one storage tile each, so that an
-  // update's repair along a column or diagonal copies a tile per 32 (16)
-  // cells, not per cell. FailedPrecondition unless uniform_cost(). Not
-  // thread-safe: call it before sharing the map.
-  static constexpr int kJumpBlockShiftX = 4;
-  static constexpr int kJumpBlockShiftY = 5;
-  static constexpr int32_t kJumpBlockWidth = 1 << kJumpBlockShiftX;
-  static constexpr int32_t kJumpBlockHeight = 1 << kJumpBlockShiftY;
-  static_assert(kJumpBlockWidth * kJumpBlockHeight * 8 == kTileBytes,
-                "a jump block is one tile");
-  absl::Status BuildJumpTable();
-  bool has_jump_table() const { return jump_table_ != nullptr; }
-  size_t JumpTableBytes() const;
-  // Bytes a jump table of a width x height map takes (whole blocks).
-  static size_t JumpTableBytesFor(int32_t width, int32_t height) {
-    return static_cast<size_t>(JumpBlocksX(width)) *
-           static_cast<size_t>((height + 2 + kJumpBlockHeight - 1) >>
-                               kJumpBlockShiftY) *
-           kTileBytes;
+  // The structure engine `owner` attached to this map (its jump table,
+  // landmarks, abstraction, ...; core/src/map/attachment.h), null when none.
+  // GridMap holds one slot per Algorithm value and nothing else of them:
+  // each engine's folder defines, builds and reads its own (structures.h is
+  // what code outside the engines may do with them). Copies share them;
+  // ApplyChanges keeps only those that say they hold across versions.
+  static constexpr int kAttachmentSlots = 16;
+  const internal::MapAttachment* attachment(Algorithm owner) const {
+    return attachments_[SlotOf(owner)].get();
   }
-  // The first of the eight entries of padded cell (x, y) in jump_table().
-  size_t JumpEntry(int32_t x, int32_t y) const {
-    return JumpEntryOf(jump_blocks_x_, x, y);
+  const std::shared_ptr<const internal::MapAttachment>& shared_attachment(
+      Algorithm owner) const {
+    return attachments_[SlotOf(owner)];
   }
-  // The same for a table jump_blocks_x() blocks wide (for search loops that
-  // keep the width in a register).
-  static size_t JumpEntryOf(int32_t blocks_x, int32_t x, int32_t y) {
-    return ((static_cast<size_t>(y >> kJumpBlockShiftY) *
-                 static_cast<size_t>(blocks_x) +
-             static_cast<size_t>(x >> kJumpBlockShiftX))
-                << (kJumpBlockShiftX + kJumpBlockShiftY) |
-            static_cast<size_t>(y & (kJumpBlockHeight - 1))
-                << kJumpBlockShiftX |
-            static_cast<size_t>(x & (kJumpBlockWidth - 1)))
-           << 3;
-  }
-  int32_t jump_blocks_x() const { return jump_blocks_x_; }
-  // The table of `previous` (same size, with a table) repaired for the cells
-  // of `rects` changed since: only the rows, columns and diagonals whose
-  // entries the changes can reach are recomputed, and only the tiles they
-  // write are copied. FailedPrecondition unless both maps are uniform-cost
-  // (their costs may differ: the table depends only on which cells are
-  // passable); ResourceExhausted when tiles cannot be had. Not
-  // thread-safe: call it before sharing the map.
-  // `previous` may be any earlier version with a table, `rects` then the
-  // cells changed by every update since.
-  absl::Status RepairJumpTable(const GridMap& previous,
-                               absl::Span<const CellRect> rects);
-  // Takes other's jump table (shared, not copied). REQUIRES: other has one
-  // and the same passable cells (a copy of this map, or a version whose
-  // updates changed costs only); not yet shared between threads.
-  void ShareJumpTableOf(const GridMap& other);
-  // What kAuto runs on this map, measured (auto_choice.h); null when not
-  // measured (kAuto follows its rule). Shared by copies and kept by new
-  // versions (RepairDerived). Not thread-safe: set it before sharing the
-  // map.
-  void SetAutoChoice(std::shared_ptr<const AutoChoice> choice) {
-    auto_choice_ = std::move(choice);
-  }
-  const AutoChoice* auto_choice() const { return auto_choice_.get(); }
-  const std::shared_ptr<const AutoChoice>& shared_auto_choice() const {
-    return auto_choice_;
-  }
-  // Eight entries per padded cell, indexed JumpEntry(x, y) + direction (see
-  // core/src/engines/jps/jps.h). Null without BuildJumpTable.
-  const int8_t* jump_table() const { return jump_table_; }
-
-  // Landmarks for the differential heuristic (ALT) of kAlt and kAuto:
-  // `count` cells of the largest component picked far apart (the first is
-  // the cell farthest from an arbitrary one, each next the cell farthest from
-  // all before it), with the exact distance from each to every cell under
-  // `policy` (8 * count bytes a cell). Searches use them only under that
-  // policy, where h(n) = max(octile * min_cost, max over landmarks L of
-  // |d(L, goal) - d(L, n)|) stays admissible and consistent.
-  // InvalidArgument for count outside [1, kMaxLandmarks] or an unknown
-  // policy; FailedPrecondition when no cell is passable. Not thread-safe:
-  // call it before sharing the map.
-  static constexpr int kMaxLandmarks = 32;
-  absl::Status BuildLandmarks(int count, DiagonalPolicy policy);
-  int landmark_count() const { return landmark_count_; }
-  DiagonalPolicy landmark_policy() const { return landmark_policy_; }
-  const std::vector<Cell>& landmarks() const { return landmarks_; }
-  size_t LandmarkBytes() const {
-    return landmark_distances_ == nullptr
-               ? 0
-               : landmark_distances_->capacity() * sizeof(double);
-  }
-  // landmark_count() distances to the cell at a padded index, -1 for a cell
-  // no landmark reaches (another component, or blocked).
-  // REQUIRES: landmark_count() > 0.
-  const double* landmark_distances(uint32_t padded_index) const {
-    return landmark_distances_->data() +
-           static_cast<size_t>(padded_index) * landmark_count_;
-  }
-  // Shares the landmarks of `other`, a map of the same size of which this
-  // one raises costs or blocks cells only: distances can then only grow, so
-  // the old bounds stay admissible and consistent (and nothing is searched).
-  // REQUIRES: same width and height; not yet shared between threads.
-  void ShareLandmarksOf(const GridMap& other);
-
-  // The HPA* abstraction (Algorithm::kHpa; core/src/engines/hpa/hpa.h): clusters of
-  // 64 x 64 cells, entrances on their borders and the exact costs between a
-  // cluster's entrances inside it, for one diagonal policy. BuildHpa makes
-  // it from scratch; RepairHpaFrom rebuilds only the clusters (and the
-  // neighbours across a border) that `rects` reach and shares the rest
-  // with `previous`, whose abstraction must be for `policy`. Not
-  // thread-safe: call before sharing the map.
-  absl::Status BuildHpa(DiagonalPolicy policy);
-  void RepairHpaFrom(const GridMap& previous, absl::Span<const CellRect> rects);
-  bool has_hpa() const { return hpa_ != nullptr; }
-  // REQUIRES: has_hpa().
-  DiagonalPolicy hpa_policy() const;
-  size_t HpaBytes() const;
-  const internal::HpaAbstraction* hpa() const { return hpa_.get(); }
-  // True when both maps carry equal abstractions (or neither has one).
-  bool HpaEquals(const GridMap& other) const;
-  // At least the bytes BuildHpa would take on this map (every pair of a
-  // cluster's entrances joined): counts the entrances, a pass over the
-  // cluster borders, without building anything, so that limits are checked
-  // first.
-  size_t HpaBytesFor() const;
-
-  // The subgoal graph (Algorithm::kSubgoal; core/src/engines/subgoal/
-  // subgoal_graph.h): the exact method for huge uniform-cost maps under
-  // kNoCornerCutting. Built from scratch (no local repair: an updated
-  // version has none until its owner builds it again). FailedPrecondition
-  // on a map of mixed costs. Not thread-safe: call before sharing the map.
-  absl::Status BuildSubgoalGraph();
-  bool has_subgoal_graph() const { return subgoal_graph_ != nullptr; }
-  const internal::SubgoalGraph* subgoal_graph() const {
-    return subgoal_graph_.get();
-  }
-  size_t SubgoalGraphBytes() const;
-  // Its subgoals and (directed) edges; 0 without a graph.
-  size_t SubgoalGraphNodes() const;
-  size_t SubgoalGraphEdges() const;
-  // Shares the graph of `other`, a map with the same passable cells.
-  // REQUIRES: not yet shared between threads.
-  void ShareSubgoalGraphOf(const GridMap& other) {
-    subgoal_graph_ = other.subgoal_graph_;
-  }
-  // An estimate of SubgoalGraphBytes after BuildSubgoalGraph, from a count
-  // of the subgoals (one pass over the map): the bit lines, and per subgoal
-  // its records, its landmark distances and 80 edges (the shared maps
-  // average 3 to 20 edges a subgoal, the 8192 x 8192 world 68).
-  size_t SubgoalGraphBytesFor() const;
-  // True when both maps carry graphs with the same nodes and edges (or
-  // neither has one).
-  bool SubgoalGraphEquals(const GridMap& other) const;
+  // Replaces what owner attached (null removes it). Not thread-safe: call it
+  // before sharing the map.
+  void Attach(Algorithm owner,
+              std::shared_ptr<const internal::MapAttachment> structure);
 
   // Bit lines of uniform-cost maps (empty otherwise): bit 64 + i of a line is
   // 1 when padded cell i of that padded row (column) is passable; the 64
@@ -336,9 +203,8 @@ class GridMap {
   void SetCosts(std::shared_ptr<const internal::CowBuffer> costs);
   void SetBitLines(std::shared_ptr<const internal::CowBuffer> rows,
                    std::shared_ptr<const internal::CowBuffer> columns);
-  void SetJumpTable(std::shared_ptr<const internal::CowBuffer> table);
-  static int32_t JumpBlocksX(int32_t width) {
-    return (width + 2 + kJumpBlockWidth - 1) >> kJumpBlockShiftX;
+  static size_t SlotOf(Algorithm owner) {
+    return static_cast<size_t>(owner);  // < kAttachmentSlots: registry.cc.
   }
   // min_cost_, max_cost_ and passable_count_ from cost_counts_.
   void StatsFromCounts();
@@ -355,7 +221,6 @@ class GridMap {
   std::shared_ptr<const internal::CowBuffer> costs_buffer_;
   std::shared_ptr<const internal::CowBuffer> row_bits_buffer_;
   std::shared_ptr<const internal::CowBuffer> column_bits_buffer_;
-  std::shared_ptr<const internal::CowBuffer> jump_table_buffer_;
   const uint8_t* padded_costs_ = nullptr;
   size_t padded_size_ = 0;
   std::shared_ptr<const internal::ComponentTiles> components_;
@@ -363,18 +228,9 @@ class GridMap {
   size_t column_bit_words_ = 0;
   const uint64_t* row_bits_ = nullptr;
   const uint64_t* column_bits_ = nullptr;
-  const int8_t* jump_table_ = nullptr;
-  int32_t jump_blocks_x_ = 0;
-  std::shared_ptr<const AutoChoice> auto_choice_;
-  int landmark_count_ = 0;
-  DiagonalPolicy landmark_policy_ = DiagonalPolicy::kNoCornerCutting;
-  std::vector<Cell> landmarks_;
-  // Shared, not copied, by copies of the map and by ShareLandmarksOf.
-  std::shared_ptr<const std::vector<double>> landmark_distances_;
-  // Shared by copies of the map; versions share its untouched clusters.
-  std::shared_ptr<const internal::HpaAbstraction> hpa_;
-  // Shared by copies of the map; never carried to a new version.
-  std::shared_ptr<const internal::SubgoalGraph> subgoal_graph_;
+  // Engines' structures by their Algorithm value (attachment.h).
+  std::array<std::shared_ptr<const internal::MapAttachment>, kAttachmentSlots>
+      attachments_;
 };
 
 }  // namespace gridstar

@@ -9,6 +9,11 @@
 // gridstar/algorithms.inc, the list the Algorithm enum is made from; adding
 // an engine is that line, its folder, the proto enum value and its docs row.
 //
+// An engine with a precomputed structure attaches it to the map in its own
+// slot (map/attachment.h) and hands out its DerivedStructure (Structure
+// below); nothing outside its folder builds or reads it but through
+// gridstar/structures.h.
+//
 // What FindPath does with an engine, in order: Resolve (which engine
 // answers the query on this map: itself, or another it stands in for, which
 // is resolved in turn), Prepare (its part of the search parameters: the
@@ -20,7 +25,10 @@
 #ifndef GRIDSTAR_SRC_ENGINES_ENGINE_H_
 #define GRIDSTAR_SRC_ENGINES_ENGINE_H_
 
+#include <memory>
+
 #include "absl/types/span.h"
+#include "gridstar/derived_structure.h"
 #include "gridstar/grid_map.h"
 #include "gridstar/path_query.h"
 #include "gridstar/types.h"
@@ -73,6 +81,18 @@ class Engine {
   virtual void Run(const GridMap& map, const PathQuery& query,
                    const SearchParams& params, SearchState& state,
                    PathResult* result) const = 0;
+
+  // The structure this engine precomputes (derived_structure.h) when
+  // `options` ask for it; null otherwise, and for engines without one.
+  // BuildDerived and RepairDerived (derived_data.h) drive the structures in
+  // structure_order() (lower first; auto's measurement last, so that every
+  // other structure's engine is a candidate).
+  virtual std::unique_ptr<const DerivedStructure> Structure(
+      const DerivedOptions& options) const {
+    (void)options;
+    return nullptr;
+  }
+  virtual int structure_order() const { return 0; }
 
   // True when Run's waypoints are its answer (IsAnyAngle, types.h):
   // FindPath then does not string-pull them.

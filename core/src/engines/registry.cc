@@ -8,10 +8,13 @@
 
 namespace gridstar::internal {
 
-// Every engine has a scratch slot in a SearchState.
+// Every engine has a scratch slot in a SearchState and an attachment slot in
+// a GridMap.
 #define GRIDSTAR_ALGORITHM(enumerator, value, name, optimal, any_angle) \
-  static_assert((value) < kEngineScratchSlots,                         \
-                "raise kEngineScratchSlots (search/search_state.h)");
+  static_assert((value) < kEngineScratchSlots,                          \
+                "raise kEngineScratchSlots (search/search_state.h)");   \
+  static_assert((value) < GridMap::kAttachmentSlots,                    \
+                "raise GridMap::kAttachmentSlots (gridstar/grid_map.h)");
 #include "gridstar/algorithms.inc"
 #undef GRIDSTAR_ALGORITHM
 

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
-#include "engines/jps/jps.h"
+#include "map/attachment.h"
 #include "map/component_tiles.h"
 #include "storage/cow_buffer.h"
 
@@ -55,7 +55,6 @@ absl::StatusOr<GridMap> GridMap::FromCosts(int64_t width, int64_t height,
   GridMap map;
   map.width_ = static_cast<int32_t>(width);
   map.height_ = static_cast<int32_t>(height);
-  map.jump_blocks_x_ = JumpBlocksX(map.width_);
   const size_t pw = static_cast<size_t>(width) + 2;
   const size_t padded = pw * (static_cast<size_t>(height) + 2);
   absl::StatusOr<internal::CowBuffer> buffer =
@@ -109,17 +108,9 @@ void GridMap::SetBitLines(std::shared_ptr<const internal::CowBuffer> rows,
   if (row_bits_ == nullptr) row_bit_words_ = column_bit_words_ = 0;
 }
 
-void GridMap::SetJumpTable(std::shared_ptr<const internal::CowBuffer> table) {
-  jump_table_buffer_ = std::move(table);
-  jump_table_ =
-      jump_table_buffer_ == nullptr
-          ? nullptr
-          : reinterpret_cast<const int8_t*>(jump_table_buffer_->data());
-}
-
-void GridMap::ShareJumpTableOf(const GridMap& other) {
-  assert(other.width_ == width_ && other.height_ == height_);
-  SetJumpTable(other.jump_table_buffer_);
+void GridMap::Attach(Algorithm owner,
+                     std::shared_ptr<const internal::MapAttachment> structure) {
+  attachments_[SlotOf(owner)] = std::move(structure);
 }
 
 absl::Status GridMap::BuildBitLines() {
@@ -231,38 +222,27 @@ size_t GridMap::MemoryBytes() const {
          cost_counts_.capacity() * sizeof(int64_t) +
          (components_ == nullptr ? 0 : components_->MemoryBytes()) +
          bytes(row_bits_buffer_) + bytes(column_bits_buffer_) +
-         JumpTableBytes() + LandmarkBytes() + HpaBytes();
+         AttachmentBytes();
 }
 
-size_t GridMap::UnsharedTileBytes() const {
+size_t GridMap::AttachmentBytes() const {
   size_t bytes = 0;
-  for (const auto* b : {&costs_buffer_, &row_bits_buffer_, &column_bits_buffer_,
-                        &jump_table_buffer_}) {
-    if (*b != nullptr) bytes += (*b)->private_chunks() * (*b)->chunk_bytes();
+  for (const auto& a : attachments_) {
+    if (a != nullptr) bytes += a->HeldBytes();
   }
   return bytes;
 }
 
-size_t GridMap::JumpTableBytes() const {
-  return jump_table_buffer_ == nullptr ? 0 : jump_table_buffer_->size();
-}
-
-absl::Status GridMap::BuildJumpTable() {
-  if (!uniform_cost()) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "jump_table: needs a map whose passable cells all cost the same (this "
-        "one's costs are ",
-        min_cost_, "..", max_cost_, ")"));
+size_t GridMap::UnsharedTileBytes() const {
+  size_t bytes = 0;
+  for (const auto* b :
+       {&costs_buffer_, &row_bits_buffer_, &column_bits_buffer_}) {
+    if (*b != nullptr) bytes += (*b)->private_chunks() * (*b)->chunk_bytes();
   }
-  absl::StatusOr<internal::CowBuffer> table =
-      internal::CowBuffer::Create(JumpTableBytesFor(width_, height_),
-                                  kTileBytes);
-  if (!table.ok()) return table.status();
-  internal::ComputeJumpTable(
-      *this, reinterpret_cast<int8_t*>(table->mutable_data()));
-  if (absl::Status s = table->Seal(); !s.ok()) return s;
-  SetJumpTable(std::make_shared<const internal::CowBuffer>(*std::move(table)));
-  return absl::OkStatus();
+  for (const auto& a : attachments_) {
+    if (a != nullptr) bytes += a->UnsharedTileBytes();
+  }
+  return bytes;
 }
 
 absl::Status GridMap::CheckPassable(absl::string_view field, Cell c) const {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "map/attachment.h"
 #include "map/component_tiles.h"
 #include "storage/cow_buffer.h"
 
@@ -110,10 +111,13 @@ absl::StatusOr<GridMap> ApplyChanges(const GridMap& previous,
   next.width_ = previous.width_;
   next.height_ = previous.height_;
   next.padded_size_ = previous.padded_size_;
-  next.jump_blocks_x_ = previous.jump_blocks_x_;
   next.cost_counts_ = previous.cost_counts_;
-  // What kAuto runs was measured at registration; versions keep it.
-  next.auto_choice_ = previous.auto_choice_;
+  // What holds across versions (auto's measurement) is kept; the rest is
+  // for each structure's Repair (derived_data.h).
+  for (size_t i = 0; i < previous.attachments_.size(); ++i) {
+    const auto& a = previous.attachments_[i];
+    if (a != nullptr && a->KeptByNewVersions()) next.attachments_[i] = a;
+  }
   absl::StatusOr<internal::CowBuffer> costs = previous.costs_buffer_->Fork();
   if (!costs.ok()) return costs.status();
   const size_t pw = static_cast<size_t>(previous.width_) + 2;

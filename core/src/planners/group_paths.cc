@@ -10,6 +10,7 @@
 #include "absl/time/clock.h"
 #include "base/geometry.h"
 #include "gridstar/find_path.h"
+#include "gridstar/structures.h"
 #include "search/checks.h"
 
 namespace gridstar {
@@ -173,7 +174,7 @@ class GroupSolver {
     // cells (the goal's component, most of them on most maps) at its time
     // per cell, then each unit follows it; splicing costs its measured
     // time per cell of the units' distance to the goal. The cheaper wins.
-    const AutoChoice* choice = map_.auto_choice();
+    const AutoChoice* choice = AutoChoiceOf(map_);
     if (choice != nullptr && choice->policy == q_.movement.diagonal &&
         choice->flow_us_per_cell > 0) {
       for (const AutoCandidate& c : choice->candidates) {

@@ -2,6 +2,7 @@
 // on the shared best-first loop: served when the landmarks were built for the
 // query's policy and reach its goal; A* otherwise.
 
+#include "engines/alt/landmarks.h"
 #include "engines/engine.h"
 
 namespace gridstar::internal {
@@ -13,21 +14,28 @@ class AltEngine final : public BestFirstEngine {
   Algorithm Resolve(const GridMap& map, const PathQuery& query) const override {
     const DiagonalPolicy policy = query.movement.diagonal;
     const Cell goal = query.goal;
-    const bool serves =
-        map.landmark_count() > 0 && map.landmark_policy() == policy &&
-        map.Passable(goal) &&
-        map.landmark_distances(map.PaddedIndex(goal))[0] >= 0;
+    const Landmarks* landmarks = LandmarksOf(map);
+    const bool serves = landmarks != nullptr && landmarks->policy() == policy &&
+                        map.Passable(goal) &&
+                        landmarks->distances(map.PaddedIndex(goal))[0] >= 0;
     return serves ? Algorithm::kAlt : Algorithm::kAStar;
   }
   bool AutoCandidate(const GridMap& map, DiagonalPolicy policy) const override {
-    return map.landmark_count() > 0 && map.landmark_policy() == policy;
+    const Landmarks* landmarks = LandmarksOf(map);
+    return landmarks != nullptr && landmarks->policy() == policy;
   }
   int auto_order() const override { return 3; }
+  std::unique_ptr<const DerivedStructure> Structure(
+      const DerivedOptions& options) const override {
+    return LandmarksStructure(options);
+  }
+  int structure_order() const override { return 0; }
   void Prepare(const GridMap& map, const PathQuery&,
                SearchParams* params) const override {
-    params->landmarks = map.landmark_distances(0);
-    params->goal_landmarks = map.landmark_distances(params->goal);
-    params->landmark_count = map.landmark_count();
+    const Landmarks* landmarks = LandmarksOf(map);
+    params->landmarks = landmarks->distances(0);
+    params->goal_landmarks = landmarks->distances(params->goal);
+    params->landmark_count = landmarks->count();
   }
 };
 

@@ -2,6 +2,8 @@
 // Goldberg & Harrelson 2005), computed with the exhaustive Dijkstra of
 // flow fields.
 
+#include "engines/alt/landmarks.h"
+
 #include <algorithm>
 #include <cassert>
 #include <limits>
@@ -10,12 +12,17 @@
 
 #include "absl/strings/str_cat.h"
 #include "gridstar/grid_map.h"
+#include "gridstar/query.h"
 #include "gridstar/search_context.h"
+#include "gridstar/structures.h"
 #include "search/search_loop.h"
 
 namespace gridstar {
 
-absl::Status GridMap::BuildLandmarks(int count, DiagonalPolicy policy) {
+using internal::Landmarks;
+using internal::LandmarksOf;
+
+absl::Status BuildLandmarks(GridMap* map, int count, DiagonalPolicy policy) {
   if (count < 1 || count > kMaxLandmarks) {
     return absl::InvalidArgumentError(absl::StrCat(
         "landmarks: ", count, " is out of range [1, ", kMaxLandmarks, "]"));
@@ -23,27 +30,28 @@ absl::Status GridMap::BuildLandmarks(int count, DiagonalPolicy policy) {
   if (absl::Status s = ValidateMovement(MovementModel{policy}); !s.ok()) {
     return s;
   }
-  if (passable_count_ == 0) {
+  if (map->passable_count() == 0) {
     return absl::FailedPreconditionError(
         "landmarks: the map has no passable cell");
   }
   // Landmarks go into the largest component, where most queries are.
-  const std::vector<int64_t> sizes = ComponentSizes();
+  const std::vector<int64_t> sizes = map->ComponentSizes();
   const uint32_t largest = static_cast<uint32_t>(
       std::max_element(sizes.begin() + 1, sizes.end()) - sizes.begin());
   Cell from;
-  for (int64_t i = 0; i < cell_count(); ++i) {
-    from = Cell{static_cast<int32_t>(i % width_),
-                static_cast<int32_t>(i / width_)};
-    if (component(from) == largest) break;
+  const int32_t width = map->width();
+  for (int64_t i = 0; i < map->cell_count(); ++i) {
+    from =
+        Cell{static_cast<int32_t>(i % width), static_cast<int32_t>(i / width)};
+    if (map->component(from) == largest) break;
   }
 
   SearchContextOptions options;
-  options.max_cells = static_cast<int64_t>(padded_size());
+  options.max_cells = static_cast<int64_t>(map->padded_size());
   SearchContext context(options);
   internal::SearchState& state = context.state();
-  const size_t n = padded_size();
-  auto distances = std::make_shared<std::vector<double>>(n * count, -1.0);
+  const size_t n = map->padded_size();
+  std::vector<double> distances(n * count, -1.0);
   // Distance from each cell to the nearest landmark chosen so far.
   std::vector<double> nearest(n, std::numeric_limits<double>::infinity());
 
@@ -52,18 +60,18 @@ absl::Status GridMap::BuildLandmarks(int count, DiagonalPolicy policy) {
   auto sweep = [&](Cell source, int record) {
     uint64_t expanded = 0;
     const PartialReason stop = internal::RunDistanceSearch(
-        *this, source, policy, std::numeric_limits<double>::infinity(),
+        *map, source, policy, std::numeric_limits<double>::infinity(),
         SearchBudget(), 0, state, &expanded);
     assert(stop == PartialReason::kNone);
     (void)stop;
-    uint32_t farthest = PaddedIndex(source);
+    uint32_t farthest = map->PaddedIndex(source);
     double best = -1;
     for (uint32_t pi = 0; pi < n; ++pi) {
       const internal::Node& node = state.nodes[pi];
       if (node.stamp != state.closed_mark) continue;
       double d = node.g;
       if (record >= 0) {
-        (*distances)[size_t{pi} * count + record] = d;
+        distances[size_t{pi} * count + record] = d;
         nearest[pi] = std::min(nearest[pi], d);
         d = nearest[pi];
       }
@@ -72,7 +80,7 @@ absl::Status GridMap::BuildLandmarks(int count, DiagonalPolicy policy) {
         farthest = pi;
       }
     }
-    return CellOfPaddedIndex(farthest);
+    return map->CellOfPaddedIndex(farthest);
   };
 
   std::vector<Cell> chosen;
@@ -81,19 +89,103 @@ absl::Status GridMap::BuildLandmarks(int count, DiagonalPolicy policy) {
     chosen.push_back(from);
     from = sweep(from, k);
   }
-  landmark_count_ = count;
-  landmark_policy_ = policy;
-  landmarks_ = std::move(chosen);
-  landmark_distances_ = std::move(distances);
+  map->Attach(Algorithm::kAlt,
+              std::make_shared<const Landmarks>(std::move(chosen), policy,
+                                                std::move(distances)));
   return absl::OkStatus();
 }
 
-void GridMap::ShareLandmarksOf(const GridMap& other) {
-  assert(other.width_ == width_ && other.height_ == height_);
-  landmark_count_ = other.landmark_count_;
-  landmark_policy_ = other.landmark_policy_;
-  landmarks_ = other.landmarks_;
-  landmark_distances_ = other.landmark_distances_;
+void ShareLandmarks(const GridMap& from, GridMap* to) {
+  assert(from.width() == to->width() && from.height() == to->height());
+  to->Attach(Algorithm::kAlt, from.shared_attachment(Algorithm::kAlt));
 }
+
+int LandmarkCount(const GridMap& map) {
+  const Landmarks* l = LandmarksOf(map);
+  return l == nullptr ? 0 : l->count();
+}
+
+DiagonalPolicy LandmarkPolicy(const GridMap& map) {
+  return LandmarksOf(map)->policy();
+}
+
+const std::vector<Cell>& LandmarkCells(const GridMap& map) {
+  static const std::vector<Cell>* const kNone = new std::vector<Cell>();
+  const Landmarks* l = LandmarksOf(map);
+  return l == nullptr ? *kNone : l->cells();
+}
+
+size_t LandmarkBytes(const GridMap& map) {
+  const Landmarks* l = LandmarksOf(map);
+  return l == nullptr ? 0 : l->HeldBytes();
+}
+
+bool LandmarksEqual(const GridMap& a, const GridMap& b) {
+  const Landmarks* x = LandmarksOf(a);
+  const Landmarks* y = LandmarksOf(b);
+  if (x == nullptr || y == nullptr) return x == y;
+  return x == y || x->SameAs(*y);
+}
+
+namespace {
+
+// Landmark distances for the differential heuristic (8 bytes a padded cell
+// per landmark).
+class LandmarksDerived final : public DerivedStructure {
+ public:
+  LandmarksDerived(int count, DiagonalPolicy policy, bool defer)
+      : count_(count), policy_(policy), defer_(defer) {}
+  absl::string_view name() const override { return "landmarks"; }
+  size_t HeldBytes(const GridMap& map) const override {
+    return LandmarkBytes(map);
+  }
+  bool AppliesTo(const GridMap& map) const override {
+    return map.passable_count() > 0;
+  }
+  size_t BytesFor(const GridMap& map) const override {
+    return AppliesTo(map) ? map.padded_size() * sizeof(double) *
+                                static_cast<size_t>(count_)
+                          : 0;
+  }
+  absl::StatusOr<DerivedOutcome> Build(GridMap* map) const override {
+    if (!AppliesTo(*map)) return DerivedOutcome::kAbsent;
+    if (absl::Status s = BuildLandmarks(map, count_, policy_); !s.ok()) {
+      return s;
+    }
+    return DerivedOutcome::kBuilt;
+  }
+  absl::StatusOr<DerivedOutcome> Repair(const GridMap& previous,
+                                        const ChangeSummary& summary,
+                                        GridMap* next) const override {
+    if (!AppliesTo(*next)) return DerivedOutcome::kAbsent;
+    // Distances only grow when costs only rise: the old bounds stay
+    // admissible and consistent, and nothing is searched.
+    if (summary.only_raised && LandmarkCount(previous) == count_ &&
+        LandmarkPolicy(previous) == policy_) {
+      ShareLandmarks(previous, next);
+      return DerivedOutcome::kKept;
+    }
+    if (defer_) return DerivedOutcome::kDeferred;
+    return Build(next);
+  }
+
+ private:
+  const int count_;
+  const DiagonalPolicy policy_;
+  const bool defer_;
+};
+
+}  // namespace
+
+namespace internal {
+
+std::unique_ptr<const DerivedStructure> LandmarksStructure(
+    const DerivedOptions& options) {
+  if (!(options.landmarks > 0)) return nullptr;
+  return std::make_unique<LandmarksDerived>(options.landmarks, options.landmark_policy,
+      options.defer_landmark_rebuild);
+}
+
+}  // namespace internal
 
 }  // namespace gridstar

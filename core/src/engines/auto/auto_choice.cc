@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <memory>
 #include <random>
 #include <utility>
 
@@ -17,6 +18,8 @@
 #include "gridstar/group_paths.h"
 #include "gridstar/query.h"
 #include "gridstar/search_context.h"
+#include "gridstar/structures.h"
+#include "map/attachment.h"
 
 namespace gridstar {
 namespace {
@@ -302,5 +305,49 @@ AutoChoice MeasureAutoChoice(const GridMap& map,
   choice.micros = MicrosSince(t0);
   return choice;
 }
+
+}  // namespace gridstar
+
+// --- The measured choice attached to its map (structures.h).
+
+namespace gridstar {
+namespace {
+
+class AttachedChoice final : public internal::MapAttachment {
+ public:
+  explicit AttachedChoice(std::shared_ptr<const AutoChoice> choice)
+      : choice_(std::move(choice)) {}
+  const AutoChoice& choice() const { return *choice_; }
+  size_t HeldBytes() const override {
+    return sizeof(*this) + sizeof(AutoChoice) +
+           choice_->candidates.capacity() * sizeof(AutoCandidate);
+  }
+  // Measured at registration; every version keeps it.
+  bool KeptByNewVersions() const override { return true; }
+
+ private:
+  const std::shared_ptr<const AutoChoice> choice_;
+};
+
+}  // namespace
+
+void SetAutoChoice(GridMap* map, std::shared_ptr<const AutoChoice> choice) {
+  map->Attach(Algorithm::kAuto,
+              choice == nullptr
+                  ? nullptr
+                  : std::make_shared<const AttachedChoice>(std::move(choice)));
+}
+
+const AutoChoice* AutoChoiceOf(const GridMap& map) {
+  const auto* attached =
+      internal::AttachedTo<AttachedChoice>(map, Algorithm::kAuto);
+  return attached == nullptr ? nullptr : &attached->choice();
+}
+
+size_t AutoChoiceBytes(const GridMap& map) {
+  const internal::MapAttachment* attached = map.attachment(Algorithm::kAuto);
+  return attached == nullptr ? 0 : attached->HeldBytes();
+}
+
 
 }  // namespace gridstar

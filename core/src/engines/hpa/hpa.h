@@ -43,9 +43,11 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "gridstar/derived_structure.h"
 #include "gridstar/grid_map.h"
 #include "gridstar/path_query.h"
 #include "gridstar/types.h"
+#include "map/attachment.h"
 
 namespace gridstar::internal {
 
@@ -131,7 +133,7 @@ struct HpaCluster {
   absl::Span<const uint16_t> TurnsOf(uint32_t i, uint32_t j) const;
 };
 
-class HpaAbstraction {
+class HpaAbstraction final : public MapAttachment {
  public:
   // Builds the abstraction of `map` for `policy`.
   static std::shared_ptr<const HpaAbstraction> Build(const GridMap& map,
@@ -160,6 +162,7 @@ class HpaAbstraction {
   uint32_t node_count() const { return offsets_.back(); }
   size_t edge_count() const;
   size_t MemoryBytes() const;
+  size_t HeldBytes() const override { return MemoryBytes(); }
   // Clusters rebuilt by the Repair that made this abstraction (all of them
   // for Build).
   size_t clusters_built() const { return clusters_built_; }
@@ -236,6 +239,15 @@ void SetHpaNearSearchForTesting(bool enabled);
 // generated, partial when the budget ran out).
 void RunHpa(const GridMap& map, const HpaAbstraction& hpa,
             const SearchParams& p, SearchState& state, PathResult* r);
+
+// Its DerivedStructure (derived_structure.h) when `options` ask for it,
+// else null.
+std::unique_ptr<const DerivedStructure> HpaStructure(const DerivedOptions& options);
+
+// map's abstraction (Algorithm::kHpa's attachment), null without one.
+inline const HpaAbstraction* HpaOf(const GridMap& map) {
+  return AttachedTo<HpaAbstraction>(map, Algorithm::kHpa);
+}
 
 }  // namespace gridstar::internal
 

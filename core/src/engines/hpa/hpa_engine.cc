@@ -11,13 +11,19 @@ class HpaEngine final : public Engine {
  public:
   Algorithm algorithm() const override { return Algorithm::kHpa; }
   Algorithm Resolve(const GridMap& map, const PathQuery& query) const override {
-    return map.has_hpa() && map.hpa_policy() == query.movement.diagonal
+    const HpaAbstraction* hpa = HpaOf(map);
+    return hpa != nullptr && hpa->policy() == query.movement.diagonal
                ? Algorithm::kHpa
                : Algorithm::kAuto;
   }
+  std::unique_ptr<const DerivedStructure> Structure(
+      const DerivedOptions& options) const override {
+    return HpaStructure(options);
+  }
+  int structure_order() const override { return 2; }
   void Run(const GridMap& map, const PathQuery&, const SearchParams& params,
            SearchState& state, PathResult* result) const override {
-    RunHpa(map, *map.hpa(), params, state, result);
+    RunHpa(map, *HpaOf(map), params, state, result);
   }
 };
 

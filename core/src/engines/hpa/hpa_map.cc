@@ -1,40 +1,95 @@
-// GridMap's HPA* members (grid_map.h), kept with the abstraction they hold.
+// The HPA* abstraction as structures.h offers it to code outside the
+// engines: built, repaired and asked about on a map (Algorithm::kHpa's
+// attachment).
 
 #include "absl/strings/str_cat.h"
 #include "engines/hpa/hpa.h"
 #include "gridstar/grid_map.h"
 #include "gridstar/query.h"
+#include "gridstar/structures.h"
 
 namespace gridstar {
 
-absl::Status GridMap::BuildHpa(DiagonalPolicy policy) {
+using internal::HpaAbstraction;
+using internal::HpaOf;
+
+absl::Status BuildHpa(GridMap* map, DiagonalPolicy policy) {
   if (absl::Status s = ValidateMovement(MovementModel{policy}); !s.ok()) {
     return s;
   }
-  hpa_ = internal::HpaAbstraction::Build(*this, policy);
+  map->Attach(Algorithm::kHpa, HpaAbstraction::Build(*map, policy));
   return absl::OkStatus();
 }
 
-void GridMap::RepairHpaFrom(const GridMap& previous,
-                            absl::Span<const CellRect> rects) {
-  hpa_ = internal::HpaAbstraction::Repair(*previous.hpa_, *this, rects);
+void RepairHpa(const GridMap& previous, absl::Span<const CellRect> rects,
+               GridMap* next) {
+  next->Attach(Algorithm::kHpa,
+               HpaAbstraction::Repair(*HpaOf(previous), *next, rects));
 }
 
-DiagonalPolicy GridMap::hpa_policy() const { return hpa_->policy(); }
+bool HasHpa(const GridMap& map) { return HpaOf(map) != nullptr; }
 
-size_t GridMap::HpaBytes() const {
-  return hpa_ == nullptr ? 0 : hpa_->MemoryBytes();
+DiagonalPolicy HpaPolicy(const GridMap& map) { return HpaOf(map)->policy(); }
+
+size_t HpaBytes(const GridMap& map) {
+  const HpaAbstraction* hpa = HpaOf(map);
+  return hpa == nullptr ? 0 : hpa->MemoryBytes();
 }
 
-bool GridMap::HpaEquals(const GridMap& other) const {
-  if (hpa_ == nullptr || other.hpa_ == nullptr) {
-    return hpa_ == nullptr && other.hpa_ == nullptr;
+bool HpaEquals(const GridMap& a, const GridMap& b) {
+  const HpaAbstraction* x = HpaOf(a);
+  const HpaAbstraction* y = HpaOf(b);
+  if (x == nullptr || y == nullptr) return x == y;
+  return x->SameAs(*y);
+}
+
+size_t HpaBytesFor(const GridMap& map) {
+  return HpaAbstraction::BytesUpperBound(map);
+}
+
+namespace {
+
+// The HPA* abstraction (engines/hpa/hpa.h) for one policy, on any map.
+class HpaDerived final : public DerivedStructure {
+ public:
+  explicit HpaDerived(DiagonalPolicy policy) : policy_(policy) {}
+  absl::string_view name() const override { return "hpa"; }
+  size_t HeldBytes(const GridMap& map) const override { return HpaBytes(map); }
+  bool AppliesTo(const GridMap&) const override { return true; }
+  size_t BytesFor(const GridMap& map) const override {
+    return HpaBytesFor(map);
   }
-  return hpa_->SameAs(*other.hpa_);
+  absl::StatusOr<DerivedOutcome> Build(GridMap* map) const override {
+    if (absl::Status s = BuildHpa(map, policy_); !s.ok()) return s;
+    return DerivedOutcome::kBuilt;
+  }
+  absl::StatusOr<DerivedOutcome> Repair(const GridMap& previous,
+                                        const ChangeSummary& summary,
+                                        GridMap* next) const override {
+    // Without the rectangles (ApplyChangesToCosts) or an abstraction for
+    // this policy to start from, build.
+    if (!HasHpa(previous) || HpaPolicy(previous) != policy_ ||
+        (summary.rects.empty() && summary.cells_changed > 0)) {
+      return Build(next);
+    }
+    RepairHpa(previous, summary.rects, next);
+    return DerivedOutcome::kRepaired;
+  }
+
+ private:
+  const DiagonalPolicy policy_;
+};
+
+}  // namespace
+
+namespace internal {
+
+std::unique_ptr<const DerivedStructure> HpaStructure(
+    const DerivedOptions& options) {
+  if (!(options.hpa)) return nullptr;
+  return std::make_unique<HpaDerived>(options.hpa_policy);
 }
 
-size_t GridMap::HpaBytesFor() const {
-  return internal::HpaAbstraction::BytesUpperBound(*this);
-}
+}  // namespace internal
 
 }  // namespace gridstar

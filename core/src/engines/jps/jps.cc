@@ -170,8 +170,8 @@ class OnlineJumper {
 class TableJumper {
  public:
   TableJumper(const GridMap& map, const SearchParams& p)
-      : table_(map.jump_table()),
-        blocks_x_(map.jump_blocks_x()),
+      : table_(JumpTableOf(map)->entries()),
+        blocks_x_(JumpTableOf(map)->blocks_x()),
         pw_(map.padded_width()),
         goal_(p.goal),
         goal_x_(p.goal_x),
@@ -253,8 +253,7 @@ class TableJumper {
 
  private:
   GRIDSTAR_ALWAYS_INLINE int32_t Entry(int32_t x, int32_t y, int d) const {
-    return table_[GridMap::JumpEntryOf(blocks_x_, x, y) +
-                  static_cast<size_t>(d)];
+    return table_[JumpTable::EntryOf(blocks_x_, x, y) + static_cast<size_t>(d)];
   }
 
   // Follows the continue markers of the line from (x, y) in direction d:
@@ -264,8 +263,8 @@ class TableJumper {
     int32_t base = 0;
     while (*v == kJumpContinue) {
       base += kJumpTableStep;
-      *v = table_[GridMap::JumpEntryOf(blocks_x_, x + base * kJumpDx[d],
-                                       y + base * kJumpDy[d]) +
+      *v = table_[JumpTable::EntryOf(blocks_x_, x + base * kJumpDx[d],
+                                     y + base * kJumpDy[d]) +
                   static_cast<size_t>(d)];
     }
     return base;
@@ -449,6 +448,7 @@ void ComputeJumpTable(const GridMap& map, int8_t* table) {
   const int32_t pw = map.padded_width();
   const int32_t ph = map.height() + 2;
   const uint8_t* costs = map.padded_costs();
+  const int32_t blocks_x = JumpTable::BlocksX(map.width());
   // Bit d (straight d only): the straight line from the cell in direction d
   // ends at a jump point, not a wall. Kept aside, since an entry that says
   // "continue" does not show it.
@@ -459,7 +459,7 @@ void ComputeJumpTable(const GridMap& map, int8_t* table) {
   };
   auto free = [&](int32_t x, int32_t y) { return costs[index(x, y)] != 0; };
   auto at = [&](int32_t x, int32_t y, int d) -> int8_t& {
-    return table[map.JumpEntry(x, y) + static_cast<size_t>(d)];
+    return table[JumpTable::EntryOf(blocks_x, x, y) + static_cast<size_t>(d)];
   };
   // Extends the entry of the next cell by one step; a distance beyond
   // kJumpTableStep becomes "continue".

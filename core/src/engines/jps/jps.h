@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "engines/jps/jump_table.h"
 #include "gridstar/grid_map.h"
 #include "search/search_loop.h"
 
@@ -36,23 +37,24 @@ namespace gridstar::internal {
 inline constexpr const int32_t* kJumpDx = kMoveDx;
 inline constexpr const int32_t* kJumpDy = kMoveDy;
 
-// The jps+ table of `map`, one signed byte per padded cell and direction:
-// entry map.JumpEntry(x, y) + direction is d in [1, kJumpTableStep] when the
-// next jump point in that direction lies d steps away, -d in
-// [-kJumpTableStep, 0] when the direction runs into a wall after d free
-// steps, and kJumpContinue when neither lies within kJumpTableStep steps: the
-// entry of the cell kJumpTableStep steps on (which is free and no jump point)
-// continues the line. Blocked cells hold 0. Eight bytes a cell, so an
-// 8192 x 8192 map's table (537 MB) fits the default --max_derived_bytes.
-// REQUIRES: map.uniform_cost(); `table` holds padded_size() * 8 zeros.
+// The jps+ table of `map`, one signed byte per padded cell and direction
+// (laid out as jump_table.h says): entry JumpTable::Entry(x, y) + direction
+// is d in [1, kJumpTableStep] when the next jump point in that direction
+// lies d steps away, -d in [-kJumpTableStep, 0] when the direction runs into
+// a wall after d free steps, and kJumpContinue when neither lies within
+// kJumpTableStep steps: the entry of the cell kJumpTableStep steps on (which
+// is free and no jump point) continues the line. Blocked cells hold 0. Eight
+// bytes a cell, so an 8192 x 8192 map's table (537 MB) fits the default
+// --max_derived_bytes.
+// REQUIRES: map.uniform_cost(); `table` holds JumpTable::BytesFor zeros.
 inline constexpr int8_t kJumpTableStep = 127;
 inline constexpr int8_t kJumpContinue = -128;
 void ComputeJumpTable(const GridMap& map, int8_t* table);
 
 // The engines. REQUIRES: map.uniform_cost(), state.BeginSearch(map) done,
 // params as FindPath prepares them for astar; RunJpsPlus also
-// map.has_jump_table(). Each fills cells, cost, expanded, generated and the
-// partial fields of *result.
+// JumpTableOf(map) != nullptr. Each fills cells, cost, expanded, generated and
+// the partial fields of *result.
 void RunJps(const GridMap& map, const SearchParams& params, SearchState& state,
             PathResult* result);
 void RunJpsPlus(const GridMap& map, const SearchParams& params,

@@ -37,12 +37,17 @@ class JpsPlusEngine final : public Engine {
   Algorithm algorithm() const override { return Algorithm::kJpsPlus; }
   Algorithm Resolve(const GridMap& map, const PathQuery& query) const override {
     if (!Jumps(map, query.movement.diagonal)) return Algorithm::kAStar;
-    return map.has_jump_table() ? Algorithm::kJpsPlus : Algorithm::kJps;
+    return JumpTableOf(map) != nullptr ? Algorithm::kJpsPlus : Algorithm::kJps;
   }
   bool AutoCandidate(const GridMap& map, DiagonalPolicy policy) const override {
-    return Jumps(map, policy) && map.has_jump_table();
+    return Jumps(map, policy) && JumpTableOf(map) != nullptr;
   }
   int auto_order() const override { return 1; }
+  std::unique_ptr<const DerivedStructure> Structure(
+      const DerivedOptions& options) const override {
+    return JumpTableStructure(options);
+  }
+  int structure_order() const override { return 1; }
   void Run(const GridMap& map, const PathQuery&, const SearchParams& params,
            SearchState& state, PathResult* result) const override {
     RunJpsPlus(map, params, state, result);

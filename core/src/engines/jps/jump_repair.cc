@@ -1,4 +1,4 @@
-// Local repair of the jps+ jump table (GridMap::RepairJumpTable).
+// Local repair of the jps+ jump table (RepairJumpTable, structures.h).
 //
 // An entry depends on its own cell, the next cell in its direction, their
 // side cells (straight directions) or the two cells a diagonal passes, and
@@ -29,7 +29,9 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "engines/jps/jps.h"
+#include "engines/jps/jump_table.h"
 #include "gridstar/grid_map.h"
+#include "gridstar/structures.h"
 #include "storage/cow_buffer.h"
 
 namespace gridstar {
@@ -60,7 +62,8 @@ class TableRepair {
       : map_(map),
         costs_(map.padded_costs()),
         old_costs_(previous.padded_costs()),
-        old_table_(previous.jump_table()),
+        old_table_(internal::JumpTableOf(previous)->entries()),
+        blocks_x_(internal::JumpTable::BlocksX(map.width())),
         pw_(map.padded_width()),
         ph_(map.height() + 2),
         table_(table) {}
@@ -142,11 +145,12 @@ class TableRepair {
   }
   bool Free(int32_t x, int32_t y) const { return costs_[Index(x, y)] != 0; }
   int8_t Get(int32_t x, int32_t y, int d) const {
-    return static_cast<int8_t>(table_->Read(map_.JumpEntry(x, y) + d));
+    return static_cast<int8_t>(
+        table_->Read(internal::JumpTable::EntryOf(blocks_x_, x, y) + d));
   }
   void Set(int32_t x, int32_t y, int d, int8_t v) {
     if (Get(x, y, d) == v) return;
-    const size_t offset = map_.JumpEntry(x, y);
+    const size_t offset = internal::JumpTable::EntryOf(blocks_x_, x, y);
     status_.Update(table_->MakeWritable(offset, 8));
     if (!status_.ok()) return;
     table_->mutable_data()[offset + d] = static_cast<uint8_t>(v);
@@ -168,7 +172,8 @@ class TableRepair {
   bool EndedAtJump(int32_t x, int32_t y, int d) const {
     if (!Inside(x, y) || old_costs_[Index(x, y)] == 0) return false;
     for (;;) {
-      const int8_t v = old_table_[map_.JumpEntry(x, y) + d];
+      const int8_t v =
+          old_table_[internal::JumpTable::EntryOf(blocks_x_, x, y) + d];
       if (v != kJumpContinue) return v > 0;
       x += kJumpTableStep * kJumpDx[d];
       y += kJumpTableStep * kJumpDy[d];
@@ -250,6 +255,7 @@ class TableRepair {
   const uint8_t* costs_;
   const uint8_t* old_costs_;
   const int8_t* old_table_;  // Same layout as table_ (same map size).
+  const int32_t blocks_x_;
   const int32_t pw_, ph_;
   internal::CowBuffer* table_;
   absl::Status status_;
@@ -257,23 +263,28 @@ class TableRepair {
 
 }  // namespace
 
-absl::Status GridMap::RepairJumpTable(const GridMap& previous,
-                                      absl::Span<const CellRect> rects) {
-  if (!previous.has_jump_table() || previous.width_ != width_ ||
-      previous.height_ != height_ || !uniform_cost() ||
+absl::Status RepairJumpTable(const GridMap& previous,
+                             absl::Span<const CellRect> rects, GridMap* next) {
+  const internal::JumpTable* before = internal::JumpTableOf(previous);
+  if (before == nullptr || previous.width() != next->width() ||
+      previous.height() != next->height() || !next->uniform_cost() ||
       !previous.uniform_cost()) {
     return absl::FailedPreconditionError(
         "jump_table: repair needs two uniform-cost versions of one map, the "
         "first with a table");
   }
-  absl::StatusOr<internal::CowBuffer> table =
-      previous.jump_table_buffer_->Fork();
+  absl::StatusOr<internal::CowBuffer> table = before->buffer()->Fork();
   if (!table.ok()) return table.status();
-  if (absl::Status s = TableRepair(*this, previous, &*table).Run(rects); !s.ok()) {
+  if (absl::Status s = TableRepair(*next, previous, &*table).Run(rects);
+      !s.ok()) {
     return s;
   }
   if (absl::Status s = table->Seal(); !s.ok()) return s;
-  SetJumpTable(std::make_shared<const internal::CowBuffer>(*std::move(table)));
+  next->Attach(
+      Algorithm::kJpsPlus,
+      std::make_shared<const internal::JumpTable>(
+          std::make_shared<const internal::CowBuffer>(*std::move(table)),
+          next->width()));
   return absl::OkStatus();
 }
 

@@ -9,7 +9,7 @@ namespace gridstar::internal {
 namespace {
 
 bool GraphServes(const GridMap& map, DiagonalPolicy policy) {
-  return map.has_subgoal_graph() && map.uniform_cost() &&
+  return SubgoalGraphOf(map) != nullptr && map.uniform_cost() &&
          policy == DiagonalPolicy::kNoCornerCutting;
 }
 
@@ -24,9 +24,14 @@ class SubgoalEngine final : public Engine {
     return GraphServes(map, policy);
   }
   int auto_order() const override { return 0; }
+  std::unique_ptr<const DerivedStructure> Structure(
+      const DerivedOptions& options) const override {
+    return SubgoalGraphStructure(options);
+  }
+  int structure_order() const override { return 3; }
   void Run(const GridMap& map, const PathQuery&, const SearchParams& params,
            SearchState& state, PathResult* result) const override {
-    RunSubgoal(map, *map.subgoal_graph(), params, state, result);
+    RunSubgoal(map, *SubgoalGraphOf(map), params, state, result);
   }
 };
 

@@ -43,8 +43,10 @@
 #include <vector>
 
 #include "base/geometry.h"
+#include "gridstar/derived_structure.h"
 #include "gridstar/grid_map.h"
 #include "gridstar/path_query.h"
+#include "map/attachment.h"
 
 namespace gridstar::internal {
 
@@ -53,7 +55,7 @@ struct SearchState;
 
 inline constexpr int kSubgoalLandmarks = 8;
 
-class SubgoalGraph {
+class SubgoalGraph final : public MapAttachment {
  public:
   // Builds the graph of `map`. REQUIRES: map.uniform_cost().
   static std::shared_ptr<const SubgoalGraph> Build(const GridMap& map);
@@ -61,6 +63,7 @@ class SubgoalGraph {
   uint32_t node_count() const { return static_cast<uint32_t>(cells_.size()); }
   size_t edge_count() const { return targets_.size(); }
   size_t MemoryBytes() const;
+  size_t HeldBytes() const override { return MemoryBytes(); }
   // Landmarks actually placed (fewer than kSubgoalLandmarks on a map with
   // few subgoals; 0 without any).
   int landmark_count() const { return landmark_count_; }
@@ -235,6 +238,15 @@ bool SubgoalGraph::Scan(const GridMap& map, uint32_t cell, uint32_t target,
 // ran out: the path to the expanded node nearest the goal).
 void RunSubgoal(const GridMap& map, const SubgoalGraph& graph,
                 const SearchParams& p, SearchState& state, PathResult* r);
+
+// Its DerivedStructure (derived_structure.h) when `options` ask for it,
+// else null.
+std::unique_ptr<const DerivedStructure> SubgoalGraphStructure(const DerivedOptions& options);
+
+// map's subgoal graph (Algorithm::kSubgoal's attachment), null without one.
+inline const SubgoalGraph* SubgoalGraphOf(const GridMap& map) {
+  return AttachedTo<SubgoalGraph>(map, Algorithm::kSubgoal);
+}
 
 }  // namespace gridstar::internal
 

@@ -1,41 +1,57 @@
-// GridMap's subgoal graph members (grid_map.h), kept with the graph they
-// hold.
+// The subgoal graph as structures.h offers it to code outside the engines:
+// built, shared and asked about on a map (Algorithm::kSubgoal's attachment).
 
 #include "absl/strings/str_cat.h"
 #include "engines/subgoal/subgoal_graph.h"
 #include "gridstar/grid_map.h"
+#include "gridstar/structures.h"
 
 namespace gridstar {
 
-absl::Status GridMap::BuildSubgoalGraph() {
-  if (!uniform_cost()) {
+using internal::SubgoalGraph;
+using internal::SubgoalGraphOf;
+
+absl::Status BuildSubgoalGraph(GridMap* map) {
+  if (!map->uniform_cost()) {
     return absl::FailedPreconditionError(
         "subgoal_graph: the map has cells of different costs (subgoal graphs "
         "need one cost)");
   }
-  subgoal_graph_ = internal::SubgoalGraph::Build(*this);
+  map->Attach(Algorithm::kSubgoal, SubgoalGraph::Build(*map));
   return absl::OkStatus();
 }
 
-size_t GridMap::SubgoalGraphBytes() const {
-  return subgoal_graph_ == nullptr ? 0 : subgoal_graph_->MemoryBytes();
+void ShareSubgoalGraph(const GridMap& from, GridMap* to) {
+  to->Attach(Algorithm::kSubgoal, from.shared_attachment(Algorithm::kSubgoal));
 }
 
-size_t GridMap::SubgoalGraphNodes() const {
-  return subgoal_graph_ == nullptr ? 0 : subgoal_graph_->node_count();
+bool HasSubgoalGraph(const GridMap& map) {
+  return SubgoalGraphOf(map) != nullptr;
 }
 
-size_t GridMap::SubgoalGraphEdges() const {
-  return subgoal_graph_ == nullptr ? 0 : subgoal_graph_->edge_count();
+size_t SubgoalGraphBytes(const GridMap& map) {
+  const SubgoalGraph* graph = SubgoalGraphOf(map);
+  return graph == nullptr ? 0 : graph->MemoryBytes();
 }
 
-size_t GridMap::SubgoalGraphBytesFor() const {
-  if (!uniform_cost()) return 0;
-  const int32_t pw = padded_width();
-  const int32_t ph = height_ + 2;
+size_t SubgoalGraphNodes(const GridMap& map) {
+  const SubgoalGraph* graph = SubgoalGraphOf(map);
+  return graph == nullptr ? 0 : graph->node_count();
+}
+
+size_t SubgoalGraphEdges(const GridMap& map) {
+  const SubgoalGraph* graph = SubgoalGraphOf(map);
+  return graph == nullptr ? 0 : graph->edge_count();
+}
+
+size_t SubgoalGraphBytesFor(const GridMap& map) {
+  if (!map.uniform_cost()) return 0;
+  const int32_t pw = map.padded_width();
+  const int32_t ph = map.height() + 2;
+  const uint8_t* costs = map.padded_costs();
   size_t subgoals = 0;
   for (int32_t y = 1; y < ph - 1; ++y) {
-    const uint8_t* row = padded_costs_ + static_cast<size_t>(y) * pw;
+    const uint8_t* row = costs + static_cast<size_t>(y) * pw;
     for (int32_t x = 1; x < pw - 1; ++x) {
       if (row[x] != 0 &&
           internal::IsConvexCorner(row, static_cast<size_t>(x), pw)) {
@@ -50,11 +66,60 @@ size_t GridMap::SubgoalGraphBytesFor() const {
                              80 * sizeof(uint32_t));
 }
 
-bool GridMap::SubgoalGraphEquals(const GridMap& other) const {
-  if (subgoal_graph_ == nullptr || other.subgoal_graph_ == nullptr) {
-    return subgoal_graph_ == nullptr && other.subgoal_graph_ == nullptr;
-  }
-  return subgoal_graph_->SameAs(*other.subgoal_graph_);
+bool SubgoalGraphEquals(const GridMap& a, const GridMap& b) {
+  const SubgoalGraph* x = SubgoalGraphOf(a);
+  const SubgoalGraph* y = SubgoalGraphOf(b);
+  if (x == nullptr || y == nullptr) return x == y;
+  return x->SameAs(*y);
 }
+
+namespace {
+
+// The subgoal graph (engines/subgoal/subgoal_graph.h) on uniform-cost maps.
+class SubgoalGraphDerived final : public DerivedStructure {
+ public:
+  explicit SubgoalGraphDerived(bool defer) : defer_(defer) {}
+  absl::string_view name() const override { return "subgoal_graph"; }
+  size_t HeldBytes(const GridMap& map) const override {
+    return SubgoalGraphBytes(map);
+  }
+  bool AppliesTo(const GridMap& map) const override {
+    return map.uniform_cost();
+  }
+  size_t BytesFor(const GridMap& map) const override {
+    return AppliesTo(map) ? SubgoalGraphBytesFor(map) : 0;
+  }
+  absl::StatusOr<DerivedOutcome> Build(GridMap* map) const override {
+    if (!AppliesTo(*map)) return DerivedOutcome::kAbsent;
+    if (absl::Status s = BuildSubgoalGraph(map); !s.ok()) return s;
+    return DerivedOutcome::kBuilt;
+  }
+  absl::StatusOr<DerivedOutcome> Repair(const GridMap& previous,
+                                        const ChangeSummary& summary,
+                                        GridMap* next) const override {
+    if (!AppliesTo(*next)) return DerivedOutcome::kAbsent;
+    if (summary.cells_changed == 0 && HasSubgoalGraph(previous)) {
+      ShareSubgoalGraph(previous, next);
+      return DerivedOutcome::kKept;
+    }
+    if (defer_) return DerivedOutcome::kDeferred;
+    return Build(next);
+  }
+
+ private:
+  const bool defer_;
+};
+
+}  // namespace
+
+namespace internal {
+
+std::unique_ptr<const DerivedStructure> SubgoalGraphStructure(
+    const DerivedOptions& options) {
+  if (!(options.subgoal_graph)) return nullptr;
+  return std::make_unique<SubgoalGraphDerived>(options.defer_subgoal_graph_rebuild);
+}
+
+}  // namespace internal
 
 }  // namespace gridstar
