@@ -106,8 +106,7 @@ absl::StatusOr<std::shared_ptr<MapSnapshot>> MapRegistry::NewSnapshot(
   next->areas = std::move(view->areas);
   next->agent_maps = std::make_shared<AgentMaps>(
       limits_.max_agent_maps,
-      AgentMapsDerived{next->options.jump_table, next->options.landmarks,
-                         next->options.default_diagonal});
+      next->options.derived());
   DerivedOptions derived = options.derived();
   if (limits_.auto_measure_queries > 0) {
     derived.measure_auto = true;
@@ -304,8 +303,7 @@ absl::StatusOr<std::shared_ptr<MapSnapshot>> MapRegistry::NextVersion(
   next->view_rects = summary.rects;
   next->agent_maps = std::make_shared<AgentMaps>(
       limits_.max_agent_maps,
-      AgentMapsDerived{next->options.jump_table, next->options.landmarks,
-                         next->options.default_diagonal});
+      next->options.derived());
   if (old->areas == nullptr && next->areas != nullptr) {
     // The first areas change every class's canonical form (its cache key):
     // the default sizes are built again, other classes on their next query.
@@ -362,7 +360,7 @@ bool MapRegistry::ClaimLandmarkRebuild(const std::string& id) {
   std::shared_ptr<const MapSnapshot> s = Find(id);
   return Claim(&rebuild_claims_, id,
                s != nullptr && (s->landmarks_pending() ||
-                                s->agent_maps->LandmarksPending()));
+                                s->agent_maps->Pending()));
 }
 
 void MapRegistry::DropLandmarkClaim(const std::string& id) {
@@ -375,7 +373,7 @@ absl::Status MapRegistry::RebuildPendingLandmarks(const std::string& id) {
   std::shared_ptr<const MapSnapshot> base = Find(id);
   if (base == nullptr) return absl::OkStatus();
   // The agent maps' own, installed in their cache (same version).
-  if (absl::Status s = base->agent_maps->RebuildLandmarks(); !s.ok()) return s;
+  if (absl::Status s = base->agent_maps->FinishPending(); !s.ok()) return s;
   if (!base->landmarks_pending()) return absl::OkStatus();
   GridMap map = base->map;  // Shares every tile.
   const auto t0 = std::chrono::steady_clock::now();

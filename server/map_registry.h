@@ -234,6 +234,8 @@ class MapRegistry {
   // newest version without any lock held, then installs them in that
   // version (same version number: landmarks are derived, not content)
   // unless a newer version came meanwhile, which claims its own rebuild.
+  // The same job finishes what the version's agent maps wait for
+  // (AgentMaps::Pending: their landmarks and subgoal graphs).
   bool ClaimLandmarkRebuild(const std::string& id);
   // Gives a claim back unused (the rebuild could not be queued).
   void DropLandmarkClaim(const std::string& id);

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <string>
 #include <utility>
 
+#include "gridstar/derived_data.h"
 #include "gridstar/structures.h"
 
 namespace gridstar::server {
@@ -41,44 +43,61 @@ void AgentMaps::InsertLocked(Entry entry) {
   }
 }
 
-absl::Status AgentMaps::AddLandmarks(const AgentClass& agent,
-                                     GridMap* map) const {
-  if (!WantsLandmarks(*map)) return absl::OkStatus();
-  return BuildLandmarks(map, derived_.landmarks,
-                        AgentPolicy(derived_.landmark_policy, agent.size));
+DerivedOptions AgentMaps::OptionsFor(const AgentClass& agent,
+                                    bool deferring) const {
+  DerivedOptions options = derived_;
+  options.landmark_policy = AgentPolicy(options.landmark_policy, agent.size);
+  options.hpa_policy = AgentPolicy(options.hpa_policy, agent.size);
+  options.measure_auto = false;
+  options.defer_landmark_rebuild = deferring;
+  options.defer_subgoal_graph_rebuild = deferring;
+  options.defer_jump_table_repair = false;
+  return options;
 }
 
-absl::Status AgentMaps::AddDerived(const AgentClass& agent,
-                                   GridMap* map) const {
-  if (derived_.jump_table && map->uniform_cost()) {
-    if (absl::Status s = BuildJumpTable(map); !s.ok()) return s;
+std::vector<std::string> AgentMaps::Deferred(
+    const std::vector<DerivedReport>& reports) {
+  std::vector<std::string> names;
+  for (const DerivedReport& r : reports) {
+    if (r.outcome == DerivedOutcome::kDeferred) names.push_back(r.name);
   }
-  return AddLandmarks(agent, map);
+  return names;
 }
 
-bool AgentMaps::LandmarksPending() const {
+bool AgentMaps::Pending() const {
   std::lock_guard<std::mutex> lock(mu_);
   for (const Entry& e : entries_) {
-    if (WantsLandmarks(*e.map)) return true;
+    if (!e.pending.empty()) return true;
   }
   return false;
 }
 
-absl::Status AgentMaps::RebuildLandmarks() {
+absl::Status AgentMaps::FinishPending() {
   std::vector<Entry> pending;
   {
     std::lock_guard<std::mutex> lock(mu_);
     for (const Entry& e : entries_) {
-      if (WantsLandmarks(*e.map)) pending.push_back(e);
+      if (!e.pending.empty()) pending.push_back(e);
     }
   }
   for (Entry& e : pending) {
-    GridMap map = *e.map;  // Shares every tile and the jump table.
-    if (absl::Status s = AddLandmarks(e.agent, &map); !s.ok()) return s;
-    auto built = std::make_shared<const GridMap>(std::move(map));
+    GridMap map = *e.map;  // Shares every tile and structure.
+    for (const auto& structure :
+         DerivedStructuresFor(OptionsFor(e.agent, /*deferring=*/false))) {
+      if (std::find(e.pending.begin(), e.pending.end(), structure->name()) ==
+          e.pending.end()) {
+        continue;
+      }
+      absl::StatusOr<DerivedOutcome> built = structure->Build(&map);
+      if (!built.ok()) return built.status();
+    }
+    auto finished = std::make_shared<const GridMap>(std::move(map));
     std::lock_guard<std::mutex> lock(mu_);
     Entry* held = FindLocked(e.agent);
-    if (held != nullptr && held->map == e.map) held->map = std::move(built);
+    if (held != nullptr && held->map == e.map) {
+      held->map = std::move(finished);
+      held->pending.clear();
+    }
   }
   return absl::OkStatus();
 }
@@ -97,7 +116,12 @@ absl::StatusOr<std::shared_ptr<const GridMap>> AgentMaps::Get(
   const auto t0 = std::chrono::steady_clock::now();
   absl::StatusOr<GridMap> built = BuildAgentMap(terrain, areas, agent);
   if (!built.ok()) return built.status();
-  if (absl::Status s = AddDerived(agent, &*built); !s.ok()) return s;
+  std::vector<DerivedReport> reports;
+  if (absl::Status s = BuildDerived(OptionsFor(agent, /*deferring=*/false),
+                                    &*built, &reports);
+      !s.ok()) {
+    return s;
+  }
   auto map = std::make_shared<const GridMap>(*std::move(built));
   const double micros = MicrosSince(t0);
   if (built_micros != nullptr) *built_micros = micros;
@@ -107,7 +131,7 @@ absl::StatusOr<std::shared_ptr<const GridMap>> AgentMaps::Get(
     return e->map;
   }
   build_micros_ += micros;
-  InsertLocked(Entry{agent, map, false, ++uses_});
+  InsertLocked(Entry{agent, map, false, ++uses_, {}});
   return map;
 }
 
@@ -138,18 +162,16 @@ void AgentMaps::RepairInto(const GridMap& terrain,
     absl::StatusOr<GridMap> map =
         RepairAgentMap(*e.map, terrain, areas, e.agent, rects, &summary);
     if (!map.ok()) continue;
-    // The table follows the agent map: repaired from the one before when
-    // there was one, built when the map just became uniform.
-    if (derived_.jump_table && map->uniform_cost()) {
-      const absl::Status s = HasJumpTable(*e.map)
-                                 ? RepairJumpTable(*e.map, summary.rects, &*map)
-                                 : BuildJumpTable(&*map);
-      if (!s.ok()) continue;
+    // The structures follow the agent map as the view's follow it (the
+    // table repaired from the one before, or built when the map just
+    // became uniform; landmarks kept when nothing got cheaper, ...). One
+    // that waited for FinishPending waits on (its repair defers again).
+    DerivedOptions options = OptionsFor(e.agent, /*deferring=*/true);
+    std::vector<DerivedReport> reports;
+    if (!RepairDerived(options, *e.map, summary, &*map, &reports).ok()) {
+      continue;
     }
-    // Landmark distances stay lower bounds when nothing got cheaper.
-    if (LandmarkCount(*e.map) > 0 && summary.only_raised) {
-      ShareLandmarks(*e.map, &*map);
-    }
+    e.pending = Deferred(reports);
     e.map = std::make_shared<const GridMap>(*std::move(map));
     repaired.push_back(std::move(e));
   }

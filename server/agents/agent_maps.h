@@ -21,33 +21,30 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "gridstar/agents.h"
+#include "gridstar/derived_data.h"
 #include "gridstar/grid_map.h"
-#include "gridstar/structures.h"
 
 namespace gridstar::server {
 
-// The map's opt-in structures, which its agent maps get too.
-struct AgentMapsDerived {
-  // Every uniform-cost agent map gets its jump table (jps+ and auto run
-  // on it as on the view), built with the map and repaired with it.
-  bool jump_table = false;
-  // Landmarks (ALT) of every agent map under AgentPolicy(policy, size):
-  // built with the map; kept through updates that only raise costs or
-  // block cells; otherwise dropped from the repaired map (alt runs as
-  // A* there) until RebuildLandmarks, which the registry runs in the
-  // background as it does for the view.
-  int landmarks = 0;
-  DiagonalPolicy landmark_policy = DiagonalPolicy::kNoCornerCutting;
-};
-
 class AgentMaps {
  public:
-  explicit AgentMaps(size_t max_classes, AgentMapsDerived derived = {})
+  // `derived`: the map's opt-in structures (MapOptions::derived), which
+  // every agent map gets too, each where it applies (derived_data.h), under
+  // the class's policy (AgentPolicy: landmarks and the HPA* abstraction of
+  // a class of size k >= 2 serve its no-corner-cutting searches). Built
+  // with the map; an update repairs them with it as the view's are
+  // (the jump table and HPA* locally, landmarks kept when nothing got
+  // cheaper), except that landmarks to rebuild and the subgoal graph are
+  // left out of the repaired map (alt runs as A*, subgoal as jps+ there)
+  // until FinishPending, which the registry runs in the background as it
+  // does for the view. Auto's measurement is the view's alone.
+  explicit AgentMaps(size_t max_classes, DerivedOptions derived = {})
       : max_classes_(max_classes), derived_(derived) {}
 
   // The agent map of `agent` (REQUIRES: canonical for `present` and
@@ -63,17 +60,17 @@ class AgentMaps {
                    absl::Span<const uint8_t> areas);
 
   // Every held map repaired for the cells of `rects` (whose costs or areas
-  // changed between this version's terrain and `terrain`), its jump table
+  // changed between this version's terrain and `terrain`), its structures
   // with it, into `next` (empty). A class whose repair fails (a multiplied cost over 255 now)
   // is dropped from `next`; its next query answers the error.
   void RepairInto(const GridMap& terrain, absl::Span<const uint8_t> areas,
                   absl::Span<const CellRect> rects, AgentMaps* next) const;
 
-  // True when some held map lacks the landmarks asked for.
-  bool LandmarksPending() const;
-  // Builds the missing landmarks (outside the lock) and installs them in
-  // the maps still held.
-  absl::Status RebuildLandmarks();
+  // True when some held map waits for a structure left out of its repair.
+  bool Pending() const;
+  // Builds what the held maps wait for (outside the lock) and installs it
+  // in the maps still held.
+  absl::Status FinishPending();
 
   size_t count() const;
   size_t bytes() const;
@@ -86,21 +83,22 @@ class AgentMaps {
     std::shared_ptr<const GridMap> map;
     bool pinned = false;
     uint64_t last_used = 0;
+    // Structures (DerivedStructure::name) left out of map's repair.
+    std::vector<std::string> pending;
   };
   // REQUIRES: mu_ held.
   Entry* FindLocked(const AgentClass& agent);
   void InsertLocked(Entry entry);
 
-  // Builds `map`'s jump table and landmarks when asked for and possible.
-  absl::Status AddDerived(const AgentClass& agent, GridMap* map) const;
-  absl::Status AddLandmarks(const AgentClass& agent, GridMap* map) const;
-  bool WantsLandmarks(const GridMap& map) const {
-    return derived_.landmarks > 0 && LandmarkCount(map) == 0 &&
-           map.passable_count() > 0;
-  }
+  // The structures asked for, under `agent`'s policy; `deferring` leaves
+  // landmarks to rebuild and the subgoal graph for FinishPending.
+  DerivedOptions OptionsFor(const AgentClass& agent, bool deferring) const;
+  // The names of the structures `reports` say were deferred.
+  static std::vector<std::string> Deferred(
+      const std::vector<DerivedReport>& reports);
 
   const size_t max_classes_;
-  const AgentMapsDerived derived_;
+  const DerivedOptions derived_;
   mutable std::mutex mu_;
   std::vector<Entry> entries_;  // Few: a linear scan finds a class.
   uint64_t uses_ = 0;

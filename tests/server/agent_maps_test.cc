@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <random>
 #include <string>
 #include <vector>
@@ -45,6 +46,8 @@ TEST(AgentMapsTest, ViewsAndAgentMapsEqualAFreshBuildAfterEveryUpdate) {
   std::mt19937 rng(424242);
   int tables_checked = 0;
   int alt_checked = 0;
+  int hpa_checked = 0;
+  int graphs_checked = 0;
   for (int run = 0; run < 6; ++run) {
     SCOPED_TRACE(absl::StrCat("run ", run));
     MapRegistry registry(std::make_unique<DirectoryStore>(dir), {});
@@ -63,6 +66,8 @@ TEST(AgentMapsTest, ViewsAndAgentMapsEqualAFreshBuildAfterEveryUpdate) {
     options.max_agent_size = 1 + run % 3;
     options.jump_table = run % 2 == 0;
     options.landmarks = run % 2 == 1 ? 2 : 0;  // On the terrain runs.
+    options.hpa = run % 3 != 1;
+    options.subgoal_graph = run % 2 == 0;
     const std::string id = absl::StrCat("m", run);
     ASSERT_OK(registry.Register(id, terrain, options, false, areas));
     // Two classes asked for, so that their maps are kept and repaired.
@@ -100,7 +105,8 @@ TEST(AgentMapsTest, ViewsAndAgentMapsEqualAFreshBuildAfterEveryUpdate) {
       ASSERT_OK(registry.Update(id, changes, 0, Field, area_changes));
       ApplyChangesToCosts(spec.width, changes, absl::MakeSpan(costs));
       ApplyAreaChanges(spec.width, area_changes, absl::MakeSpan(areas));
-      // The background rebuild of landmarks, as the service runs it.
+      // The background rebuild of landmarks (and of what agent maps wait
+      // for: landmarks, subgoal graphs), as the service runs it.
       if (registry.ClaimLandmarkRebuild(id)) {
         ASSERT_OK(registry.RebuildPendingLandmarks(id));
       }
@@ -140,6 +146,27 @@ TEST(AgentMapsTest, ViewsAndAgentMapsEqualAFreshBuildAfterEveryUpdate) {
           ASSERT_EQ(JumpTableBytes(*(*held)), JumpTableBytes(*want));
           ASSERT_TRUE(JumpTableEquals(*(*held), *want));
           ++tables_checked;
+        }
+        // With the hpa option, every agent map carries the abstraction
+        // under the class's policy, repaired: equal to a fresh build's.
+        if (options.hpa) {
+          ASSERT_TRUE(HasHpa(*(*held)));
+          ASSERT_EQ(HpaPolicy(*(*held)),
+                    AgentPolicy(options.default_diagonal, c.size));
+          GridMap fresh = *want;
+          ASSERT_OK(BuildHpa(&fresh, HpaPolicy(*(*held))));
+          ASSERT_TRUE(HpaEquals(*(*held), fresh));
+          ++hpa_checked;
+        }
+        // With subgoal_graph, a uniform agent map carries its graph after
+        // the background rebuild: equal to a fresh build's.
+        ASSERT_EQ(HasSubgoalGraph(*(*held)),
+                  options.subgoal_graph && want->uniform_cost());
+        if (HasSubgoalGraph(*(*held))) {
+          GridMap fresh = *want;
+          ASSERT_OK(BuildSubgoalGraph(&fresh));
+          ASSERT_TRUE(SubgoalGraphEquals(*(*held), fresh));
+          ++graphs_checked;
         }
         // With landmarks asked for, every agent map has them after the
         // rebuild, under the class's policy, and alt stays exact on it.
@@ -185,6 +212,11 @@ TEST(AgentMapsTest, ViewsAndAgentMapsEqualAFreshBuildAfterEveryUpdate) {
   }
   EXPECT_GT(tables_checked, 50);
   EXPECT_GT(alt_checked, 100);
+  EXPECT_GT(hpa_checked, 100);
+  EXPECT_GT(graphs_checked, 20);
+  std::printf("checked %d tables, %d alt paths, %d HPA* abstractions, %d "
+              "subgoal graphs\n",
+              tables_checked, alt_checked, hpa_checked, graphs_checked);
 }
 
 TEST(AgentMapsTest, PinnedSizesCountAgainstTheDerivedBytesLimit) {

@@ -170,6 +170,43 @@ TEST_F(ServerAgentsTest, AgentMapsGetJumpTablesWhenTheMapHasOne) {
   EXPECT_EQ(out.algorithm(), v1::ALGORITHM_JPS);
 }
 
+TEST_F(ServerAgentsTest, AgentMapsGetTheHpaAbstractionAndTheSubgoalGraph) {
+  v1::RegisterMapRequest r;
+  r.set_id("abstracted");
+  r.set_movingai(kLake);
+  r.set_hpa(true);
+  r.set_subgoal_graph(true);
+  v1::MapInfo info;
+  {
+    grpc::ClientContext ctx;
+    ASSERT_TRUE(stub().RegisterMap(&ctx, r, &info).ok());
+  }
+  const Cell s{2, 1}, g{10, 6};
+  AgentClass sailor;
+  sailor.areas = kWater;
+  // A boat's map (water only: uniform) carries both: each runs as asked.
+  for (const v1::Algorithm algo : {v1::ALGORITHM_HPA, v1::ALGORITHM_SUBGOAL}) {
+    SCOPED_TRACE(v1::Algorithm_Name(algo));
+    v1::PathRequest boat = AgentPath("abstracted", s, g, kWater, 1);
+    boat.set_algorithm(algo);
+    v1::PathResponse out;
+    ASSERT_TRUE(Find(stub(), boat, &out).ok());
+    EXPECT_EQ(out.algorithm(), algo) << out.note();
+    EXPECT_TRUE(out.note().empty()) << out.note();
+    if (algo == v1::ALGORITHM_SUBGOAL) {  // Exact; HPA* is near-optimal.
+      EXPECT_NEAR(out.cost(), CoreCost(*lake_, sailor, s, g), 1e-9);
+    } else {
+      EXPECT_GE(out.cost(), CoreCost(*lake_, sailor, s, g) - 1e-9);
+    }
+  }
+  // Without the options, hpa runs what auto would there.
+  v1::PathRequest plain = AgentPath("lake", s, g, kWater, 1);
+  plain.set_algorithm(v1::ALGORITHM_HPA);
+  v1::PathResponse out;
+  ASSERT_TRUE(Find(stub(), plain, &out).ok());
+  EXPECT_NE(out.algorithm(), v1::ALGORITHM_HPA);
+}
+
 TEST_F(ServerAgentsTest, AreaCostsSteerAroundTheSwamp) {
   const Cell s{0, 7}, g{13, 7};
   v1::PathResponse through, around;
