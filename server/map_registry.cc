@@ -104,9 +104,8 @@ absl::StatusOr<std::shared_ptr<MapSnapshot>> MapRegistry::NewSnapshot(
                                             std::move(*view->view));
   next->terrain = std::move(view->terrain);
   next->areas = std::move(view->areas);
-  next->agent_maps = std::make_shared<AgentMaps>(
-      limits_.max_agent_maps,
-      next->options.derived());
+  next->agent_maps = std::make_shared<AgentMaps>(limits_.max_agent_maps,
+                                                 next->options.derived());
   DerivedOptions derived = options.derived();
   if (limits_.auto_measure_queries > 0) {
     derived.measure_auto = true;
@@ -301,9 +300,8 @@ absl::StatusOr<std::shared_ptr<MapSnapshot>> MapRegistry::NextVersion(
   next->terrain = std::move(view->terrain);
   next->areas = std::move(view->areas);
   next->view_rects = summary.rects;
-  next->agent_maps = std::make_shared<AgentMaps>(
-      limits_.max_agent_maps,
-      next->options.derived());
+  next->agent_maps = std::make_shared<AgentMaps>(limits_.max_agent_maps,
+                                                 next->options.derived());
   if (old->areas == nullptr && next->areas != nullptr) {
     // The first areas change every class's canonical form (its cache key):
     // the default sizes are built again, other classes on their next query.
@@ -358,9 +356,9 @@ void MapRegistry::DropClaim(absl::flat_hash_set<std::string>* claims,
 
 bool MapRegistry::ClaimLandmarkRebuild(const std::string& id) {
   std::shared_ptr<const MapSnapshot> s = Find(id);
-  return Claim(&rebuild_claims_, id,
-               s != nullptr && (s->landmarks_pending() ||
-                                s->agent_maps->Pending()));
+  return Claim(
+      &rebuild_claims_, id,
+      s != nullptr && (s->landmarks_pending() || s->agent_maps->Pending()));
 }
 
 void MapRegistry::DropLandmarkClaim(const std::string& id) {

@@ -44,7 +44,7 @@ void AgentMaps::InsertLocked(Entry entry) {
 }
 
 DerivedOptions AgentMaps::OptionsFor(const AgentClass& agent,
-                                    bool deferring) const {
+                                     bool deferring) const {
   DerivedOptions options = derived_;
   options.landmark_policy = AgentPolicy(options.landmark_policy, agent.size);
   options.hpa_policy = AgentPolicy(options.hpa_policy, agent.size);

@@ -61,8 +61,8 @@ class AgentMaps {
 
   // Every held map repaired for the cells of `rects` (whose costs or areas
   // changed between this version's terrain and `terrain`), its structures
-  // with it, into `next` (empty). A class whose repair fails (a multiplied cost over 255 now)
-  // is dropped from `next`; its next query answers the error.
+  // with it, into `next` (empty). A class whose repair fails (a multiplied cost
+  // over 255 now) is dropped from `next`; its next query answers the error.
   void RepairInto(const GridMap& terrain, absl::Span<const uint8_t> areas,
                   absl::Span<const CellRect> rects, AgentMaps* next) const;
 

@@ -5,6 +5,8 @@
 // store whose reload gives the same content. Then the cache's bounds
 // (pinned classes kept, the least recently used dropped) and the codec's
 // round trip of areas, area updates and files written before areas.
+#include "agents/agent_maps.h"
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -14,11 +16,10 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "agents/agent_maps.h"
 #include "gridstar/agents.h"
 #include "gridstar/find_path.h"
-#include "gridstar/search_context.h"
 #include "gridstar/map_update.h"
+#include "gridstar/search_context.h"
 #include "gtest/gtest.h"
 #include "map_registry.h"
 #include "store/directory_store.h"
@@ -214,9 +215,10 @@ TEST(AgentMapsTest, ViewsAndAgentMapsEqualAFreshBuildAfterEveryUpdate) {
   EXPECT_GT(alt_checked, 100);
   EXPECT_GT(hpa_checked, 100);
   EXPECT_GT(graphs_checked, 20);
-  std::printf("checked %d tables, %d alt paths, %d HPA* abstractions, %d "
-              "subgoal graphs\n",
-              tables_checked, alt_checked, hpa_checked, graphs_checked);
+  std::printf(
+      "checked %d tables, %d alt paths, %d HPA* abstractions, %d "
+      "subgoal graphs\n",
+      tables_checked, alt_checked, hpa_checked, graphs_checked);
 }
 
 TEST(AgentMapsTest, PinnedSizesCountAgainstTheDerivedBytesLimit) {
