@@ -18,6 +18,15 @@ double MapSnapshot::BuildMicros(absl::string_view structure) const {
   return 0;
 }
 
+bool MapSnapshot::RebuildPending() const {
+  for (const auto& structure : DerivedStructuresFor(options.derived())) {
+    if (structure->name() != "jump_table" && Pending(structure->name())) {
+      return true;
+    }
+  }
+  return false;
+}
+
 bool MapSnapshot::Pending(absl::string_view structure) const {
   if (structure == "landmarks") return landmarks_pending();
   if (structure == "jump_table") return jump_table_pending();
@@ -312,7 +321,7 @@ absl::StatusOr<std::shared_ptr<MapSnapshot>> MapRegistry::NextVersion(
   }
   // Landmarks that must be rebuilt are, in the background, and so is the
   // jump table's repair: an update costs what it changes
-  // (RebuildPendingLandmarks, RepairPendingJumpTable).
+  // (RebuildPending, RepairPendingJumpTable).
   DerivedOptions derived = old->options.derived();
   derived.defer_landmark_rebuild = true;
   derived.defer_jump_table_repair = true;
@@ -352,39 +361,6 @@ void MapRegistry::DropClaim(absl::flat_hash_set<std::string>* claims,
                             const std::string& id) {
   std::lock_guard<std::mutex> lock(mu_);
   claims->erase(id);
-}
-
-bool MapRegistry::ClaimLandmarkRebuild(const std::string& id) {
-  std::shared_ptr<const MapSnapshot> s = Find(id);
-  return Claim(
-      &rebuild_claims_, id,
-      s != nullptr && (s->landmarks_pending() || s->agent_maps->Pending()));
-}
-
-void MapRegistry::DropLandmarkClaim(const std::string& id) {
-  DropClaim(&rebuild_claims_, id);
-}
-
-absl::Status MapRegistry::RebuildPendingLandmarks(const std::string& id) {
-  // From here on a newer version may claim a rebuild of its own.
-  DropLandmarkClaim(id);
-  std::shared_ptr<const MapSnapshot> base = Find(id);
-  if (base == nullptr) return absl::OkStatus();
-  // The agent maps' own, installed in their cache (same version).
-  if (absl::Status s = base->agent_maps->FinishPending(); !s.ok()) return s;
-  if (!base->landmarks_pending()) return absl::OkStatus();
-  GridMap map = base->map;  // Shares every tile.
-  const auto t0 = std::chrono::steady_clock::now();
-  if (absl::Status s = BuildLandmarks(&map, base->options.landmarks,
-                                      base->options.default_diagonal);
-      !s.ok()) {
-    return s;
-  }
-  const double micros = std::chrono::duration<double, std::micro>(
-                            std::chrono::steady_clock::now() - t0)
-                            .count();
-  InstallRebuilt(id, base, std::move(map), "landmarks", micros);
-  return absl::OkStatus();
 }
 
 bool MapRegistry::ClaimJumpTableRepair(const std::string& id) {

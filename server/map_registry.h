@@ -117,6 +117,10 @@ struct MapSnapshot {
   bool subgoal_graph_pending() const {
     return options.subgoal_graph && map.uniform_cost() && !HasSubgoalGraph(map);
   }
+  // True when a structure asked for waits to be built again from scratch
+  // (landmarks_pending or subgoal_graph_pending; MapRegistry::
+  // RebuildPending builds it). The jump table's repair has a job of its own.
+  bool RebuildPending() const;
   // Whether the named structure (DerivedStructure::name) is being built or
   // repaired in the background for this version: landmarks_pending,
   // jump_table_pending or subgoal_graph_pending by name; false for the
@@ -226,30 +230,21 @@ class MapRegistry {
   // that no caller waits for it. OK when there is nothing to do.
   absl::Status CompactIfWanted(const std::string& id);
 
-  // Landmarks left out of an updated version (MapSnapshot::
-  // landmarks_pending) are rebuilt off the update's path: after an update,
-  // the caller asks ClaimLandmarkRebuild (true at most once until the
-  // rebuild starts, so rebuilds do not pile up) and, when true, runs
-  // RebuildPendingLandmarks on a background thread. That builds them for the
-  // newest version without any lock held, then installs them in that
-  // version (same version number: landmarks are derived, not content)
+  // Structures left out of an updated version to be built again from
+  // scratch (MapSnapshot::RebuildPending: landmarks an update made no
+  // longer lower bounds, the subgoal graph after changed cells), and what
+  // the version's agent maps wait for (AgentMaps::Pending), are built off
+  // the update's path: after an update the caller asks ClaimRebuild (true at
+  // most once until the rebuild starts, so rebuilds do not pile up) and,
+  // when true, runs RebuildPending on a background thread. That builds
+  // every pending structure of the newest version through its
+  // DerivedStructure without any lock held, then installs them in that
+  // version (same version number: structures are derived, not content)
   // unless a newer version came meanwhile, which claims its own rebuild.
-  // The same job finishes what the version's agent maps wait for
-  // (AgentMaps::Pending: their landmarks and subgoal graphs).
-  bool ClaimLandmarkRebuild(const std::string& id);
+  bool ClaimRebuild(const std::string& id);
   // Gives a claim back unused (the rebuild could not be queued).
-  void DropLandmarkClaim(const std::string& id);
-  absl::Status RebuildPendingLandmarks(const std::string& id);
-
-  // Subgoal graphs left out of updated versions (MapSnapshot::
-  // subgoal_graph_pending) are rebuilt off the update's path the same way:
-  // ClaimSubgoalGraphRebuild (true at most once until the rebuild starts),
-  // then RebuildPendingSubgoalGraph on a background thread, which builds
-  // the newest version's graph without any lock held and installs it in
-  // that version unless a newer one came meanwhile (which claims its own).
-  bool ClaimSubgoalGraphRebuild(const std::string& id);
-  void DropSubgoalGraphClaim(const std::string& id);
-  absl::Status RebuildPendingSubgoalGraph(const std::string& id);
+  void DropRebuildClaim(const std::string& id);
+  absl::Status RebuildPending(const std::string& id);
 
   // Jump tables left out of updated versions (MapSnapshot::
   // jump_table_pending) are repaired off the update's path in the same way:
@@ -314,11 +309,12 @@ class MapRegistry {
   // Cells of the registered maps. REQUIRES: mu_ held.
   int64_t TotalCellsLocked() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void Swap(const std::string& id, std::shared_ptr<const MapSnapshot> next);
-  // Installs `map` (base's map with `structure` rebuilt in `micros`) as the
-  // same version, unless `base` is no longer the newest version of `id`.
+  // Installs `map` (base's map with the structures `built` reports built)
+  // as the same version, unless `base` is no longer the newest version of
+  // `id`.
   void InstallRebuilt(const std::string& id,
                       const std::shared_ptr<const MapSnapshot>& base,
-                      GridMap map, absl::string_view structure, double micros);
+                      GridMap map, const std::vector<DerivedReport>& built);
   // Takes map id out of memory (not out of the store). REQUIRES: held.
   void Drop(const std::string& id);
   // Ids whose background work (landmarks, jump table, subgoal graph) is
@@ -331,7 +327,6 @@ class MapRegistry {
                  const std::string& id);
   absl::flat_hash_set<std::string> rebuild_claims_ ABSL_GUARDED_BY(mu_);
   absl::flat_hash_set<std::string> table_claims_ ABSL_GUARDED_BY(mu_);
-  absl::flat_hash_set<std::string> subgoal_claims_ ABSL_GUARDED_BY(mu_);
   std::function<void()> before_table_install_;
   // Drops the maps used longest ago, never `keep`, until `cells` more fit
   // under max_total_cells (or none is left to drop).

@@ -1,56 +1,69 @@
-// MapRegistry's installs of derived data rebuilt in the background, and its
-// rebuild of subgoal graphs (map_registry.h): an update that changes cells
-// installs its version without a graph, and the graph is built here, off
-// the update's path, for the newest version.
+// MapRegistry's background rebuild of structures an update left out
+// (map_registry.h: ClaimRebuild, RebuildPending): landmarks that are no
+// longer lower bounds, a subgoal graph after changed cells, and what agent
+// maps wait for, built here off the update's path for the newest version.
 
 #include <chrono>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "map_registry.h"
 #include "map_registry_internal.h"
 
 namespace gridstar::server {
 
-bool MapRegistry::ClaimSubgoalGraphRebuild(const std::string& id) {
+bool MapRegistry::ClaimRebuild(const std::string& id) {
   std::shared_ptr<const MapSnapshot> s = Find(id);
-  return Claim(&subgoal_claims_, id,
-               s != nullptr && s->subgoal_graph_pending());
+  return Claim(&rebuild_claims_, id,
+               s != nullptr &&
+                   (s->RebuildPending() || s->agent_maps->Pending()));
 }
 
-void MapRegistry::DropSubgoalGraphClaim(const std::string& id) {
-  DropClaim(&subgoal_claims_, id);
+void MapRegistry::DropRebuildClaim(const std::string& id) {
+  DropClaim(&rebuild_claims_, id);
 }
 
-absl::Status MapRegistry::RebuildPendingSubgoalGraph(const std::string& id) {
+absl::Status MapRegistry::RebuildPending(const std::string& id) {
   // From here on a newer version may claim a rebuild of its own.
-  DropSubgoalGraphClaim(id);
+  DropRebuildClaim(id);
   std::shared_ptr<const MapSnapshot> base = Find(id);
-  if (base == nullptr || !base->subgoal_graph_pending()) {
-    return absl::OkStatus();
+  if (base == nullptr) return absl::OkStatus();
+  // The agent maps' own, installed in their cache (same version).
+  if (absl::Status s = base->agent_maps->FinishPending(); !s.ok()) return s;
+  if (!base->RebuildPending()) return absl::OkStatus();
+  GridMap map = base->map;  // Shares every tile and structure.
+  std::vector<DerivedReport> built;
+  for (const auto& structure : DerivedStructuresFor(base->options.derived())) {
+    if (structure->name() == "jump_table" || !base->Pending(structure->name())) {
+      continue;
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    absl::StatusOr<DerivedOutcome> outcome = structure->Build(&map);
+    if (!outcome.ok()) return outcome.status();
+    const double micros = std::chrono::duration<double, std::micro>(
+                              std::chrono::steady_clock::now() - t0)
+                              .count();
+    built.push_back({std::string(structure->name()), *outcome, micros});
   }
-  GridMap map = base->map;  // Shares every tile.
-  const auto t0 = std::chrono::steady_clock::now();
-  if (absl::Status s = BuildSubgoalGraph(&map); !s.ok()) return s;
-  const double micros = std::chrono::duration<double, std::micro>(
-                            std::chrono::steady_clock::now() - t0)
-                            .count();
-  InstallRebuilt(id, base, std::move(map), "subgoal_graph", micros);
+  InstallRebuilt(id, base, std::move(map), built);
   return absl::OkStatus();
 }
 
 void MapRegistry::InstallRebuilt(const std::string& id,
                                  const std::shared_ptr<const MapSnapshot>& base,
-                                 GridMap map, absl::string_view structure,
-                                 double micros) {
+                                 GridMap map,
+                                 const std::vector<DerivedReport>& built) {
   WriteLock write(this, id);
   if (Find(id) != base) return;  // Superseded meanwhile.
   auto next = std::make_shared<MapSnapshot>(*base);
   next->map = std::move(map);
   for (DerivedReport& r : next->derived) {
-    if (r.name != structure) continue;
-    r.outcome = DerivedOutcome::kBuilt;
-    r.micros = micros;
+    for (const DerivedReport& b : built) {
+      if (r.name != b.name) continue;
+      r.outcome = b.outcome;
+      r.micros = b.micros;
+    }
   }
   Swap(id, next);
 }

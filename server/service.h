@@ -147,7 +147,7 @@ class PathfindingService final : public v1::Pathfinding::CallbackService {
   FlowFieldCache* const flow_fields_;
   // One thread for work no caller waits for and no update should wait
   // behind: landmark rebuilds and jump-table repairs
-  // (MapRegistry::RebuildPendingLandmarks, RepairPendingJumpTable).
+  // (MapRegistry::RebuildPending, RepairPendingJumpTable).
   Scheduler background_;
   const ServiceOptions options_;
   // The agents of WatchPaths streams; told of every change of a map here.

@@ -168,20 +168,13 @@ void PathfindingService::ClaimBackgroundWork(const std::string& id) {
   if (registry_->ClaimJumpTableRepair(id)) RepairJumpTableLater(id);
   // When the background queue is full the claim is dropped: the next update
   // of the map claims the rebuild again. A failed rebuild leaves the version
-  // without landmarks, as it was.
-  if (registry_->ClaimLandmarkRebuild(id) &&
+  // without the structure, as it was (alt runs as A*, subgoal as jps+), and
+  // the next update claims again.
+  if (registry_->ClaimRebuild(id) &&
       !background_.TrySubmit([this, id](SearchContext&) {
-        (void)registry_->RebuildPendingLandmarks(id);
+        (void)registry_->RebuildPending(id);
       })) {
-    registry_->DropLandmarkClaim(id);
-  }
-  // A full queue drops the claim too; a failed build leaves the version
-  // without a graph (kSubgoal runs jps+), and the next update claims again.
-  if (registry_->ClaimSubgoalGraphRebuild(id) &&
-      !background_.TrySubmit([this, id](SearchContext&) {
-        (void)registry_->RebuildPendingSubgoalGraph(id);
-      })) {
-    registry_->DropSubgoalGraphClaim(id);
+    registry_->DropRebuildClaim(id);
   }
 }
 

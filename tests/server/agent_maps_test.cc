@@ -108,8 +108,8 @@ TEST(AgentMapsTest, ViewsAndAgentMapsEqualAFreshBuildAfterEveryUpdate) {
       ApplyAreaChanges(spec.width, area_changes, absl::MakeSpan(areas));
       // The background rebuild of landmarks (and of what agent maps wait
       // for: landmarks, subgoal graphs), as the service runs it.
-      if (registry.ClaimLandmarkRebuild(id)) {
-        ASSERT_OK(registry.RebuildPendingLandmarks(id));
+      if (registry.ClaimRebuild(id)) {
+        ASSERT_OK(registry.RebuildPending(id));
       }
       std::shared_ptr<const MapSnapshot> s = registry.Find(id);
       if (step == 0) {

@@ -210,9 +210,9 @@ TEST(MapRegistryTest, LandmarksKeptWhenCostsOnlyRiseRebuiltInTheBackgroundOtherw
   EXPECT_EQ((*v3)->derived.at(0).outcome, DerivedOutcome::kDeferred);
   EXPECT_TRUE((*v3)->landmarks_pending());
   EXPECT_EQ(LandmarkCount((*v3)->map), 0);
-  ASSERT_TRUE(registry.ClaimLandmarkRebuild("m"));
-  EXPECT_FALSE(registry.ClaimLandmarkRebuild("m"));  // Claimed once.
-  ASSERT_OK(registry.RebuildPendingLandmarks("m"));
+  ASSERT_TRUE(registry.ClaimRebuild("m"));
+  EXPECT_FALSE(registry.ClaimRebuild("m"));  // Claimed once.
+  ASSERT_OK(registry.RebuildPending("m"));
   std::shared_ptr<const MapSnapshot> rebuilt = registry.Find("m");
   EXPECT_EQ(rebuilt->version, (*v3)->version);
   EXPECT_FALSE(rebuilt->landmarks_pending());
@@ -221,7 +221,7 @@ TEST(MapRegistryTest, LandmarksKeptWhenCostsOnlyRiseRebuiltInTheBackgroundOtherw
   GridMap fresh = rebuilt->map;
   ASSERT_OK(BuildLandmarks(&fresh, 3, DiagonalPolicy::kNoCornerCutting));
   EXPECT_TRUE(LandmarkCells(fresh) == LandmarkCells(rebuilt->map));
-  EXPECT_FALSE(registry.ClaimLandmarkRebuild("m"));  // Nothing pending.
+  EXPECT_FALSE(registry.ClaimRebuild("m"));  // Nothing pending.
 }
 
 // A subgoal graph: built at registration; an update that changes cells
@@ -238,14 +238,14 @@ TEST(MapRegistryTest, SubgoalGraphRebuiltInTheBackgroundForTheNewestVersion) {
   EXPECT_TRUE(HasSubgoalGraph(v1->map));
   EXPECT_FALSE(v1->subgoal_graph_pending());
   EXPECT_GT(v1->BuildMicros("subgoal_graph"), 0);
-  EXPECT_FALSE(registry.ClaimSubgoalGraphRebuild("m"));  // Nothing pending.
+  EXPECT_FALSE(registry.ClaimRebuild("m"));  // Nothing pending.
   const CellChange block{{3, 3}, {6, 4}, 0};
   ASSERT_OK(registry.Update("m", {block}, 0, Field));
   std::shared_ptr<const MapSnapshot> v2 = registry.Find("m");
   EXPECT_TRUE(v2->subgoal_graph_pending());
-  ASSERT_TRUE(registry.ClaimSubgoalGraphRebuild("m"));
-  EXPECT_FALSE(registry.ClaimSubgoalGraphRebuild("m"));  // Claimed once.
-  ASSERT_OK(registry.RebuildPendingSubgoalGraph("m"));
+  ASSERT_TRUE(registry.ClaimRebuild("m"));
+  EXPECT_FALSE(registry.ClaimRebuild("m"));  // Claimed once.
+  ASSERT_OK(registry.RebuildPending("m"));
   std::shared_ptr<const MapSnapshot> rebuilt = registry.Find("m");
   EXPECT_EQ(rebuilt->version, v2->version);
   EXPECT_FALSE(rebuilt->subgoal_graph_pending());
@@ -259,11 +259,11 @@ TEST(MapRegistryTest, SubgoalGraphRebuiltInTheBackgroundForTheNewestVersion) {
   // Two updates in a row: the claim of the first is dropped when its
   // rebuild starts, and the second version claims its own.
   ASSERT_OK(registry.Update("m", {{{10, 10}, {11, 11}, 0}}, 0, Field));
-  ASSERT_TRUE(registry.ClaimSubgoalGraphRebuild("m"));
-  registry.DropSubgoalGraphClaim("m");
+  ASSERT_TRUE(registry.ClaimRebuild("m"));
+  registry.DropRebuildClaim("m");
   ASSERT_OK(registry.Update("m", {{{12, 10}, {13, 11}, 0}}, 0, Field));
-  ASSERT_TRUE(registry.ClaimSubgoalGraphRebuild("m"));
-  ASSERT_OK(registry.RebuildPendingSubgoalGraph("m"));
+  ASSERT_TRUE(registry.ClaimRebuild("m"));
+  ASSERT_OK(registry.RebuildPending("m"));
   EXPECT_FALSE(registry.Find("m")->subgoal_graph_pending());
   // Terrain: the graph does not apply, and nothing is ever pending.
   ASSERT_OK(registry.Register("t", Random(20, 20, 6, false), options, false));
@@ -284,8 +284,8 @@ TEST(MapRegistryTest, LandmarkClaimsFollowTheNewestVersion) {
   ASSERT_GE(blocked.x, 0);
   const CellChange open{blocked, {blocked.x + 1, blocked.y + 1}, 1};
   ASSERT_OK(registry.Update("m", {open}, 0, Field));
-  ASSERT_TRUE(registry.ClaimLandmarkRebuild("m"));
-  ASSERT_OK(registry.RebuildPendingLandmarks("m"));
+  ASSERT_TRUE(registry.ClaimRebuild("m"));
+  ASSERT_OK(registry.RebuildPending("m"));
   EXPECT_FALSE(registry.Find("m")->landmarks_pending());
   // Blocking only raises: the landmarks are kept; opening again makes the
   // newest version pending, and a dropped claim can be claimed again.
@@ -294,9 +294,9 @@ TEST(MapRegistryTest, LandmarkClaimsFollowTheNewestVersion) {
   EXPECT_FALSE(registry.Find("m")->landmarks_pending());
   ASSERT_OK(registry.Update("m", {open}, 0, Field));
   EXPECT_TRUE(registry.Find("m")->landmarks_pending());
-  EXPECT_TRUE(registry.ClaimLandmarkRebuild("m"));
-  registry.DropLandmarkClaim("m");
-  EXPECT_TRUE(registry.ClaimLandmarkRebuild("m"));  // A dropped claim frees.
+  EXPECT_TRUE(registry.ClaimRebuild("m"));
+  registry.DropRebuildClaim("m");
+  EXPECT_TRUE(registry.ClaimRebuild("m"));  // A dropped claim frees.
 }
 
 // The table of `map`, built from scratch.
@@ -422,8 +422,8 @@ TEST(MapRegistryTest, TableRepairAndLandmarkRebuildBothLand) {
   EXPECT_TRUE(registry.Find("m")->jump_table_pending());
   // The landmarks land while the table is repaired.
   registry.SetBeforeTableInstallForTesting([&] {
-    ASSERT_TRUE(registry.ClaimLandmarkRebuild("m"));
-    ASSERT_OK(registry.RebuildPendingLandmarks("m"));
+    ASSERT_TRUE(registry.ClaimRebuild("m"));
+    ASSERT_OK(registry.RebuildPending("m"));
   });
   RepairTables(registry, "m");
   std::shared_ptr<const MapSnapshot> now = registry.Find("m");
