@@ -15,9 +15,9 @@ namespace gridstar::server {
 
 bool MapRegistry::ClaimRebuild(const std::string& id) {
   std::shared_ptr<const MapSnapshot> s = Find(id);
-  return Claim(&rebuild_claims_, id,
-               s != nullptr &&
-                   (s->RebuildPending() || s->agent_maps->Pending()));
+  return Claim(
+      &rebuild_claims_, id,
+      s != nullptr && (s->RebuildPending() || s->agent_maps->Pending()));
 }
 
 void MapRegistry::DropRebuildClaim(const std::string& id) {
@@ -35,7 +35,8 @@ absl::Status MapRegistry::RebuildPending(const std::string& id) {
   GridMap map = base->map;  // Shares every tile and structure.
   std::vector<DerivedReport> built;
   for (const auto& structure : DerivedStructuresFor(base->options.derived())) {
-    if (structure->name() == "jump_table" || !base->Pending(structure->name())) {
+    if (structure->name() == "jump_table" ||
+        !base->Pending(structure->name())) {
       continue;
     }
     const auto t0 = std::chrono::steady_clock::now();
