@@ -7,11 +7,12 @@
 // version of a map (ApplyChanges in map_update.h) shares every tile it did
 // not change with the version before.
 //
-// Storage: every per-cell array (costs, bit lines) is kept
-// in tiles of kTileBytes (core/src/storage/cow_buffer.h): a version maps its
-// tiles in order into one contiguous read-only range, so searches index plain
-// arrays, and an update copies only the tiles it writes. Components are kept
-// per square tile of 64 x 64 cells (core/src/map/component_tiles.h).
+// Storage: every per-cell array (costs, bit lines; jps+'s jump distances
+// too, in its attachment) is kept in tiles of kTileBytes
+// (core/src/storage/cow_buffer.h): a version maps its tiles in order into one
+// contiguous read-only range, so searches index plain arrays, and an update
+// copies only the tiles it writes. Components are kept per square tile of
+// 64 x 64 cells (core/src/map/component_tiles.h).
 //
 // Derived data computed at construction (and repaired by updates):
 //   - a padded copy of the costs, one blocked cell of border on every side,
