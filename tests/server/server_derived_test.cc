@@ -160,11 +160,7 @@ TEST_F(ServerTest, JumpTableFollowsUpdates) {
     SetDeadline(&ctx);
     v1::PathResponse out;
     ASSERT_TRUE(stub().FindPath(&ctx, Path("dungeon", s.x, s.y, g.x, g.y), &out).ok());
-    SearchContext context;
-    PathQuery q;
-    q.start = s;
-    q.goal = g;
-    EXPECT_NEAR(out.cost(), gridstar::FindPath(local, q, context)->cost, 1e-9);
+    EXPECT_NEAR(out.cost(), CoreAStarCost(local, s, g), 1e-9);
   }
   v1::MapInfo repaired;
   ASSERT_TRUE(WaitFor([&] {
@@ -243,11 +239,7 @@ TEST_F(ServerTest, LandmarksServeTerrainAndFollowUpdates) {
     // auto runs what the registration measured fastest among alt,
     // bidirectional and astar (alt by far on this terrain, but measured).
     EXPECT_EQ(out.algorithm(), MeasuredFastest(info));
-    SearchContext context;
-    PathQuery q;
-    q.start = s;
-    q.goal = g;
-    EXPECT_NEAR(out.cost(), gridstar::FindPath(local, q, context)->cost, 1e-9);
+    EXPECT_NEAR(out.cost(), CoreAStarCost(local, s, g), 1e-9);
   };
   search(terrain);
   std::vector<uint8_t> costs = terrain.CopyCosts();

@@ -98,6 +98,17 @@ inline v1::PathRequest Path(const std::string& map, int sx, int sy, int gx, int 
   return r;
 }
 
+// The optimal cost from s to g on `map` by the core library (A*, the
+// default policy): what the server's answers to Path(...) are checked
+// against. REQUIRES: a path exists.
+inline double CoreAStarCost(const GridMap& map, Cell s, Cell g) {
+  SearchContext context;
+  PathQuery q;
+  q.start = s;
+  q.goal = g;
+  return gridstar::FindPath(map, q, context)->cost;
+}
+
 inline std::vector<Cell> Unpack(
     const google::protobuf::RepeatedField<int32_t>& packed) {
   return convert::UnpackCells(packed);
@@ -158,6 +169,7 @@ inline grpc::Status GetMapWithCells(v1::Pathfinding::Stub& stub,
 // The names every server suite uses, brought in by one using-directive.
 namespace server_suite {
 namespace v1 = ::gridstar::v1;
+using testing::CoreAStarCost;
 using testing::Field;
 using testing::FreePort;
 using testing::GetMapWithCells;

@@ -45,6 +45,12 @@ const T* AttachedTo(const GridMap& map, Algorithm owner) {
   return static_cast<const T*>(map.attachment(owner));
 }
 
+// Bytes the attachment of `owner` on `map` holds; 0 when none.
+inline size_t HeldBytesOf(const GridMap& map, Algorithm owner) {
+  const MapAttachment* attached = map.attachment(owner);
+  return attached == nullptr ? 0 : attached->HeldBytes();
+}
+
 template <typename T>
 std::shared_ptr<const T> SharedAttachedTo(const GridMap& map, Algorithm owner) {
   return std::static_pointer_cast<const T>(map.shared_attachment(owner));

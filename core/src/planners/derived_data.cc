@@ -79,14 +79,18 @@ absl::Status ValidateDerivedOptions(const DerivedOptions& options) {
 
 std::vector<std::unique_ptr<const DerivedStructure>> DerivedStructuresFor(
     const DerivedOptions& options) {
-  std::vector<const internal::Engine*> engines(internal::AllEngines().begin(),
-                                               internal::AllEngines().end());
-  std::stable_sort(engines.begin(), engines.end(),
-                   [](const internal::Engine* a, const internal::Engine* b) {
-                     return a->structure_order() < b->structure_order();
-                   });
+  // The engines in structure_order(), sorted once.
+  static const std::vector<const internal::Engine*>* const kByOrder = [] {
+    auto* engines = new std::vector<const internal::Engine*>(
+        internal::AllEngines().begin(), internal::AllEngines().end());
+    std::stable_sort(engines->begin(), engines->end(),
+                     [](const internal::Engine* a, const internal::Engine* b) {
+                       return a->structure_order() < b->structure_order();
+                     });
+    return engines;
+  }();
   std::vector<std::unique_ptr<const DerivedStructure>> out;
-  for (const internal::Engine* engine : engines) {
+  for (const internal::Engine* engine : *kByOrder) {
     if (auto structure = engine->Structure(options); structure != nullptr) {
       out.push_back(std::move(structure));
     }

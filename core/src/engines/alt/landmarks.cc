@@ -116,8 +116,7 @@ const std::vector<Cell>& LandmarkCells(const GridMap& map) {
 }
 
 size_t LandmarkBytes(const GridMap& map) {
-  const Landmarks* l = LandmarksOf(map);
-  return l == nullptr ? 0 : l->HeldBytes();
+  return internal::HeldBytesOf(map, Algorithm::kAlt);
 }
 
 bool LandmarksEqual(const GridMap& a, const GridMap& b) {

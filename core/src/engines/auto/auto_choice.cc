@@ -345,8 +345,7 @@ const AutoChoice* AutoChoiceOf(const GridMap& map) {
 }
 
 size_t AutoChoiceBytes(const GridMap& map) {
-  const internal::MapAttachment* attached = map.attachment(Algorithm::kAuto);
-  return attached == nullptr ? 0 : attached->HeldBytes();
+  return internal::HeldBytesOf(map, Algorithm::kAuto);
 }
 
 

@@ -32,8 +32,7 @@ bool HasHpa(const GridMap& map) { return HpaOf(map) != nullptr; }
 DiagonalPolicy HpaPolicy(const GridMap& map) { return HpaOf(map)->policy(); }
 
 size_t HpaBytes(const GridMap& map) {
-  const HpaAbstraction* hpa = HpaOf(map);
-  return hpa == nullptr ? 0 : hpa->MemoryBytes();
+  return internal::HeldBytesOf(map, Algorithm::kHpa);
 }
 
 bool HpaEquals(const GridMap& a, const GridMap& b) {

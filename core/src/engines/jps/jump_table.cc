@@ -43,8 +43,7 @@ void ShareJumpTable(const GridMap& from, GridMap* to) {
 bool HasJumpTable(const GridMap& map) { return JumpTableOf(map) != nullptr; }
 
 size_t JumpTableBytes(const GridMap& map) {
-  const JumpTable* table = JumpTableOf(map);
-  return table == nullptr ? 0 : table->HeldBytes();
+  return internal::HeldBytesOf(map, Algorithm::kJpsPlus);
 }
 
 size_t JumpTableBytesFor(int32_t width, int32_t height) {

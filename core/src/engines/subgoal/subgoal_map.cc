@@ -30,8 +30,7 @@ bool HasSubgoalGraph(const GridMap& map) {
 }
 
 size_t SubgoalGraphBytes(const GridMap& map) {
-  const SubgoalGraph* graph = SubgoalGraphOf(map);
-  return graph == nullptr ? 0 : graph->MemoryBytes();
+  return internal::HeldBytesOf(map, Algorithm::kSubgoal);
 }
 
 size_t SubgoalGraphNodes(const GridMap& map) {
