@@ -18,13 +18,14 @@ double MapSnapshot::BuildMicros(absl::string_view structure) const {
   return 0;
 }
 
-bool MapSnapshot::RebuildPending() const {
-  for (const auto& structure : DerivedStructuresFor(options.derived())) {
-    if (structure->name() != "jump_table" && Pending(structure->name())) {
-      return true;
-    }
+std::vector<std::string> MapSnapshot::PendingRebuilds() const {
+  // Every structure asked for has its report (the build's or the last
+  // update's); the jump table's repair has a job of its own.
+  std::vector<std::string> names;
+  for (const DerivedReport& r : derived) {
+    if (r.name != "jump_table" && Pending(r.name)) names.push_back(r.name);
   }
-  return false;
+  return names;
 }
 
 bool MapSnapshot::Pending(absl::string_view structure) const {

@@ -120,7 +120,9 @@ struct MapSnapshot {
   // True when a structure asked for waits to be built again from scratch
   // (landmarks_pending or subgoal_graph_pending; MapRegistry::
   // RebuildPending builds it). The jump table's repair has a job of its own.
-  bool RebuildPending() const;
+  bool RebuildPending() const { return !PendingRebuilds().empty(); }
+  // The names (DerivedStructure::name) of those structures.
+  std::vector<std::string> PendingRebuilds() const;
   // Whether the named structure (DerivedStructure::name) is being built or
   // repaired in the background for this version: landmarks_pending,
   // jump_table_pending or subgoal_graph_pending by name; false for the

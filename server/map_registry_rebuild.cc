@@ -3,7 +3,6 @@
 // longer lower bounds, a subgoal graph after changed cells, and what agent
 // maps wait for, built here off the update's path for the newest version.
 
-#include <chrono>
 #include <memory>
 #include <string>
 #include <vector>
@@ -31,21 +30,14 @@ absl::Status MapRegistry::RebuildPending(const std::string& id) {
   if (base == nullptr) return absl::OkStatus();
   // The agent maps' own, installed in their cache (same version).
   if (absl::Status s = base->agent_maps->FinishPending(); !s.ok()) return s;
-  if (!base->RebuildPending()) return absl::OkStatus();
+  const std::vector<std::string> names = base->PendingRebuilds();
+  if (names.empty()) return absl::OkStatus();
   GridMap map = base->map;  // Shares every tile and structure.
   std::vector<DerivedReport> built;
-  for (const auto& structure : DerivedStructuresFor(base->options.derived())) {
-    if (structure->name() == "jump_table" ||
-        !base->Pending(structure->name())) {
-      continue;
-    }
-    const auto t0 = std::chrono::steady_clock::now();
-    absl::StatusOr<DerivedOutcome> outcome = structure->Build(&map);
-    if (!outcome.ok()) return outcome.status();
-    const double micros = std::chrono::duration<double, std::micro>(
-                              std::chrono::steady_clock::now() - t0)
-                              .count();
-    built.push_back({std::string(structure->name()), *outcome, micros});
+  if (absl::Status s =
+          BuildDerivedNamed(base->options.derived(), names, &map, &built);
+      !s.ok()) {
+    return s;
   }
   InstallRebuilt(id, base, std::move(map), built);
   return absl::OkStatus();

@@ -82,14 +82,12 @@ absl::Status AgentMaps::FinishPending() {
   }
   for (Entry& e : pending) {
     GridMap map = *e.map;  // Shares every tile and structure.
-    for (const auto& structure :
-         DerivedStructuresFor(OptionsFor(e.agent, /*deferring=*/false))) {
-      if (std::find(e.pending.begin(), e.pending.end(), structure->name()) ==
-          e.pending.end()) {
-        continue;
-      }
-      absl::StatusOr<DerivedOutcome> built = structure->Build(&map);
-      if (!built.ok()) return built.status();
+    std::vector<DerivedReport> reports;
+    if (absl::Status s =
+            BuildDerivedNamed(OptionsFor(e.agent, /*deferring=*/false),
+                              e.pending, &map, &reports);
+        !s.ok()) {
+      return s;
     }
     auto finished = std::make_shared<const GridMap>(std::move(map));
     std::lock_guard<std::mutex> lock(mu_);

@@ -301,5 +301,30 @@ TEST(QueryPartsTest, AlgorithmNamesParseBackAndTheErrorListsThemAll) {
   }
 }
 
+TEST(DerivedDataTest, BuildDerivedNamedBuildsOnlyTheNamedStructures) {
+  DerivedOptions options;
+  options.jump_table = true;
+  options.landmarks = 2;
+  options.subgoal_graph = true;
+  GridMap map = MakeRandomMap({24, 20, 0.2, 1}, 7);
+  std::vector<DerivedReport> reports;
+  const std::vector<std::string> names = {"subgoal_graph", "landmarks",
+                                          "no_such_structure"};
+  ASSERT_OK(BuildDerivedNamed(options, names, &map, &reports));
+  // In build order, the named ones only; an unknown name builds nothing.
+  ASSERT_EQ(reports.size(), 2u);
+  EXPECT_EQ(reports[0].name, "landmarks");
+  EXPECT_EQ(reports[1].name, "subgoal_graph");
+  EXPECT_EQ(reports[1].outcome, DerivedOutcome::kBuilt);
+  EXPECT_EQ(LandmarkCount(map), 2);
+  EXPECT_TRUE(HasSubgoalGraph(map));
+  EXPECT_FALSE(HasJumpTable(map));
+  // Nothing named: nothing built.
+  GridMap bare = MakeRandomMap({24, 20, 0.2, 1}, 7);
+  ASSERT_OK(BuildDerivedNamed(options, {}, &bare, &reports));
+  EXPECT_TRUE(reports.empty());
+  EXPECT_EQ(bare.AttachmentBytes(), 0u);
+}
+
 }  // namespace
 }  // namespace gridstar

@@ -57,6 +57,15 @@ size_t DerivedBytesFor(const DerivedOptions& options, const GridMap& map);
 absl::Status BuildDerived(const DerivedOptions& options, GridMap* map,
                           std::vector<DerivedReport>* reports);
 
+// Builds into *map, from scratch, those of the structures `options` asks
+// for whose name (DerivedStructure::name) is in `names`: what an update
+// deferred, built off its path. Reports each built one in *reports
+// (cleared first); the first error stops and is returned.
+absl::Status BuildDerivedNamed(const DerivedOptions& options,
+                               absl::Span<const std::string> names,
+                               GridMap* map,
+                               std::vector<DerivedReport>* reports);
+
 // Repairs every structure `options` asks for into *next from `previous`.
 absl::Status RepairDerived(const DerivedOptions& options,
                            const GridMap& previous,

@@ -19,12 +19,15 @@ double MicrosSince(std::chrono::steady_clock::time_point t0) {
       .count();
 }
 
-template <typename Step>
+// Runs `step` on each structure `options` asks for whose name `wanted`
+// accepts, reporting each.
+template <typename Wanted, typename Step>
 absl::Status ForEachStructure(const DerivedOptions& options,
                               std::vector<DerivedReport>* reports,
-                              const Step& step) {
+                              const Wanted& wanted, const Step& step) {
   reports->clear();
   for (const auto& structure : DerivedStructuresFor(options)) {
+    if (!wanted(structure->name())) continue;
     DerivedReport report;
     report.name = std::string(structure->name());
     const auto t0 = std::chrono::steady_clock::now();
@@ -108,18 +111,32 @@ size_t DerivedBytesFor(const DerivedOptions& options, const GridMap& map) {
 
 absl::Status BuildDerived(const DerivedOptions& options, GridMap* map,
                           std::vector<DerivedReport>* reports) {
-  return ForEachStructure(options, reports, [&](const DerivedStructure& s) {
-    return s.Build(map);
-  });
+  return ForEachStructure(
+      options, reports, [](absl::string_view) { return true; },
+      [&](const DerivedStructure& s) { return s.Build(map); });
+}
+
+absl::Status BuildDerivedNamed(const DerivedOptions& options,
+                               absl::Span<const std::string> names,
+                               GridMap* map,
+                               std::vector<DerivedReport>* reports) {
+  return ForEachStructure(
+      options, reports,
+      [&](absl::string_view name) {
+        return std::find(names.begin(), names.end(), name) != names.end();
+      },
+      [&](const DerivedStructure& s) { return s.Build(map); });
 }
 
 absl::Status RepairDerived(const DerivedOptions& options,
                            const GridMap& previous,
                            const ChangeSummary& summary, GridMap* next,
                            std::vector<DerivedReport>* reports) {
-  return ForEachStructure(options, reports, [&](const DerivedStructure& s) {
-    return s.Repair(previous, summary, next);
-  });
+  return ForEachStructure(
+      options, reports, [](absl::string_view) { return true; },
+      [&](const DerivedStructure& s) {
+        return s.Repair(previous, summary, next);
+      });
 }
 
 }  // namespace gridstar
