@@ -53,6 +53,10 @@ ABSL_FLAG(bool, hpa, false,
 ABSL_FLAG(bool, subgoal_graph, false,
           "register: build the subgoal graph for --algo subgoal (uniform-cost "
           "maps; exact; raced by auto)");
+ABSL_FLAG(std::vector<std::string>, structures, {},
+          "register: precomputed structures by name, comma-separated, each "
+          "NAME or NAME:COUNT (landmarks:16); any an engine keeps (MapInfo "
+          "lists them as derived), the four flags above included");
 ABSL_FLAG(std::string, diagonal, "",
           "never, no-corner-cutting, allow-corner-cutting (also with '_'; "
           "default: the map's)");

@@ -34,6 +34,7 @@ ABSL_DECLARE_FLAG(double, max_cost);
 ABSL_DECLARE_FLAG(bool, jump_table);
 ABSL_DECLARE_FLAG(bool, hpa);
 ABSL_DECLARE_FLAG(bool, subgoal_graph);
+ABSL_DECLARE_FLAG(std::vector<std::string>, structures);
 ABSL_DECLARE_FLAG(std::string, diagonal);
 ABSL_DECLARE_FLAG(double, weight);
 ABSL_DECLARE_FLAG(bool, smooth);

@@ -27,6 +27,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "absl/time/clock.h"
 #include "cli_common.h"
@@ -41,6 +42,18 @@
 #include "program_flags.h"
 
 namespace gridstar::cli {
+
+// " structures=NAME:BYTES,..." for a map's precomputed structures, each
+// with the bytes this version holds ("pending" while the server finishes
+// it after an update); empty for none.
+std::string StructuresColumn(const v1::MapInfo& m) {
+  std::string column;
+  for (const v1::DerivedInfo& d : m.derived()) {
+    absl::StrAppend(&column, column.empty() ? " structures=" : ",", d.name(),
+                    ":", d.current() ? absl::StrCat(d.bytes()) : "pending");
+  }
+  return column;
+}
 
 int Run(const std::vector<std::string>& argv) {
   if (argv.empty()) {
@@ -110,15 +123,15 @@ int Run(const std::vector<std::string>& argv) {
                         c.dropped() ? std::string("-")
                                     : absl::StrFormat("%.1f", c.mean_us()));
       }
+      const std::string structures = StructuresColumn(m);
       std::printf(
           "%s version=%llu size=%dx%d passable=%lld components=%u bytes=%llu "
-          "jump_table_bytes=%llu hpa_bytes=%llu auto=%s%s\n",
+          "auto=%s%s%s\n",
           m.id().c_str(), static_cast<unsigned long long>(m.version()),
           m.width(), m.height(), static_cast<long long>(m.passable_cells()),
           m.components(), static_cast<unsigned long long>(m.memory_bytes()),
-          static_cast<unsigned long long>(m.jump_table_bytes()),
-          static_cast<unsigned long long>(m.hpa_bytes()),
-          Name(m.auto_algorithm()).c_str(), measured.c_str());
+          Name(m.auto_algorithm()).c_str(), structures.c_str(),
+          measured.c_str());
     }
     return 0;
   }
@@ -141,6 +154,20 @@ int Run(const std::vector<std::string>& argv) {
     r.set_landmarks(absl::GetFlag(FLAGS_landmarks));
     r.set_hpa(absl::GetFlag(FLAGS_hpa));
     r.set_subgoal_graph(absl::GetFlag(FLAGS_subgoal_graph));
+    for (const std::string& spec : absl::GetFlag(FLAGS_structures)) {
+      std::pair<std::string, std::string> parts = absl::StrSplit(spec, ':');
+      v1::StructureRequest* s = r.add_structures();
+      s->set_name(parts.first);
+      int count = 0;
+      if (!parts.second.empty() && !absl::SimpleAtoi(parts.second, &count)) {
+        std::fprintf(stderr,
+                     "gridstar: --structures %s: the count after ':' is not a "
+                     "number\n",
+                     spec.c_str());
+        return 2;
+      }
+      s->set_count(count);
+    }
     if (data->rfind("P5", 0) == 0 || data->rfind("P2", 0) == 0) {
       r.set_pgm(*data);
     } else {
@@ -152,9 +179,9 @@ int Run(const std::vector<std::string>& argv) {
       PrintJson(*info);
       return 0;
     }
-    std::printf("%s version=%llu size=%dx%d\n", info->id().c_str(),
+    std::printf("%s version=%llu size=%dx%d%s\n", info->id().c_str(),
                 static_cast<unsigned long long>(info->version()), info->width(),
-                info->height());
+                info->height(), StructuresColumn(*info).c_str());
     return 0;
   }
   if (cmd == "delete") {
@@ -239,14 +266,18 @@ int main(int argc, char** argv) {
       {"Connection",
        {"server", "deadline", "token_file", "tls_ca", "tls_cert", "tls_key",
         "tls_server_name"}},
-      {"register", {"id", "replace", "jump_table", "landmarks", "hpa", "subgoal_graph"}},
+      {"register",
+       {"id", "replace", "jump_table", "landmarks", "hpa", "subgoal_graph",
+        "structures"}},
       {"path, scen, load: the query",
-       {"algo", "diagonal", "weight", "smooth", "allow_partial", "max_expansions",
-        "snap_radius", "agent_size", "areas", "area_costs", "trace"}},
+       {"algo", "diagonal", "weight", "smooth", "allow_partial",
+        "max_expansions", "snap_radius", "agent_size", "areas", "area_costs",
+        "trace"}},
       {"group, flow", {"method", "max_cost", "overhead", "compare"}},
       {"watch", {"agents", "events", "watch_for", "replan_if_cheaper"}},
       {"Output", {"json"}},
-      {"scen, load", {"map", "batch", "concurrency", "duration", "rps", "stream"}},
+      {"scen, load",
+       {"map", "batch", "concurrency", "duration", "rps", "stream"}},
       {"render", {"flow", "svg", "cell_pixels", "arrow_spacing", "legend"}}};
   info.sources = {"client/"};
   const std::vector<std::string> positional =

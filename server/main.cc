@@ -19,19 +19,21 @@
 #include "absl/time/clock.h"
 #include "auth/access_control.h"
 #include "auth/tls.h"
+#include "gridstar/engines/alt.h"
+#include "gridstar/engines/jps.h"
 #include "gridstar/map_io.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/grpcpp.h"
 #include "grpcpp/health_check_service_interface.h"
 #include "map_registry.h"
-#include "program_flags.h"
 #include "metrics.h"
+#include "program_flags.h"
 #include "prometheus/exposer.h"
 #include "scheduler.h"
 #include "service.h"
 #include "store/redis_connection.h"
-#include "store_setup.h"
 #include "store_follower.h"
+#include "store_setup.h"
 
 ABSL_FLAG(std::string, host, "0.0.0.0", "Address to listen on for gRPC");
 ABSL_FLAG(int, port, 50051, "gRPC port; 0 picks a free one (see --port_file)");
@@ -343,13 +345,13 @@ int Run() {
       GridMap* map = &read->map;
       MapOptions options;
       options.default_areas = read->default_areas;
-      options.jump_table = true;
+      options.structures[std::string(kJumpTableName)] = 1;
       // Landmarks serve terrain; on uniform maps auto runs jump point search.
-      options.landmarks =
-          map->uniform_cost()
-              ? 0
-              : std::clamp(absl::GetFlag(FLAGS_preload_landmarks), 0,
-                           kMaxLandmarks);
+      if (const int landmarks = std::clamp(
+              absl::GetFlag(FLAGS_preload_landmarks), 0, kMaxLandmarks);
+          !map->uniform_cost() && landmarks > 0) {
+        options.structures[std::string(kLandmarksName)] = landmarks;
+      }
       s = registry
               .Register(parts[0], std::move(read->map), options, true,
                         std::move(read->areas))

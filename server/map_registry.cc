@@ -7,6 +7,7 @@
 #include "absl/cleanup/cleanup.h"
 #include "absl/strings/str_cat.h"
 #include "agents/map_view.h"
+#include "gridstar/auto_choice.h"
 #include "map_registry_internal.h"
 
 namespace gridstar::server {
@@ -16,23 +17,6 @@ double MapSnapshot::BuildMicros(absl::string_view structure) const {
     if (r.name == structure) return r.micros;
   }
   return 0;
-}
-
-std::vector<std::string> MapSnapshot::PendingRebuilds() const {
-  // Every structure asked for has its report (the build's or the last
-  // update's); the jump table's repair has a job of its own.
-  std::vector<std::string> names;
-  for (const DerivedReport& r : derived) {
-    if (r.name != "jump_table" && Pending(r.name)) names.push_back(r.name);
-  }
-  return names;
-}
-
-bool MapSnapshot::Pending(absl::string_view structure) const {
-  if (structure == "landmarks") return landmarks_pending();
-  if (structure == "jump_table") return jump_table_pending();
-  if (structure == "subgoal_graph") return subgoal_graph_pending();
-  return false;
 }
 
 StoredMap MapSnapshot::ToStored() const {
@@ -118,7 +102,7 @@ absl::StatusOr<std::shared_ptr<MapSnapshot>> MapRegistry::NewSnapshot(
                                                  next->options.derived());
   DerivedOptions derived = options.derived();
   if (limits_.auto_measure_queries > 0) {
-    derived.measure_auto = true;
+    derived.Ask(kAutoChoiceName);
     derived.auto_measure.policy = options.default_diagonal;
     derived.auto_measure.queries = std::min(limits_.auto_measure_queries, 1000);
     derived.auto_measure.max_micros = limits_.auto_measure_micros;
@@ -218,13 +202,10 @@ absl::StatusOr<std::shared_ptr<const MapSnapshot>> MapRegistry::Register(
         parts, ") exceeds --max_derived_bytes (", limits_.max_derived_bytes,
         ")"));
   }
-  // Each pinned agent map is a map of its own, about the terrain's size.
-  const size_t agent_bytes =
-      static_cast<size_t>(options.max_agent_size - 1) *
-      (map.MemoryBytes() +
-       (options.jump_table ? JumpTableBytesFor(map.width(), map.height()) : 0) +
-       static_cast<size_t>(options.landmarks) * sizeof(double) *
-           static_cast<size_t>(map.padded_size()));
+  // Each pinned agent map is a map of its own, about the terrain's size,
+  // with every structure its class allows.
+  const size_t agent_bytes = static_cast<size_t>(options.max_agent_size - 1) *
+                             (map.MemoryBytes() + derived_bytes);
   if (derived_bytes + agent_bytes > limits_.max_derived_bytes) {
     return absl::ResourceExhaustedError(absl::StrCat(
         "max_agent_size: ", options.max_agent_size - 1, " agent maps of the ",
@@ -320,34 +301,20 @@ absl::StatusOr<std::shared_ptr<MapSnapshot>> MapRegistry::NextVersion(
     old->agent_maps->RepairInto(next->Terrain(), next->AreaSpan(),
                                 terrain_rects, next->agent_maps.get());
   }
-  // Landmarks that must be rebuilt are, in the background, and so is the
-  // jump table's repair: an update costs what it changes
-  // (RebuildPending, RepairPendingJumpTable).
+  // What is slow to repair (landmarks that must be rebuilt, the jump
+  // table, the subgoal graph) is finished in the background
+  // (RebuildPending): an update costs what it changes. A structure still
+  // pending in `old` stays pending, from the same base.
   DerivedOptions derived = old->options.derived();
-  derived.defer_landmark_rebuild = true;
-  derived.defer_jump_table_repair = true;
-  derived.defer_subgoal_graph_rebuild = true;
-  // A version whose table is still pending has none to repair from: its
-  // base carries over (below) instead.
-  const bool table_was_pending = old->jump_table_pending();
-  if (table_was_pending) derived.jump_table = false;
-  if (absl::Status s = RepairDerived(derived, old->map, summary,
-                                     &next->map, &next->derived);
+  derived.defer_slow_repairs = true;
+  if (absl::Status s =
+          RepairDerived(derived, old->map, summary, &next->map, &next->derived,
+                        PendingNames(old->pending));
       !s.ok()) {
     return s;
   }
-  if (table_was_pending && next->map.uniform_cost()) {
-    next->derived.push_back({"jump_table", DerivedOutcome::kDeferred, 0});
-    next->table_base = old->table_base;
-    next->changes_since_table = old->changes_since_table;
-  }
-  for (const DerivedReport& r : next->derived) {
-    if (r.name != "jump_table" || r.outcome != DerivedOutcome::kDeferred) {
-      continue;
-    }
-    if (next->table_base == nullptr) next->table_base = old;
-    next->changes_since_table.emplace_back(next->version, summary.rects);
-  }
+  next->pending = NextPending(old->pending, old->map, next->version, summary,
+                              next->derived);
   return next;
 }
 
@@ -362,72 +329,6 @@ void MapRegistry::DropClaim(absl::flat_hash_set<std::string>* claims,
                             const std::string& id) {
   std::lock_guard<std::mutex> lock(mu_);
   claims->erase(id);
-}
-
-bool MapRegistry::ClaimJumpTableRepair(const std::string& id) {
-  std::shared_ptr<const MapSnapshot> s = Find(id);
-  return Claim(&table_claims_, id, s != nullptr && s->jump_table_pending());
-}
-
-void MapRegistry::DropJumpTableClaim(const std::string& id) {
-  DropClaim(&table_claims_, id);
-}
-
-absl::StatusOr<bool> MapRegistry::RepairPendingJumpTable(
-    const std::string& id) {
-  // From here on a newer version may claim a repair of its own.
-  DropJumpTableClaim(id);
-  std::shared_ptr<const MapSnapshot> target = Find(id);
-  if (target == nullptr || !target->jump_table_pending()) return false;
-  std::vector<CellRect> rects;
-  for (const auto& change : target->changes_since_table) {
-    rects.insert(rects.end(), change.second.begin(), change.second.end());
-  }
-  GridMap map = target->map;  // Shares every tile.
-  const auto t0 = std::chrono::steady_clock::now();
-  if (absl::Status s = RepairJumpTable(target->table_base->map, rects, &map);
-      !s.ok()) {
-    return s;
-  }
-  const double micros = std::chrono::duration<double, std::micro>(
-                            std::chrono::steady_clock::now() - t0)
-                            .count();
-  if (before_table_install_) before_table_install_();
-  WriteLock write(this, id);
-  std::shared_ptr<const MapSnapshot> current = Find(id);
-  // Deleted, replaced or already re-based meanwhile: nothing of ours.
-  if (current == nullptr || current->table_base != target->table_base) {
-    return false;
-  }
-  auto next = std::make_shared<MapSnapshot>(*current);
-  if (current->version == target->version) {
-    // `current` is `target`, or a copy of it with landmarks installed.
-    ShareJumpTable(map, &next->map);
-    next->table_base = nullptr;
-    next->changes_since_table.clear();
-    for (DerivedReport& r : next->derived) {
-      if (r.name != "jump_table") continue;
-      r.outcome = DerivedOutcome::kRepaired;
-      r.micros = micros;
-    }
-    Swap(id, next);
-    return false;
-  }
-  // Newer versions came: the newest repairs from this table and only its
-  // own changes since.
-  auto tabled = std::make_shared<MapSnapshot>(*target);
-  tabled->map = std::move(map);
-  tabled->table_base = nullptr;
-  tabled->changes_since_table.clear();
-  next->table_base = std::move(tabled);
-  auto& changes = next->changes_since_table;
-  changes.erase(std::remove_if(changes.begin(), changes.end(),
-                               [&](const auto& c) {
-                                 return c.first <= target->version;
-                               }),
-                changes.end());
-  Swap(id, next);
-  return true;
 }
 
 absl::Status MapRegistry::CompactIfWanted(const std::string& id) {

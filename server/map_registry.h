@@ -97,37 +97,16 @@ struct MapSnapshot {
   // Time spent building the named structure for this version; 0 when it was
   // kept from the version before or is absent.
   double BuildMicros(absl::string_view structure) const;
-  // True when landmarks were asked for and this version runs without them
-  // until the registry's background rebuild installs them (an update made
-  // some cell cheaper, so the old ones were no longer lower bounds).
-  bool landmarks_pending() const {
-    return options.landmarks > 0 && LandmarkCount(map) == 0 &&
-           map.passable_count() > 0;
+  // The structures asked for that this version runs without while the
+  // registry's background job finishes them (an update deferred them:
+  // DerivedOutcome::kDeferred; their engines run what they stand in for
+  // meanwhile), each with what the job starts from (derived_data.h).
+  // Empty when every structure is current.
+  PendingStructures pending;
+  // Whether the named structure is pending for this version.
+  bool Pending(absl::string_view structure) const {
+    return pending.find(structure) != pending.end();
   }
-  // While this version's jump table is repaired in the background (its
-  // searches run online jps meanwhile): the newest version with a table,
-  // and each update since (version, rectangles of changed cells), oldest
-  // first. Null and empty otherwise.
-  std::shared_ptr<const MapSnapshot> table_base;
-  std::vector<std::pair<uint64_t, std::vector<CellRect>>> changes_since_table;
-  bool jump_table_pending() const { return table_base != nullptr; }
-  // True while this version runs without the subgoal graph asked for: an
-  // update changed cells, and the registry's background rebuild installs a
-  // graph for the newest version (kSubgoal runs jps+ meanwhile).
-  bool subgoal_graph_pending() const {
-    return options.subgoal_graph && map.uniform_cost() && !HasSubgoalGraph(map);
-  }
-  // True when a structure asked for waits to be built again from scratch
-  // (landmarks_pending or subgoal_graph_pending; MapRegistry::
-  // RebuildPending builds it). The jump table's repair has a job of its own.
-  bool RebuildPending() const { return !PendingRebuilds().empty(); }
-  // The names (DerivedStructure::name) of those structures.
-  std::vector<std::string> PendingRebuilds() const;
-  // Whether the named structure (DerivedStructure::name) is being built or
-  // repaired in the background for this version: landmarks_pending,
-  // jump_table_pending or subgoal_graph_pending by name; false for the
-  // others.
-  bool Pending(absl::string_view structure) const;
   // The content, as a store keeps it.
   StoredMap ToStored() const;
 };
@@ -232,40 +211,33 @@ class MapRegistry {
   // that no caller waits for it. OK when there is nothing to do.
   absl::Status CompactIfWanted(const std::string& id);
 
-  // Structures left out of an updated version to be built again from
-  // scratch (MapSnapshot::RebuildPending: landmarks an update made no
-  // longer lower bounds, the subgoal graph after changed cells), and what
-  // the version's agent maps wait for (AgentMaps::Pending), are built off
-  // the update's path: after an update the caller asks ClaimRebuild (true at
-  // most once until the rebuild starts, so rebuilds do not pile up) and,
-  // when true, runs RebuildPending on a background thread. That builds
-  // every pending structure of the newest version through its
-  // DerivedStructure without any lock held, then installs them in that
-  // version (same version number: structures are derived, not content)
-  // unless a newer version came meanwhile, which claims its own rebuild.
+  // Structures an update left out of its version (MapSnapshot::pending:
+  // landmarks an update made no longer lower bounds, the jump table, the
+  // subgoal graph after changed cells), and what the version's agent maps
+  // wait for (AgentMaps::Pending), are finished off the update's path by
+  // one job: after an update the caller asks ClaimRebuild (true at most
+  // once until the job starts, so that jobs do not pile up) and, when true,
+  // runs RebuildPending on a background thread. That finishes each pending
+  // structure of the newest version in build order, through its
+  // DerivedStructure's Repair from the pending entry's base and the
+  // changes since (a jump table walks only the lines those reach, landmarks
+  // and the subgoal graph are built again), without any lock held, and
+  // installs each as soon as it is done: into that version (same version
+  // number: structures are derived, not content), or, when newer versions
+  // came meanwhile, as their new base (their repair then walks only their
+  // own changes), and the call returns true: claim again. A one-cell update
+  // is so answered without the jump table's repair (up to ~8 ms of
+  // diagonal walks on the 8192 x 8192 world), and the table follows within
+  // milliseconds, before a subgoal graph rebuilt behind it.
   bool ClaimRebuild(const std::string& id);
-  // Gives a claim back unused (the rebuild could not be queued).
+  // Gives a claim back unused (the job could not be queued).
   void DropRebuildClaim(const std::string& id);
-  absl::Status RebuildPending(const std::string& id);
-
-  // Jump tables left out of updated versions (MapSnapshot::
-  // jump_table_pending) are repaired off the update's path in the same way:
-  // ClaimJumpTableRepair, then RepairPendingJumpTable on a background
-  // thread. That repairs the newest version's table from its table_base and
-  // the changes since, without any lock held, and installs it in that
-  // version; when newer versions came meanwhile, they are re-based on it
-  // (their repair then walks only their own changes) and the call returns
-  // true: claim again. A one-cell update is so answered without the table's
-  // repair (up to ~8 ms of diagonal walks on the 8192 x 8192 world), and the
-  // table follows within milliseconds.
-  bool ClaimJumpTableRepair(const std::string& id);
-  void DropJumpTableClaim(const std::string& id);
-  absl::StatusOr<bool> RepairPendingJumpTable(const std::string& id);
-  // Runs `hook` in RepairPendingJumpTable after the repair, before the
-  // install (tests: an update there makes the version newer). Set it before
-  // any repair runs.
-  void SetBeforeTableInstallForTesting(std::function<void()> hook) {
-    before_table_install_ = std::move(hook);
+  absl::StatusOr<bool> RebuildPending(const std::string& id);
+  // Runs `hook` in RebuildPending after a structure is finished, before it
+  // is installed (tests: an update there makes the version newer). Set it
+  // before any job runs.
+  void SetBeforeInstallForTesting(std::function<void()> hook) {
+    before_install_ = std::move(hook);
   }
 
   // Null when unknown.
@@ -311,16 +283,19 @@ class MapRegistry {
   // Cells of the registered maps. REQUIRES: mu_ held.
   int64_t TotalCellsLocked() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void Swap(const std::string& id, std::shared_ptr<const MapSnapshot> next);
-  // Installs `map` (base's map with the structures `built` reports built)
-  // as the same version, unless `base` is no longer the newest version of
-  // `id`.
-  void InstallRebuilt(const std::string& id,
-                      const std::shared_ptr<const MapSnapshot>& base,
-                      GridMap map, const std::vector<DerivedReport>& built);
+  // Installs the pending structure `report` names, finished into `map`
+  // (target's map) from `base`: into the newest version of `id` when that
+  // is target's version, else as the new base of the newest version's
+  // pending entry (true: finish it again). Nothing when the newest version
+  // no longer has that entry with that base (deleted, replaced, finished
+  // meanwhile).
+  bool InstallFinished(const std::string& id, const MapSnapshot& target,
+                       const std::shared_ptr<const GridMap>& base, GridMap map,
+                       const DerivedReport& report);
   // Takes map id out of memory (not out of the store). REQUIRES: held.
   void Drop(const std::string& id);
-  // Ids whose background work (landmarks, jump table, subgoal graph) is
-  // claimed and not yet started: Claim adds `id` to *claims when `pending`
+  // Ids whose background job (pending structures, agent maps) is claimed
+  // and not yet started: Claim adds `id` to *claims when `pending`
   // and it is not there yet (true: the caller owns that work until it drops
   // the claim); DropClaim takes it out.
   bool Claim(absl::flat_hash_set<std::string>* claims, const std::string& id,
@@ -328,8 +303,7 @@ class MapRegistry {
   void DropClaim(absl::flat_hash_set<std::string>* claims,
                  const std::string& id);
   absl::flat_hash_set<std::string> rebuild_claims_ ABSL_GUARDED_BY(mu_);
-  absl::flat_hash_set<std::string> table_claims_ ABSL_GUARDED_BY(mu_);
-  std::function<void()> before_table_install_;
+  std::function<void()> before_install_;
   // Drops the maps used longest ago, never `keep`, until `cells` more fit
   // under max_total_cells (or none is left to drop).
   void EvictFor(const std::string& keep, int64_t cells);

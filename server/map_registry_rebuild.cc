@@ -1,8 +1,10 @@
-// MapRegistry's background rebuild of structures an update left out
-// (map_registry.h: ClaimRebuild, RebuildPending): landmarks that are no
-// longer lower bounds, a subgoal graph after changed cells, and what agent
-// maps wait for, built here off the update's path for the newest version.
+// MapRegistry's background job that finishes what updates left pending
+// (map_registry.h: ClaimRebuild, RebuildPending): each pending structure of
+// the newest version, repaired from its base or built again through its
+// DerivedStructure, and what the version's agent maps wait for, off the
+// update's path.
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -16,49 +18,74 @@ bool MapRegistry::ClaimRebuild(const std::string& id) {
   std::shared_ptr<const MapSnapshot> s = Find(id);
   return Claim(
       &rebuild_claims_, id,
-      s != nullptr && (s->RebuildPending() || s->agent_maps->Pending()));
+      s != nullptr && (!s->pending.empty() || s->agent_maps->Pending()));
 }
 
 void MapRegistry::DropRebuildClaim(const std::string& id) {
   DropClaim(&rebuild_claims_, id);
 }
 
-absl::Status MapRegistry::RebuildPending(const std::string& id) {
-  // From here on a newer version may claim a rebuild of its own.
+absl::StatusOr<bool> MapRegistry::RebuildPending(const std::string& id) {
+  // From here on a newer version may claim a job of its own.
   DropRebuildClaim(id);
-  std::shared_ptr<const MapSnapshot> base = Find(id);
-  if (base == nullptr) return absl::OkStatus();
+  std::shared_ptr<const MapSnapshot> target = Find(id);
+  if (target == nullptr) return false;
   // The agent maps' own, installed in their cache (same version).
-  if (absl::Status s = base->agent_maps->FinishPending(); !s.ok()) return s;
-  const std::vector<std::string> names = base->PendingRebuilds();
-  if (names.empty()) return absl::OkStatus();
-  GridMap map = base->map;  // Shares every tile and structure.
-  std::vector<DerivedReport> built;
-  if (absl::Status s =
-          BuildDerivedNamed(base->options.derived(), names, &map, &built);
-      !s.ok()) {
-    return s;
+  if (absl::Status s = target->agent_maps->FinishPending(); !s.ok()) return s;
+  DerivedOptions options = target->options.derived();  // Nothing deferred.
+  bool again = false;
+  // In build order, each installed as soon as it is done: a jump table
+  // repaired in milliseconds does not wait for a subgoal graph.
+  for (const auto& structure : DerivedStructuresFor(options)) {
+    const std::string name(structure->name());
+    auto it = target->pending.find(name);
+    if (it == target->pending.end()) continue;
+    GridMap map = target->map;  // Shares every tile and structure.
+    absl::StatusOr<DerivedReport> report =
+        FinishPendingStructure(options, name, it->second, &map);
+    if (!report.ok()) return report.status();
+    if (before_install_) before_install_();
+    again = InstallFinished(id, *target, it->second.base, std::move(map),
+                            *report) ||
+            again;
   }
-  InstallRebuilt(id, base, std::move(map), built);
-  return absl::OkStatus();
+  return again;
 }
 
-void MapRegistry::InstallRebuilt(const std::string& id,
-                                 const std::shared_ptr<const MapSnapshot>& base,
-                                 GridMap map,
-                                 const std::vector<DerivedReport>& built) {
+bool MapRegistry::InstallFinished(const std::string& id,
+                                  const MapSnapshot& target,
+                                  const std::shared_ptr<const GridMap>& base,
+                                  GridMap map, const DerivedReport& report) {
+  const DerivedOptions options = target.options.derived();
   WriteLock write(this, id);
-  if (Find(id) != base) return;  // Superseded meanwhile.
-  auto next = std::make_shared<MapSnapshot>(*base);
-  next->map = std::move(map);
-  for (DerivedReport& r : next->derived) {
-    for (const DerivedReport& b : built) {
-      if (r.name != b.name) continue;
-      r.outcome = b.outcome;
-      r.micros = b.micros;
+  std::shared_ptr<const MapSnapshot> current = Find(id);
+  if (current == nullptr) return false;
+  auto it = current->pending.find(report.name);
+  // Deleted, replaced, or finished meanwhile: nothing of ours.
+  if (it == current->pending.end() || it->second.base != base) return false;
+  auto next = std::make_shared<MapSnapshot>(*current);
+  if (current->version == target.version) {
+    // `current` is `target`, or a copy of it with other structures
+    // installed.
+    ShareDerivedNamed(options, {report.name}, map, &next->map);
+    next->pending.erase(report.name);
+    for (DerivedReport& r : next->derived) {
+      if (r.name == report.name) r = report;
     }
+    Swap(id, next);
+    return false;
   }
+  // Newer versions came: the newest repairs from this one, and only its own
+  // changes since.
+  PendingDerived& entry = next->pending[report.name];
+  entry.base = std::make_shared<const GridMap>(std::move(map));
+  auto& changes = entry.changes;
+  changes.erase(
+      std::remove_if(changes.begin(), changes.end(),
+                     [&](const auto& c) { return c.first <= target.version; }),
+      changes.end());
   Swap(id, next);
+  return true;
 }
 
 }  // namespace gridstar::server

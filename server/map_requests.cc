@@ -5,9 +5,11 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "gridstar/agents.h"
 #include "convert/convert.h"
+#include "gridstar/agents.h"
+#include "gridstar/auto_choice.h"
 #include "gridstar/derived_data.h"
+#include "gridstar/engines/alt.h"
 #include "gridstar/find_path.h"
 #include "gridstar/map_io.h"
 
@@ -76,6 +78,36 @@ absl::StatusOr<MapWithAreas> MapOfRequest(const v1::RegisterMapRequest& r,
   return MapWithAreas{*std::move(map), std::move(areas), 0};
 }
 
+namespace {
+
+// The structures a registration asks for, by name and count (0 = the
+// structure's default): the four fields that name one each, then
+// `structures`. Names are checked by ValidateDerivedOptions.
+absl::StatusOr<std::map<std::string, int, std::less<>>> StructuresOfRequest(
+    const v1::RegisterMapRequest& r) {
+  std::map<std::string, int, std::less<>> structures;
+  if (r.jump_table()) structures["jump_table"] = 1;
+  if (r.landmarks() != 0) structures["landmarks"] = r.landmarks();
+  if (r.hpa()) structures["hpa"] = 1;
+  if (r.subgoal_graph()) structures["subgoal_graph"] = 1;
+  for (int i = 0; i < r.structures_size(); ++i) {
+    const v1::StructureRequest& request = r.structures(i);
+    const std::string field = absl::StrCat("structures[", i, "]");
+    if (request.name().empty()) {
+      return absl::InvalidArgumentError(absl::StrCat(field, ".name: empty"));
+    }
+    if (!structures.emplace(request.name(), request.count()).second) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(field, ": '", request.name(),
+                       "' is asked for twice (here and by an earlier request "
+                       "or its own field)"));
+    }
+  }
+  return structures;
+}
+
+}  // namespace
+
 absl::StatusOr<MapOptions> MapOptionsOfRequest(
     const v1::RegisterMapRequest& r) {
   absl::StatusOr<DiagonalPolicy> policy =
@@ -84,10 +116,13 @@ absl::StatusOr<MapOptions> MapOptionsOfRequest(
   if (!policy.ok()) return policy.status();
   MapOptions options;
   options.default_diagonal = *policy;
-  options.jump_table = r.jump_table();
-  options.landmarks = r.landmarks();
-  options.hpa = r.hpa();
-  options.subgoal_graph = r.subgoal_graph();
+  if (absl::StatusOr<std::map<std::string, int, std::less<>>> structures =
+          StructuresOfRequest(r);
+      structures.ok()) {
+    options.structures = *std::move(structures);
+  } else {
+    return structures.status();
+  }
   options.default_areas =
       r.default_areas() != 0 ? r.default_areas()
       : r.cells_case() == v1::RegisterMapRequest::kMovingai
@@ -102,8 +137,48 @@ absl::StatusOr<MapOptions> MapOptionsOfRequest(
   if (absl::Status s = ValidateDerivedOptions(options.derived()); !s.ok()) {
     return s;
   }
+  // A count of 0 is the structure's default: stored resolved.
+  for (const auto& structure : DerivedStructuresFor(options.derived())) {
+    int& count = options.structures[std::string(structure->name())];
+    if (count == 0) count = structure->default_count();
+  }
   return options;
 }
+
+namespace {
+
+// The per-structure fields MapInfo had before `derived` (deprecated, filled
+// for existing clients from `derived`): frozen, a structure added later
+// appears in `derived` only.
+void DeprecatedDerivedFields(const MapSnapshot& s, v1::MapInfo* info) {
+  info->set_jump_table(s.options.Asks("jump_table"));
+  info->set_landmarks(s.options.CountOf("landmarks"));
+  info->set_hpa(s.options.Asks("hpa"));
+  info->set_subgoal_graph(s.options.Asks("subgoal_graph"));
+  info->set_jump_table_current(true);
+  info->set_landmarks_current(true);
+  info->set_subgoal_graph_current(true);
+  for (const v1::DerivedInfo& d : info->derived()) {
+    if (d.name() == "jump_table") {
+      info->set_jump_table_bytes(d.bytes());
+      info->set_jump_table_build_micros(d.build_micros());
+      info->set_jump_table_current(d.current());
+    } else if (d.name() == "landmarks") {
+      info->set_landmark_bytes(d.bytes());
+      info->set_landmark_build_micros(d.build_micros());
+      info->set_landmarks_current(d.current());
+    } else if (d.name() == "hpa") {
+      info->set_hpa_bytes(d.bytes());
+      info->set_hpa_build_micros(d.build_micros());
+    } else if (d.name() == "subgoal_graph") {
+      info->set_subgoal_graph_bytes(d.bytes());
+      info->set_subgoal_graph_build_micros(d.build_micros());
+      info->set_subgoal_graph_current(d.current());
+    }
+  }
+}
+
+}  // namespace
 
 void MapInfoToProto(const MapSnapshot& s, v1::MapInfo* info) {
   info->set_id(s.id);
@@ -121,29 +196,15 @@ void MapInfoToProto(const MapSnapshot& s, v1::MapInfo* info) {
   info->set_agent_map_build_micros(s.agent_maps->build_micros());
   info->set_default_diagonal(
       convert::PolicyToProto(s.options.default_diagonal));
-  info->set_jump_table(s.options.jump_table);
-  info->set_jump_table_bytes(JumpTableBytes(s.map));
-  info->set_jump_table_build_micros(s.BuildMicros("jump_table"));
-  info->set_landmarks(s.options.landmarks);
-  info->set_landmark_bytes(LandmarkBytes(s.map));
-  info->set_landmark_build_micros(s.BuildMicros("landmarks"));
-  info->set_landmarks_current(!s.landmarks_pending());
-  info->set_jump_table_current(!s.jump_table_pending());
-  info->set_hpa(s.options.hpa);
-  info->set_hpa_bytes(HpaBytes(s.map));
-  info->set_hpa_build_micros(s.BuildMicros("hpa"));
-  info->set_subgoal_graph(s.options.subgoal_graph);
-  info->set_subgoal_graph_bytes(SubgoalGraphBytes(s.map));
-  info->set_subgoal_graph_build_micros(s.BuildMicros("subgoal_graph"));
-  info->set_subgoal_graph_current(!s.subgoal_graph_pending());
   // The structures built for this map: its options', and auto's
   // measurement where the registry took one (--auto_measure_queries; later
   // versions keep it).
   DerivedOptions built = s.options.derived();
-  built.measure_auto = AutoChoiceOf(s.map) != nullptr;
+  bool measured = AutoChoiceOf(s.map) != nullptr;
   for (const DerivedReport& r : s.derived) {
-    built.measure_auto = built.measure_auto || r.name == "auto_choice";
+    measured = measured || r.name == kAutoChoiceName;
   }
+  if (measured) built.Ask(kAutoChoiceName);
   for (const auto& structure : DerivedStructuresFor(built)) {
     v1::DerivedInfo* d = info->add_derived();
     d->set_name(std::string(structure->name()));
@@ -151,6 +212,7 @@ void MapInfoToProto(const MapSnapshot& s, v1::MapInfo* info) {
     d->set_build_micros(s.BuildMicros(structure->name()));
     d->set_current(!s.Pending(structure->name()));
   }
+  DeprecatedDerivedFields(s, info);
   // What auto runs under the default policy, for a goal the landmarks reach.
   PathQuery q;
   q.algorithm = Algorithm::kAuto;

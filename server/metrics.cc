@@ -147,13 +147,14 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()) {
                         0.001, 0.004, 0.016, 0.064, 0.25, 1, 4, 16, 64});
   auto& repairs =
       prometheus::BuildCounter()
-          .Name("gridstar_jump_table_repairs_total")
+          .Name("gridstar_background_rebuilds_total")
           .Help(
-              "Jump tables repaired in the background after updates, by "
-              "result (error: that version runs online jps)")
+              "Background jobs that finished the structures updates left "
+              "pending (jump tables, landmarks, subgoal graphs, agent maps), "
+              "by result (error: that version runs without them)")
           .Register(*registry_);
-  table_repairs_ok_ = &repairs.Add({{"result", "ok"}});
-  table_repairs_error_ = &repairs.Add({{"result", "error"}});
+  rebuilds_ok_ = &repairs.Add({{"result", "ok"}});
+  rebuilds_error_ = &repairs.Add({{"result", "error"}});
   auto& reloads = prometheus::BuildCounter()
                       .Name("gridstar_key_reloads_total")
                       .Help(

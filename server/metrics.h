@@ -54,10 +54,11 @@ class Metrics {
   // measurement): one gauge per map, those of maps no longer held removed.
   void SetStoreLags(
       const std::vector<std::pair<std::string, uint64_t>>& lags);
-  // A jump table repaired in the background after an update (ok) or not
-  // (error: that version keeps running online jps).
-  void JumpTableRepair(bool ok) {
-    (ok ? table_repairs_ok_ : table_repairs_error_)->Increment();
+  // A background job that finished what updates left pending
+  // (MapRegistry::RebuildPending): ok, or error (that version runs without
+  // the structure; the next update claims the job again).
+  void BackgroundRebuild(bool ok) {
+    (ok ? rebuilds_ok_ : rebuilds_error_)->Increment();
   }
   // A re-read of the token files (SIGHUP): ok, or error (old keys kept).
   void KeyReload(bool ok) { (ok ? key_reloads_ok_ : key_reloads_error_)->Increment(); }
@@ -98,8 +99,8 @@ class Metrics {
   std::mutex store_lag_mu_;  // Guards store_lag_series_.
   std::map<std::string, prometheus::Gauge*> store_lag_series_;
   prometheus::Histogram* load_seconds_;
-  prometheus::Counter* table_repairs_ok_;
-  prometheus::Counter* table_repairs_error_;
+  prometheus::Counter* rebuilds_ok_;
+  prometheus::Counter* rebuilds_error_;
   prometheus::Counter* key_reloads_ok_;
   prometheus::Counter* key_reloads_error_;
   prometheus::Counter* inline_answered_;

@@ -7,6 +7,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "convert/convert.h"
+#include "google/protobuf/descriptor.h"
+#include "gridstar/derived_data.h"
+#include "gridstar/find_path.h"
 
 namespace gridstar::server {
 
@@ -122,64 +125,54 @@ absl::Status MakeJob(const v1::PathRequest& r,
 
 namespace {
 
-// Why `ran` answered a query that asked for `asked` (PathResponse.note).
+// How a client asks for structure `name` at registration: its own
+// RegisterMapRequest field and CLI flag where the API has one (the four of
+// the first version), else `structures`.
+std::string HowToAsk(absl::string_view name) {
+  const google::protobuf::FieldDescriptor* field =
+      v1::RegisterMapRequest::descriptor()->FindFieldByName(std::string(name));
+  if (field == nullptr) {
+    return absl::StrCat("RegisterMapRequest.structures \"", name,
+                        "\"; CLI register --structures ", name,
+                        "; Python register_map(structures={'", name, "': 0})");
+  }
+  const bool is_bool =
+      field->cpp_type() == google::protobuf::FieldDescriptor::CPPTYPE_BOOL;
+  return absl::StrCat("RegisterMapRequest.", name, "; CLI register --", name,
+                      is_bool ? "" : " 8", "; Python register_map(", name,
+                      is_bool ? "=True" : "=8", ")");
+}
+
+// Why `ran` answered a query that asked for `asked` (PathResponse.note):
+// what the asked engine's structure lacks, or what the engine serves.
 std::string FallbackNote(Algorithm asked, Algorithm ran, const MapSnapshot& snapshot,
                          const GridMap& searched, bool agent_map) {
   if (asked == ran || asked == Algorithm::kAuto) return "";
   const std::string head =
       absl::StrCat(AlgorithmName(asked), " ran as ", AlgorithmName(ran), ": ");
-  auto missing = [&](const char* what, const char* field, const char* cli,
-                     const char* python) {
-    return absl::StrCat(head, "map '", snapshot.id, "' was registered without ", what,
-                        " (RegisterMapRequest.", field, "; CLI register --", cli,
-                        "; Python register_map(", python, "))");
-  };
-  const char* for_agents =
-      agent_map ? " (queries naming an agent class search that class's own map)" : "";
-  switch (asked) {
-    case Algorithm::kJpsPlus:
-      if (!searched.uniform_cost()) {
-        return absl::StrCat(head, "jump tables serve uniform-cost maps only");
-      }
-      if (!snapshot.options.jump_table) {
-        return missing("a jump table", "jump_table", "jump_table", "jump_table=True");
-      }
-      if (snapshot.jump_table_pending()) {
-        return absl::StrCat(head, "the jump table is being repaired after an update");
-      }
-      return absl::StrCat(head, "no jump table for this query", for_agents);
-    case Algorithm::kAlt:
-      if (snapshot.options.landmarks == 0) {
-        return missing("landmarks", "landmarks", "landmarks 8", "landmarks=8");
-      }
-      if (snapshot.landmarks_pending()) {
-        return absl::StrCat(head, "landmarks are being rebuilt after an update");
-      }
-      return absl::StrCat(head, "the landmarks serve the map's default policy",
-                          for_agents);
-    case Algorithm::kHpa:
-      if (!snapshot.options.hpa) {
-        return missing("the HPA* abstraction", "hpa", "hpa", "hpa=True");
-      }
-      return absl::StrCat(head, "the HPA* abstraction serves the map's default policy",
-                          for_agents);
-    case Algorithm::kSubgoal:
-      if (!searched.uniform_cost()) {
-        return absl::StrCat(head, "subgoal graphs serve uniform-cost maps only");
-      }
-      if (!snapshot.options.subgoal_graph) {
-        return missing("a subgoal graph", "subgoal_graph", "subgoal_graph",
-                       "subgoal_graph=True");
-      }
-      if (snapshot.subgoal_graph_pending()) {
-        return absl::StrCat(head, "the subgoal graph is being rebuilt after an update");
-      }
-      return absl::StrCat(head, "subgoal graphs serve no-corner-cutting only", for_agents);
-    case Algorithm::kJps:
-      return absl::StrCat(head, "jump point search serves uniform-cost maps only");
-    default:
-      return absl::StrCat(head, "the query's policy or map does not allow it");
+  const std::string serves = absl::StrCat(head, AlgorithmName(asked),
+                                          " serves ", AlgorithmServes(asked));
+  const absl::string_view structure_name = StructureOf(asked);
+  if (structure_name.empty()) return serves;
+  DerivedOptions probe;
+  probe.Ask(structure_name);
+  const auto structures = DerivedStructuresFor(probe);
+  if (structures.size() == 1 && !structures[0]->AppliesTo(searched)) {
+    return serves;
   }
+  if (!snapshot.options.Asks(structure_name)) {
+    return absl::StrCat(head, "map '", snapshot.id,
+                        "' was registered without its ", structure_name, " (",
+                        HowToAsk(structure_name), ")");
+  }
+  if (snapshot.Pending(structure_name)) {
+    return absl::StrCat(head, "the map's ", structure_name,
+                        " is being finished in the background after an update");
+  }
+  return absl::StrCat(serves, agent_map
+                                  ? " (queries naming an agent class search "
+                                    "that class's own map)"
+                                  : "");
 }
 
 // RunJob and TryRunJobWithin: with `inline_cap` > 0 the search may expand at

@@ -128,17 +128,17 @@ class PathfindingService final : public v1::Pathfinding::CallbackService {
   // How many levels the background thread runs below the rest of the server
   // (searches run --search_nice, 10 by default).
   static constexpr int kBackgroundNice = 5;
-  // Claims the pending derived data of map id (a jump table to repair,
-  // landmarks to rebuild) and queues it on background_.
   // Tells the watch hub of an update that made version `s` (`changes` as
   // asked, on the terrain).
   void NotifyWatchers(const MapSnapshot& s,
                       const std::vector<CellChange>& changes,
                       bool areas_changed);
+  // Claims the background job of map id (MapRegistry::ClaimRebuild: its
+  // pending structures, its agent maps') and queues it on background_.
   void ClaimBackgroundWork(const std::string& id);
-  // Queues the claimed repair of map id's pending jump table (and of the
-  // versions that come meanwhile) on background_.
-  void RepairJumpTableLater(const std::string& id);
+  // Queues the claimed job (and, when newer versions came while it ran,
+  // the next one) on background_.
+  void RebuildLater(const std::string& id);
 
   MapRegistry* const registry_;
   Scheduler* const search_;

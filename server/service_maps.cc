@@ -165,31 +165,24 @@ void PathfindingService::MapChangedElsewhere(const std::string& id) {
 }
 
 void PathfindingService::ClaimBackgroundWork(const std::string& id) {
-  if (registry_->ClaimJumpTableRepair(id)) RepairJumpTableLater(id);
-  // When the background queue is full the claim is dropped: the next update
-  // of the map claims the rebuild again. A failed rebuild leaves the version
-  // without the structure, as it was (alt runs as A*, subgoal as jps+), and
-  // the next update claims again.
-  if (registry_->ClaimRebuild(id) &&
-      !background_.TrySubmit([this, id](SearchContext&) {
-        (void)registry_->RebuildPending(id);
-      })) {
-    registry_->DropRebuildClaim(id);
-  }
+  if (registry_->ClaimRebuild(id)) RebuildLater(id);
 }
 
-void PathfindingService::RepairJumpTableLater(const std::string& id) {
-  // A full queue drops the claim: the next update claims the repair again.
-  // A failed repair leaves the version without a table (jps runs), and the
-  // next update's repair starts from the same base.
+void PathfindingService::RebuildLater(const std::string& id) {
+  // A full queue drops the claim: the next update of the map claims the job
+  // again. A failed job leaves the version without the structure, as it was
+  // (its engine runs what it stands in for: alt as A*, jps+ as jps, subgoal
+  // as jps+), and the next update claims again from the same base. When
+  // newer versions came while it ran, they were re-based on what it
+  // finished: claim again for them.
   if (!background_.TrySubmit([this, id](SearchContext&) {
-        absl::StatusOr<bool> again = registry_->RepairPendingJumpTable(id);
-        metrics_->JumpTableRepair(again.ok());
-        if (again.ok() && *again && registry_->ClaimJumpTableRepair(id)) {
-          RepairJumpTableLater(id);
+        absl::StatusOr<bool> again = registry_->RebuildPending(id);
+        metrics_->BackgroundRebuild(again.ok());
+        if (again.ok() && *again && registry_->ClaimRebuild(id)) {
+          RebuildLater(id);
         }
       })) {
-    registry_->DropJumpTableClaim(id);
+    registry_->DropRebuildClaim(id);
   }
 }
 

@@ -5,8 +5,8 @@
 #include <string>
 #include <utility>
 
+#include "gridstar/auto_choice.h"
 #include "gridstar/derived_data.h"
-#include "gridstar/structures.h"
 
 namespace gridstar::server {
 namespace {
@@ -46,22 +46,12 @@ void AgentMaps::InsertLocked(Entry entry) {
 DerivedOptions AgentMaps::OptionsFor(const AgentClass& agent,
                                      bool deferring) const {
   DerivedOptions options = derived_;
-  options.landmark_policy = AgentPolicy(options.landmark_policy, agent.size);
-  options.hpa_policy = AgentPolicy(options.hpa_policy, agent.size);
-  options.measure_auto = false;
-  options.defer_landmark_rebuild = deferring;
-  options.defer_subgoal_graph_rebuild = deferring;
-  options.defer_jump_table_repair = false;
-  return options;
-}
-
-std::vector<std::string> AgentMaps::Deferred(
-    const std::vector<DerivedReport>& reports) {
-  std::vector<std::string> names;
-  for (const DerivedReport& r : reports) {
-    if (r.outcome == DerivedOutcome::kDeferred) names.push_back(r.name);
+  options.structures.erase(std::string(kAutoChoiceName));
+  for (auto& [name, request] : options.structures) {
+    request.policy = AgentPolicy(request.policy, agent.size);
   }
-  return names;
+  options.defer_slow_repairs = deferring;
+  return options;
 }
 
 bool AgentMaps::Pending() const {
@@ -82,12 +72,13 @@ absl::Status AgentMaps::FinishPending() {
   }
   for (Entry& e : pending) {
     GridMap map = *e.map;  // Shares every tile and structure.
-    std::vector<DerivedReport> reports;
-    if (absl::Status s =
-            BuildDerivedNamed(OptionsFor(e.agent, /*deferring=*/false),
-                              e.pending, &map, &reports);
-        !s.ok()) {
-      return s;
+    const DerivedOptions options = OptionsFor(e.agent, /*deferring=*/false);
+    for (const auto& [name, entry] : e.pending) {
+      if (absl::Status s =
+              FinishPendingStructure(options, name, entry, &map).status();
+          !s.ok()) {
+        return s;
+      }
     }
     auto finished = std::make_shared<const GridMap>(std::move(map));
     std::lock_guard<std::mutex> lock(mu_);
@@ -160,16 +151,18 @@ void AgentMaps::RepairInto(const GridMap& terrain,
     absl::StatusOr<GridMap> map =
         RepairAgentMap(*e.map, terrain, areas, e.agent, rects, &summary);
     if (!map.ok()) continue;
-    // The structures follow the agent map as the view's follow it (the
-    // table repaired from the one before, or built when the map just
-    // became uniform; landmarks kept when nothing got cheaper, ...). One
-    // that waited for FinishPending waits on (its repair defers again).
+    // The structures follow the agent map as the view's follow it (HPA*
+    // repaired locally, landmarks kept when nothing got cheaper, what is
+    // slow deferred, ...). One that waited for FinishPending waits on, from
+    // the same base.
     DerivedOptions options = OptionsFor(e.agent, /*deferring=*/true);
     std::vector<DerivedReport> reports;
-    if (!RepairDerived(options, *e.map, summary, &*map, &reports).ok()) {
+    if (!RepairDerived(options, *e.map, summary, &*map, &reports,
+                       PendingNames(e.pending))
+             .ok()) {
       continue;
     }
-    e.pending = Deferred(reports);
+    e.pending = NextPending(e.pending, *e.map, 0, summary, reports);
     e.map = std::make_shared<const GridMap>(*std::move(map));
     repaired.push_back(std::move(e));
   }

@@ -38,12 +38,13 @@ class AgentMaps {
   // every agent map gets too, each where it applies (derived_data.h), under
   // the class's policy (AgentPolicy: landmarks and the HPA* abstraction of
   // a class of size k >= 2 serve its no-corner-cutting searches). Built
-  // with the map; an update repairs them with it as the view's are
-  // (the jump table and HPA* locally, landmarks kept when nothing got
-  // cheaper), except that landmarks to rebuild and the subgoal graph are
-  // left out of the repaired map (alt runs as A*, subgoal as jps+ there)
-  // until FinishPending, which the registry runs in the background as it
-  // does for the view. Auto's measurement is the view's alone.
+  // with the map; an update repairs them with it as the view's are:
+  // what is slow to repair (DerivedOptions::defer_slow_repairs: the jump
+  // table, landmarks to rebuild, the subgoal graph) is left out of the
+  // repaired map (their engines run what they stand in for there) until
+  // FinishPending, which the registry's background job runs as it does for
+  // the view, from the newest map that had them. Auto's measurement is the
+  // view's alone.
   explicit AgentMaps(size_t max_classes, DerivedOptions derived = {})
       : max_classes_(max_classes), derived_(derived) {}
 
@@ -83,19 +84,16 @@ class AgentMaps {
     std::shared_ptr<const GridMap> map;
     bool pinned = false;
     uint64_t last_used = 0;
-    // Structures (DerivedStructure::name) left out of map's repair.
-    std::vector<std::string> pending;
+    // Structures left out of map's repairs (derived_data.h).
+    PendingStructures pending;
   };
   // REQUIRES: mu_ held.
   Entry* FindLocked(const AgentClass& agent);
   void InsertLocked(Entry entry);
 
   // The structures asked for, under `agent`'s policy; `deferring` leaves
-  // landmarks to rebuild and the subgoal graph for FinishPending.
+  // what is slow to repair for FinishPending.
   DerivedOptions OptionsFor(const AgentClass& agent, bool deferring) const;
-  // The names of the structures `reports` say were deferred.
-  static std::vector<std::string> Deferred(
-      const std::vector<DerivedReport>& reports);
 
   const size_t max_classes_;
   const DerivedOptions derived_;

@@ -6,11 +6,18 @@
 
 #include "absl/strings/str_cat.h"
 #include "gridstar/agents.h"
+#include "gridstar/engines/alt.h"
 #include "gridstar/grid_map.h"
 #include "gridstar/map_update.h"
 
 namespace gridstar::server::codec {
 namespace {
+
+// The structures the first format's header has bits for.
+bool IsHeaderStructure(absl::string_view name) {
+  return name == "jump_table" || name == "landmarks" || name == "hpa" ||
+         name == "subgoal_graph";
+}
 
 constexpr char kMagic[8] = {'G', 'S', 'M', 'A', 'P', '0', '0', '1'};
 
@@ -113,18 +120,34 @@ std::string EncodeMapFile(const StoredMap& m) {
   const bool agent_fields = !m.areas.empty() ||
                             m.options.default_areas != kAllAreas ||
                             m.options.max_agent_size > 1;
+  // The structures of the first format keep their header bits (a file
+  // asking only for those reads the same as before); any other is named in
+  // a section after the cells (bit 21).
+  std::vector<std::pair<std::string, int>> named;
+  for (const auto& [name, count] : m.options.structures) {
+    if (!IsHeaderStructure(name)) named.emplace_back(name, count);
+  }
   PutU64(&out,
          static_cast<uint64_t>(m.options.default_diagonal) |
-             (m.options.jump_table ? uint64_t{1} << 8 : 0) |
-             (static_cast<uint64_t>(m.options.landmarks) << 9) |
-             (m.options.hpa ? uint64_t{1} << 15 : 0) |
+             (m.options.Asks("jump_table") ? uint64_t{1} << 8 : 0) |
+             (static_cast<uint64_t>(m.options.CountOf("landmarks")) << 9) |
+             (m.options.Asks("hpa") ? uint64_t{1} << 15 : 0) |
              (agent_fields ? uint64_t{1} << 16 : 0) |
              (static_cast<uint64_t>(std::max(1, m.options.max_agent_size) - 1)
               << 17) |
-             (m.options.subgoal_graph ? uint64_t{1} << 20 : 0));
+             (m.options.Asks("subgoal_graph") ? uint64_t{1} << 20 : 0) |
+             (named.empty() ? 0 : uint64_t{1} << 21));
   PutU64(&out, static_cast<uint64_t>(m.width));
   PutU64(&out, static_cast<uint64_t>(m.height));
   out.append(reinterpret_cast<const char*>(m.costs.data()), m.costs.size());
+  if (!named.empty()) {
+    PutU64(&out, named.size());
+    for (const auto& [name, count] : named) {
+      PutU64(&out, name.size());
+      out += name;
+      PutU64(&out, static_cast<uint64_t>(count));
+    }
+  }
   if (agent_fields) {
     PutU64(&out, m.options.default_areas);
     PutU64(&out, m.areas.size());
@@ -157,18 +180,43 @@ absl::StatusOr<StoredMap> DecodeMapFile(absl::string_view data) {
   in.remove_prefix(id_len);
   if (!GetU64(&in, &version) || !GetU64(&in, &flags) || !GetU64(&in, &width) ||
       !GetU64(&in, &height) || (flags & 0xff) > 2 ||
-      ((flags >> 9) & 63) > kMaxLandmarks || (flags >> 21) != 0 ||
+      ((flags >> 9) & 63) > kMaxLandmarks || (flags >> 22) != 0 ||
       version == 0) {
     return absl::DataLossError("truncated or invalid header");
   }
   const bool agent_fields = ((flags >> 16) & 1) != 0;
+  const bool named_section = ((flags >> 21) & 1) != 0;
   if (width < 1 || height < 1 || width > 1u << 20 || height > 1u << 20 ||
-      (agent_fields ? width * height + 16 > in.size()
-                    : width * height != in.size())) {
+      (agent_fields || named_section ? width * height > in.size()
+                                     : width * height != in.size())) {
     return absl::DataLossError("size out of range or cells truncated");
   }
   absl::string_view cells = in.substr(0, width * height);
   in.remove_prefix(width * height);
+  if (named_section) {
+    uint64_t n = 0;
+    if (!GetU64(&in, &n) || n == 0 || n > 64) {
+      return absl::DataLossError("structures section truncated or invalid");
+    }
+    for (uint64_t i = 0; i < n; ++i) {
+      uint64_t name_len = 0, count = 0;
+      if (!GetU64(&in, &name_len) || name_len == 0 || name_len > 64 ||
+          name_len > in.size()) {
+        return absl::DataLossError("structure name truncated or invalid");
+      }
+      std::string name(in.substr(0, name_len));
+      in.remove_prefix(name_len);
+      if (!GetU64(&in, &count) || count > 1u << 20 || IsHeaderStructure(name) ||
+          !m.options.structures
+               .emplace(std::move(name), static_cast<int>(count))
+               .second) {
+        return absl::DataLossError("structure count truncated or invalid");
+      }
+    }
+  }
+  if (agent_fields ? in.size() < 16 : !in.empty()) {
+    return absl::DataLossError("trailing bytes or agent fields truncated");
+  }
   m.options.max_agent_size = static_cast<int>((flags >> 17) & 7) + 1;
   if (agent_fields) {
     uint64_t areas_len = 0;
@@ -185,10 +233,13 @@ absl::StatusOr<StoredMap> DecodeMapFile(absl::string_view data) {
   }
   m.version = version;
   m.options.default_diagonal = static_cast<DiagonalPolicy>(flags & 0xff);
-  m.options.jump_table = ((flags >> 8) & 1) != 0;
-  m.options.landmarks = static_cast<int>((flags >> 9) & 63);
-  m.options.hpa = ((flags >> 15) & 1) != 0;
-  m.options.subgoal_graph = ((flags >> 20) & 1) != 0;
+  if (((flags >> 8) & 1) != 0) m.options.structures["jump_table"] = 1;
+  if (const int landmarks = static_cast<int>((flags >> 9) & 63);
+      landmarks > 0) {
+    m.options.structures["landmarks"] = landmarks;
+  }
+  if (((flags >> 15) & 1) != 0) m.options.structures["hpa"] = 1;
+  if (((flags >> 20) & 1) != 0) m.options.structures["subgoal_graph"] = 1;
   m.width = static_cast<int32_t>(width);
   m.height = static_cast<int32_t>(height);
   m.costs.assign(cells.begin(), cells.end());

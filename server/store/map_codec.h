@@ -8,10 +8,14 @@
 //     version  >= 1
 //     flags    bits 0..7 the default DiagonalPolicy (0..2), bit 8 jump_table,
 //              bits 9..14 the landmark count (<= 32), bit 15 hpa, bit 16
-//              "agent fields follow", bits 17..19 max_agent_size - 1, the
+//              "agent fields follow", bits 17..19 max_agent_size - 1, bit
+//              20 subgoal_graph, bit 21 "named structures follow", the
 //              rest 0
 //     width, height
 //     costs    width * height bytes, row-major
+//     with bit 21 (structures other than the four with header bits, by
+//     their DerivedStructure name): n (1..64), then n times name_len
+//       (1..64), name_len bytes of name, count
 //     with bit 16 (a map with areas, or default areas other than all):
 //       default_areas, areas_len (0 or width * height), areas_len bytes
 //     checksum FNV-1a 64 of every byte before it

@@ -17,6 +17,8 @@
 #define GRIDSTAR_SERVER_STORE_MAP_STORE_H_
 
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -24,6 +26,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "gridstar/agents.h"
 #include "gridstar/derived_data.h"
@@ -35,15 +38,12 @@ namespace gridstar::server {
 // What a map was registered with besides its cells. Part of its content.
 struct MapOptions {
   DiagonalPolicy default_diagonal = DiagonalPolicy::kNoCornerCutting;
-  // Keep jump distances for jps+ whenever the map allows them.
-  bool jump_table = false;
-  // Landmarks for the differential heuristic, built for default_diagonal;
-  // 0 = none, at most kMaxLandmarks.
-  int landmarks = 0;
-  // The HPA* abstraction, built for default_diagonal.
-  bool hpa = false;
-  // The subgoal graph (uniform-cost maps, kNoCornerCutting).
-  bool subgoal_graph = false;
+  // The derived structures it carries wherever they apply (jps+'s jump
+  // table, alt's landmarks, the HPA* abstraction, the subgoal graph, or any
+  // engine's: DerivedStructure::name), each with its count
+  // (StructureRequest::count, resolved: landmarks 1 to kMaxLandmarks, 1 for
+  // a structure without a size), all built for default_diagonal.
+  std::map<std::string, int, std::less<>> structures;
   // Areas a query naming none may enter (agents.h); the snapshot's map is
   // the terrain as that filter sees it.
   uint64_t default_areas = kAllAreas;
@@ -51,23 +51,36 @@ struct MapOptions {
   // registration and kept (1 to kMaxAgentSize).
   int max_agent_size = 1;
 
+  // Asks for `structure` with `count` (resolved, >= 1); 0 = not at all.
+  MapOptions& Set(absl::string_view structure, int count) {
+    if (count > 0) {
+      structures[std::string(structure)] = count;
+    } else {
+      structures.erase(std::string(structure));
+    }
+    return *this;
+  }
+  // Whether it carries the named structure, and its count (0 when not).
+  bool Asks(absl::string_view structure) const {
+    return structures.find(structure) != structures.end();
+  }
+  int CountOf(absl::string_view structure) const {
+    auto it = structures.find(structure);
+    return it == structures.end() ? 0 : it->second;
+  }
+
   // The derived structures these options ask for.
   DerivedOptions derived() const {
     DerivedOptions d;
-    d.jump_table = jump_table;
-    d.landmarks = landmarks;
-    d.landmark_policy = default_diagonal;
-    d.hpa = hpa;
-    d.hpa_policy = default_diagonal;
-    d.subgoal_graph = subgoal_graph;
+    for (const auto& [name, count] : structures) {
+      d.Ask(name, {count, default_diagonal});
+    }
     return d;
   }
 
   friend bool operator==(const MapOptions& a, const MapOptions& b) {
     return a.default_diagonal == b.default_diagonal &&
-           a.jump_table == b.jump_table && a.landmarks == b.landmarks &&
-           a.hpa == b.hpa && a.subgoal_graph == b.subgoal_graph &&
-           a.default_areas == b.default_areas &&
+           a.structures == b.structures && a.default_areas == b.default_areas &&
            a.max_agent_size == b.max_agent_size;
   }
 };

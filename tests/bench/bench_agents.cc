@@ -16,8 +16,8 @@
 #include "absl/strings/str_format.h"
 #include "bench_common.h"
 #include "gridstar/agents.h"
+#include "gridstar/engines/jps.h"
 #include "gridstar/map_io.h"
-#include "gridstar/structures.h"
 
 namespace gridstar::bench {
 

@@ -10,7 +10,10 @@
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
 #include "bench_common.h"
+#include "gridstar/auto_choice.h"
 #include "gridstar/derived_data.h"
+#include "gridstar/engines/hpa.h"
+#include "gridstar/engines/jps.h"
 #include "gridstar/find_path.h"
 #include "gridstar/flow_field.h"
 #include "gridstar/group_paths.h"
@@ -108,9 +111,8 @@ int MakeTerrain(const Options& o) {
 // server makes it (the version before stays alive until the next exists).
 int RunUpdates(const Options& o, GridMap map) {
   DerivedOptions derived;
-  derived.jump_table = HasJumpTable(map);
-  derived.hpa = HasHpa(map);
-  if (HasHpa(map)) derived.hpa_policy = HpaPolicy(map);
+  if (HasJumpTable(map)) derived.Ask(kJumpTableName);
+  if (HasHpa(map)) derived.Ask(kHpaName, {0, HpaPolicy(map)});
   std::mt19937 rng(o.seed);
   std::vector<double> apply_ms, repair_ms, total_ms;
   double copied = 0;
@@ -144,10 +146,13 @@ int RunUpdates(const Options& o, GridMap map) {
   const GridMap fresh_base =
       GridMap::FromCosts(map.width(), map.height(), map.CopyCosts()).value();
   GridMap fresh = fresh_base;
-  if (derived.jump_table && fresh.uniform_cost()) {
+  if (derived.Asks(kJumpTableName) && fresh.uniform_cost()) {
     if (!BuildJumpTable(&fresh).ok()) return 1;
   }
-  if (derived.hpa && !BuildHpa(&fresh, derived.hpa_policy).ok()) return 1;
+  if (derived.Asks(kHpaName) &&
+      !BuildHpa(&fresh, derived.Find(kHpaName)->policy).ok()) {
+    return 1;
+  }
   bool same = fresh.component_count() == map.component_count() &&
               HpaEquals(map, fresh) &&
               HasJumpTable(fresh) == HasJumpTable(map) &&
@@ -164,11 +169,12 @@ int RunUpdates(const Options& o, GridMap map) {
     }
   }
   std::printf(
-      "repaired_equals_fresh=%d updates=%d side=%d table=%d hpa=%d apply_p50_ms=%.3f apply_p99_ms=%.3f "
+      "repaired_equals_fresh=%d updates=%d side=%d table=%d hpa=%d "
+      "apply_p50_ms=%.3f apply_p99_ms=%.3f "
       "repair_p50_ms=%.3f repair_p99_ms=%.3f total_p50_ms=%.3f "
       "total_p99_ms=%.3f copied_kib_mean=%.1f\n",
-      same ? 1 : 0, o.updates, k, derived.jump_table ? 1 : 0,
-      derived.hpa ? 1 : 0, Percentile(apply_ms, 0.5),
+      same ? 1 : 0, o.updates, k, derived.Asks(kJumpTableName) ? 1 : 0,
+      derived.Asks(kHpaName) ? 1 : 0, Percentile(apply_ms, 0.5),
       Percentile(apply_ms, 0.99), Percentile(repair_ms, 0.5),
       Percentile(repair_ms, 0.99), Percentile(total_ms, 0.5),
       Percentile(total_ms, 0.99), copied / o.updates / 1024);

@@ -6,9 +6,12 @@
 #include <memory>
 #include <vector>
 
+#include "gridstar/engines/alt.h"
+#include "gridstar/engines/hpa.h"
+#include "gridstar/engines/jps.h"
+#include "gridstar/engines/subgoal.h"
 #include "gridstar/grid_map.h"
 #include "gridstar/map_update.h"
-#include "gridstar/structures.h"
 #include "gtest/gtest.h"
 #include "testing/status_matchers.h"
 

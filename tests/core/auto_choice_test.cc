@@ -14,6 +14,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "gridstar/derived_data.h"
+#include "gridstar/engines/alt.h"
+#include "gridstar/engines/jps.h"
 #include "gridstar/find_path.h"
 #include "gridstar/grid_map.h"
 #include "gridstar/group_paths.h"
@@ -141,7 +143,7 @@ TEST(AutoChoiceTest, NothingToMeasureOnAMapWithoutTwoConnectedCells) {
   // As a derived structure it is absent there, and auto keeps its rule.
   GridMap map = MakeRandomMap({1, 1, 0.0, 1}, 1);
   DerivedOptions options;
-  options.measure_auto = true;
+  options.Ask(kAutoChoiceName);
   std::vector<DerivedReport> reports;
   ASSERT_OK(BuildDerived(options, &map, &reports));
   ASSERT_EQ(reports.size(), 1u);
@@ -151,7 +153,7 @@ TEST(AutoChoiceTest, NothingToMeasureOnAMapWithoutTwoConnectedCells) {
 
 TEST(AutoChoiceTest, InvalidMeasureOptionsNameTheField) {
   DerivedOptions options;
-  options.measure_auto = true;
+  options.Ask(kAutoChoiceName);
   options.auto_measure.queries = 0;
   EXPECT_TRUE(StatusIs(ValidateDerivedOptions(options),
                        absl::StatusCode::kInvalidArgument,
@@ -238,8 +240,8 @@ TEST(AutoChoiceTest, EveryChoiceAnswersOptimally) {
 TEST(AutoChoiceTest, NewVersionsKeepTheMeasurement) {
   GridMap map = MakeRandomMap({40, 40, 0.2, 1}, 5);
   DerivedOptions options;
-  options.jump_table = true;
-  options.measure_auto = true;
+  options.Ask(kJumpTableName);
+  options.Ask(kAutoChoiceName);
   options.auto_measure.queries = 4;
   std::vector<DerivedReport> reports;
   ASSERT_OK(BuildDerived(options, &map, &reports));

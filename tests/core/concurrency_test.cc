@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "gridstar/derived_data.h"
+#include "gridstar/engines/jps.h"
 #include "gridstar/find_path.h"
 #include "gridstar/map_update.h"
 #include "gtest/gtest.h"
@@ -87,7 +88,7 @@ TEST(ConcurrencyUnderUpdatesTest, SearchesSeeWholeVersionsWhileTilesAreShared) {
   auto first = std::make_shared<GridMap>(
       testing::MakeRandomMap({kW, kH, 0.2, 1, false}, 9));
   DerivedOptions options;
-  options.jump_table = true;
+  options.Ask(kJumpTableName);
   std::vector<DerivedReport> reports;
   ASSERT_OK(BuildDerived(options, first.get(), &reports));
 

@@ -17,10 +17,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "gridstar/agents.h"
+#include "gridstar/engines/jps.h"
+#include "gridstar/engines/subgoal.h"
 #include "gridstar/find_path.h"
 #include "gridstar/map_io.h"
 #include "gridstar/scenario.h"
-#include "gridstar/structures.h"
 #include "gtest/gtest.h"
 #include "testing/status_matchers.h"
 

@@ -10,6 +10,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "engines/alt/landmarks.h"
+#include "gridstar/auto_choice.h"
+#include "gridstar/engines/alt.h"
+#include "gridstar/engines/hpa.h"
+#include "gridstar/engines/jps.h"
+#include "gridstar/engines/subgoal.h"
 #include "gridstar/find_path.h"
 #include "gridstar/map_update.h"
 #include "gridstar/query.h"
@@ -132,9 +137,9 @@ TEST(DerivedDataTest, RepairEqualsAFreshBuildAfterEveryStep) {
     const int32_t w = 8 + static_cast<int32_t>(rng() % 20);
     const int32_t h = 8 + static_cast<int32_t>(rng() % 20);
     DerivedOptions options;
-    options.jump_table = true;
-    options.landmarks = 1 + static_cast<int>(seed % 3);
-    options.landmark_policy = kAllDiagonalPolicies[seed % 3];
+    options.Ask(kJumpTableName);
+    options.Ask(kLandmarksName, {1 + static_cast<int>(seed % 3),
+                                 kAllDiagonalPolicies[seed % 3]});
     GridMap map = MakeRandomMap({w, h, 0.25, uniform ? 1 : 4}, seed);
     std::vector<DerivedReport> reports;
     ASSERT_OK(BuildDerived(options, &map, &reports));
@@ -161,8 +166,9 @@ TEST(DerivedDataTest, RepairEqualsAFreshBuildAfterEveryStep) {
           ASSERT_TRUE(LandmarkCells(next) == LandmarkCells(fresh));
         }
         for (int k = 0; k < LandmarkCount(next); ++k) {
-          const std::vector<double> truth = testing::ReferenceDistances(
-              next, LandmarkCells(next)[k], options.landmark_policy);
+          const std::vector<double> truth =
+              testing::ReferenceDistances(next, LandmarkCells(next)[k],
+                                          options.Find(kLandmarksName)->policy);
           for (int32_t y = 0; y < h; ++y) {
             for (int32_t x = 0; x < w; ++x) {
               const double d = internal::LandmarksOf(next)->distances(
@@ -191,8 +197,8 @@ TEST(DerivedDataTest, StructuresThatDoNotApplyAreAbsentNotErrors) {
   GridMap blocked =
       GridMap::FromCosts(4, 4, std::vector<uint8_t>(16, 0)).value();
   DerivedOptions options;
-  options.jump_table = true;
-  options.landmarks = 2;
+  options.Ask(kJumpTableName);
+  options.Ask(kLandmarksName, {2});
   std::vector<DerivedReport> reports;
   ASSERT_OK(BuildDerived(options, &blocked, &reports));
   ASSERT_EQ(reports.size(), 2u);
@@ -201,7 +207,7 @@ TEST(DerivedDataTest, StructuresThatDoNotApplyAreAbsentNotErrors) {
   }
   EXPECT_EQ(DerivedBytesFor(options, blocked), 0u);
   GridMap terrain = MakeRandomMap({10, 10, 0.1, 5, false, 2}, 3);
-  options.landmarks = 0;
+  options.structures.erase(std::string(kLandmarksName));
   ASSERT_OK(BuildDerived(options, &terrain, &reports));
   EXPECT_EQ(reports.at(0).name, "jump_table");
   EXPECT_EQ(reports.at(0).outcome, DerivedOutcome::kAbsent);
@@ -211,8 +217,8 @@ TEST(DerivedDataTest, StructuresThatDoNotApplyAreAbsentNotErrors) {
 TEST(DerivedDataTest, BytesForIsKnownBeforeBuildingAndMatches) {
   GridMap map = MakeRandomMap({40, 30, 0.2, 1}, 5);
   DerivedOptions options;
-  options.jump_table = true;
-  options.landmarks = 3;
+  options.Ask(kJumpTableName);
+  options.Ask(kLandmarksName, {3});
   const size_t predicted = DerivedBytesFor(options, map);
   std::vector<DerivedReport> reports;
   ASSERT_OK(BuildDerived(options, &map, &reports));
@@ -222,15 +228,95 @@ TEST(DerivedDataTest, BytesForIsKnownBeforeBuildingAndMatches) {
 
 TEST(DerivedDataTest, OptionsAreValidated) {
   DerivedOptions options;
-  options.landmarks = kMaxLandmarks + 1;
+  options.Ask(kLandmarksName, {kMaxLandmarks + 1});
   EXPECT_TRUE(StatusIs(ValidateDerivedOptions(options),
                        absl::StatusCode::kInvalidArgument, "landmarks: 33"));
-  options.landmarks = -1;
+  options.Ask(kLandmarksName, {-1});
   EXPECT_FALSE(ValidateDerivedOptions(options).ok());
-  options.landmarks = 1;
-  options.landmark_policy = static_cast<DiagonalPolicy>(7);
+  options.Ask(kLandmarksName, {1, static_cast<DiagonalPolicy>(7)});
   EXPECT_TRUE(StatusIs(ValidateDerivedOptions(options),
                        absl::StatusCode::kInvalidArgument, "diagonal"));
+}
+
+TEST(DerivedDataTest, StructuresAreAskedForByNameAndUnknownNamesListTheKnown) {
+  const std::vector<std::string> known = KnownStructureNames();
+  for (absl::string_view name : {kLandmarksName, kJumpTableName, kHpaName,
+                                 kSubgoalGraphName, kAutoChoiceName}) {
+    EXPECT_NE(std::find(known.begin(), known.end(), name), known.end()) << name;
+  }
+  DerivedOptions options;
+  options.Ask("contraction_of_nothing");
+  EXPECT_TRUE(StatusIs(ValidateDerivedOptions(options),
+                       absl::StatusCode::kInvalidArgument,
+                       "structures: no engine keeps a structure named "
+                       "'contraction_of_nothing' (known: landmarks, "));
+}
+
+TEST(DerivedDataTest,
+     ACountOfZeroIsTheStructuresDefaultAndSizelessOnesTakeOne) {
+  GridMap map = MakeRandomMap({30, 30, 0.2, 3}, 2);
+  DerivedOptions options;
+  options.Ask(kLandmarksName);  // count 0
+  ASSERT_OK(ValidateDerivedOptions(options));
+  std::vector<DerivedReport> reports;
+  ASSERT_OK(BuildDerived(options, &map, &reports));
+  EXPECT_EQ(LandmarkCount(map), kDefaultLandmarks);
+  options.Ask(kHpaName, {1});
+  ASSERT_OK(ValidateDerivedOptions(options));
+  options.Ask(kHpaName, {2});
+  EXPECT_TRUE(StatusIs(ValidateDerivedOptions(options),
+                       absl::StatusCode::kInvalidArgument,
+                       "hpa: 2 is out of range [0, 1]"));
+}
+
+// What an owner does with deferred structures (the server's background
+// job): each finished from the newest version that carried it and every
+// change since, after any number of updates, equals a fresh build.
+TEST(DerivedDataTest, PendingStructuresFinishedFromTheirBaseEqualAFreshBuild) {
+  for (uint32_t seed = 1; seed <= 4; ++seed) {
+    SCOPED_TRACE(absl::StrCat("seed ", seed));
+    GridMap map = MakeRandomMap({40, 33, 0.25, 1}, seed);
+    DerivedOptions options;
+    options.Ask(kJumpTableName).Ask(kLandmarksName, {2}).Ask(kSubgoalGraphName);
+    std::vector<DerivedReport> reports;
+    ASSERT_OK(BuildDerived(options, &map, &reports));
+    DerivedOptions deferring = options;
+    deferring.defer_slow_repairs = true;
+    PendingStructures pending;
+    std::mt19937 rng(seed);
+    for (uint64_t version = 2; version < 14; ++version) {
+      SCOPED_TRACE(absl::StrCat("version ", version));
+      const Cell c{static_cast<int32_t>(rng() % 38),
+                   static_cast<int32_t>(rng() % 31)};
+      ChangeSummary summary;
+      absl::StatusOr<GridMap> next = ApplyChanges(
+          map, {{c, {c.x + 2, c.y + 2}, static_cast<uint8_t>(rng() % 2)}},
+          &summary);
+      ASSERT_OK(next.status());
+      ASSERT_OK(RepairDerived(deferring, map, summary, &*next, &reports,
+                              PendingNames(pending)));
+      pending = NextPending(pending, map, version, summary, reports);
+      map = *std::move(next);
+      if (rng() % 3 != 0) continue;  // Let updates pile up now and then.
+      // Landmarks kept (costs only rose) are valid but need not be a fresh
+      // build's: compared when rebuilt.
+      const bool landmarks_rebuilt = pending.count(kLandmarksName) > 0;
+      for (const auto& [name, entry] : pending) {
+        ASSERT_OK(FinishPendingStructure(options, name, entry, &map).status());
+      }
+      pending.clear();
+      GridMap fresh =
+          GridMap::FromCosts(map.width(), map.height(), map.CopyCosts())
+              .value();
+      ASSERT_OK(BuildDerived(options, &fresh, &reports));
+      EXPECT_TRUE(JumpTableEquals(map, fresh));
+      EXPECT_TRUE(SubgoalGraphEquals(map, fresh));
+      EXPECT_EQ(LandmarkCount(map), LandmarkCount(fresh));
+      if (landmarks_rebuilt) {
+        EXPECT_TRUE(LandmarkCells(map) == LandmarkCells(fresh));
+      }
+    }
+  }
 }
 
 TEST(QueryPartsTest, AutoFollowsTheOwnersJumpTableChoice) {
@@ -303,9 +389,9 @@ TEST(QueryPartsTest, AlgorithmNamesParseBackAndTheErrorListsThemAll) {
 
 TEST(DerivedDataTest, BuildDerivedNamedBuildsOnlyTheNamedStructures) {
   DerivedOptions options;
-  options.jump_table = true;
-  options.landmarks = 2;
-  options.subgoal_graph = true;
+  options.Ask(kJumpTableName);
+  options.Ask(kLandmarksName, {2});
+  options.Ask(kSubgoalGraphName);
   GridMap map = MakeRandomMap({24, 20, 0.2, 1}, 7);
   std::vector<DerivedReport> reports;
   const std::vector<std::string> names = {"subgoal_graph", "landmarks",

@@ -11,8 +11,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
+#include "gridstar/engines/alt.h"
 #include "gridstar/find_path.h"
-#include "gridstar/structures.h"
 #include "gtest/gtest.h"
 #include "testing/reference.h"
 #include "testing/status_matchers.h"

@@ -17,11 +17,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "engines/hpa/cluster_search.h"
+#include "gridstar/engines/hpa.h"
 #include "gridstar/find_path.h"
 #include "gridstar/grid_map.h"
 #include "gridstar/map_update.h"
 #include "gridstar/search_context.h"
-#include "gridstar/structures.h"
 #include "gtest/gtest.h"
 #include "testing/drawn_maps.h"
 #include "testing/reference.h"

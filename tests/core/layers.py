@@ -29,7 +29,9 @@ PUBLIC = {
     "grid_map.h": "map", "map_update.h": "map", "move_cost.h": "map", "agents.h": "map",
     "map_io.h": "io", "scenario.h": "io",
     "search_context.h": "search",
-    "auto_choice.h": "engines", "structures.h": "engines", "derived_structure.h": "engines",
+    "auto_choice.h": "engines", "derived_structure.h": "engines",
+    "engines/jps.h": "engines", "engines/alt.h": "engines", "engines/hpa.h": "engines",
+    "engines/subgoal.h": "engines",
     "find_path.h": "planners", "derived_data.h": "planners",
     "flow_field.h": "planners", "group_paths.h": "planners", "incremental.h": "planners",
 }
@@ -47,7 +49,7 @@ KNOWN = {
 def layer_of(path):
     rel = os.path.relpath(path, ROOT)
     if rel.startswith("core/include/gridstar/"):
-        return PUBLIC.get(os.path.basename(rel))
+        return PUBLIC.get(rel[len("core/include/gridstar/"):])
     parts = rel.split("/")
     if len(parts) >= 4 and parts[:2] == ["core", "src"]:
         return parts[2] if parts[2] in LAYERS else None

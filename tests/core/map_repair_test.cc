@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "engines/jps/jump_table.h"
 #include "gridstar/derived_data.h"
+#include "gridstar/engines/jps.h"
 #include "gridstar/grid_map.h"
 #include "gridstar/map_update.h"
 #include "gtest/gtest.h"
@@ -181,7 +182,7 @@ TEST(MapRepairTest, EveryStructureEqualsAFreshBuildAfterEveryStep) {
       {"weighted", 130, 90, 0.25, 5, 3, 25},
   };
   DerivedOptions options;
-  options.jump_table = true;
+  options.Ask(kJumpTableName);
   for (const Case& c : cases) {
     for (int seed = 1; seed <= c.seeds; ++seed) {
       SCOPED_TRACE(absl::StrCat(c.name, " seed ", seed));

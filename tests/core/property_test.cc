@@ -9,8 +9,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "engines/alt/landmarks.h"
+#include "gridstar/engines/alt.h"
+#include "gridstar/engines/jps.h"
 #include "gridstar/find_path.h"
-#include "gridstar/structures.h"
 #include "gtest/gtest.h"
 #include "testing/reference.h"
 #include "testing/status_matchers.h"

@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "gridstar/engines/jps.h"
 #include "gridstar/find_path.h"
 #include "gridstar/grid_map.h"
 #include "gridstar/search_context.h"
-#include "gridstar/structures.h"
 #include "gtest/gtest.h"
 #include "search/search_state.h"
 #include "testing/drawn_maps.h"

@@ -18,10 +18,12 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "gridstar/engines/alt.h"
+#include "gridstar/engines/hpa.h"
+#include "gridstar/engines/jps.h"
 #include "gridstar/find_path.h"
 #include "gridstar/grid_map.h"
 #include "gridstar/search_context.h"
-#include "gridstar/structures.h"
 #include "gtest/gtest.h"
 #include "testing/drawn_maps.h"
 #include "testing/reference.h"

@@ -18,10 +18,12 @@
 
 #include "fuzz_util.h"
 #include "gridstar/agents.h"
+#include "gridstar/engines/alt.h"
+#include "gridstar/engines/hpa.h"
+#include "gridstar/engines/jps.h"
 #include "gridstar/find_path.h"
 #include "gridstar/flow_field.h"
 #include "gridstar/map_update.h"
-#include "gridstar/structures.h"
 #include "testing/footprint.h"
 #include "testing/reference.h"
 

@@ -128,6 +128,20 @@ class PlainServerTest(unittest.TestCase):
         self.assertIn("dungeon", [m.id for m in self.client.list_maps()])
         self.assertTrue(self.client.health())
 
+    def test_structures_by_name_are_the_keywords_equivalent(self):
+        info = self.client.register_map("dungeon-named", movingai=read(DUNGEON),
+                                        structures={"jump_table": 0, "landmarks": 4})
+        self.assertTrue(info.jump_table)
+        self.assertEqual(info.landmarks, 4)
+        self.assertEqual([d.name for d in info.derived][:2], ["landmarks", "jump_table"])
+        again = self.client.register_map("dungeon-named", movingai=read(DUNGEON),
+                                         jump_table=True, landmarks=4)
+        self.assertEqual(again.version, info.version)
+        with self.assertRaises(Exception) as raised:
+            self.client.register_map("dungeon-bad", movingai=read(DUNGEON),
+                                     structures={"no_such": 0})
+        self.assertIn("known: ", str(raised.exception))
+
     def test_every_algorithm_finds_the_optimal_path(self):
         for algorithm in ("astar", "dijkstra", "jps", "jps_plus", "auto", "ALGORITHM_ALT",
                           "bidirectional",

@@ -17,6 +17,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "gridstar/agents.h"
+#include "gridstar/engines/alt.h"
+#include "gridstar/engines/hpa.h"
+#include "gridstar/engines/jps.h"
+#include "gridstar/engines/subgoal.h"
 #include "gridstar/find_path.h"
 #include "gridstar/map_update.h"
 #include "gridstar/search_context.h"
@@ -65,10 +69,10 @@ TEST(AgentMapsTest, ViewsAndAgentMapsEqualAFreshBuildAfterEveryUpdate) {
     MapOptions options;
     options.default_areas = run % 3 == 0 ? kAllAreas : 0b0111;
     options.max_agent_size = 1 + run % 3;
-    options.jump_table = run % 2 == 0;
-    options.landmarks = run % 2 == 1 ? 2 : 0;  // On the terrain runs.
-    options.hpa = run % 3 != 1;
-    options.subgoal_graph = run % 2 == 0;
+    options.Set("jump_table", (run % 2 == 0) ? 1 : 0);
+    options.Set("landmarks", run % 2 == 1 ? 2 : 0);  // On the terrain runs.
+    options.Set("hpa", (run % 3 != 1) ? 1 : 0);
+    options.Set("subgoal_graph", (run % 2 == 0) ? 1 : 0);
     const std::string id = absl::StrCat("m", run);
     ASSERT_OK(registry.Register(id, terrain, options, false, areas));
     // Two classes asked for, so that their maps are kept and repaired.
@@ -141,8 +145,8 @@ TEST(AgentMapsTest, ViewsAndAgentMapsEqualAFreshBuildAfterEveryUpdate) {
         // With the map's jump_table option, a uniform agent map carries
         // its table, repaired: equal to a fresh build's.
         ASSERT_EQ(HasJumpTable(*(*held)),
-                  options.jump_table && want->uniform_cost());
-        if (want->uniform_cost() && options.jump_table) {
+                  options.Asks("jump_table") && want->uniform_cost());
+        if (want->uniform_cost() && options.Asks("jump_table")) {
           ASSERT_OK(BuildJumpTable(&*want));
           ASSERT_EQ(JumpTableBytes(*(*held)), JumpTableBytes(*want));
           ASSERT_TRUE(JumpTableEquals(*(*held), *want));
@@ -150,7 +154,7 @@ TEST(AgentMapsTest, ViewsAndAgentMapsEqualAFreshBuildAfterEveryUpdate) {
         }
         // With the hpa option, every agent map carries the abstraction
         // under the class's policy, repaired: equal to a fresh build's.
-        if (options.hpa) {
+        if (options.Asks("hpa")) {
           ASSERT_TRUE(HasHpa(*(*held)));
           ASSERT_EQ(HpaPolicy(*(*held)),
                     AgentPolicy(options.default_diagonal, c.size));
@@ -162,7 +166,7 @@ TEST(AgentMapsTest, ViewsAndAgentMapsEqualAFreshBuildAfterEveryUpdate) {
         // With subgoal_graph, a uniform agent map carries its graph after
         // the background rebuild: equal to a fresh build's.
         ASSERT_EQ(HasSubgoalGraph(*(*held)),
-                  options.subgoal_graph && want->uniform_cost());
+                  options.Asks("subgoal_graph") && want->uniform_cost());
         if (HasSubgoalGraph(*(*held))) {
           GridMap fresh = *want;
           ASSERT_OK(BuildSubgoalGraph(&fresh));
@@ -171,8 +175,8 @@ TEST(AgentMapsTest, ViewsAndAgentMapsEqualAFreshBuildAfterEveryUpdate) {
         }
         // With landmarks asked for, every agent map has them after the
         // rebuild, under the class's policy, and alt stays exact on it.
-        if (options.landmarks > 0 && want->passable_count() > 0) {
-          ASSERT_EQ(LandmarkCount(*(*held)), options.landmarks);
+        if (options.CountOf("landmarks") > 0 && want->passable_count() > 0) {
+          ASSERT_EQ(LandmarkCount(*(*held)), options.CountOf("landmarks"));
           const DiagonalPolicy policy =
               AgentPolicy(options.default_diagonal, c.size);
           ASSERT_EQ(LandmarkPolicy(*(*held)), policy);

@@ -33,8 +33,8 @@ InlineOptions Options(int contexts, uint64_t max_expansions = 128) {
 std::shared_ptr<const MapSnapshot> Snapshot(MapRegistry& registry, GridMap map,
                                             const std::string& id = "m") {
   MapOptions options;
-  options.jump_table = true;
-  options.landmarks = map.uniform_cost() ? 0 : 4;
+  options.Set("jump_table", 1);
+  options.Set("landmarks", map.uniform_cost() ? 0 : 4);
   absl::StatusOr<std::shared_ptr<const MapSnapshot>> s =
       registry.Register(id, std::move(map), options, true);
   EXPECT_TRUE(s.ok()) << s.status();

@@ -15,8 +15,11 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "gridstar/map_update.h"
+#include "gridstar/engines/alt.h"
+#include "gridstar/engines/jps.h"
+#include "gridstar/engines/subgoal.h"
 #include "gridstar/find_path.h"
+#include "gridstar/map_update.h"
 #include "gtest/gtest.h"
 #include "store/directory_store.h"
 #include "testing/status_matchers.h"
@@ -157,25 +160,26 @@ TEST(MapRegistryTest, DerivedBytesLimitIsCheckedBeforeBuilding) {
   limits.max_derived_bytes = 1000;
   MapRegistry registry(nullptr, limits);
   MapOptions options;
-  options.jump_table = true;
-  options.landmarks = 2;
+  options.Set("jump_table", 1);
+  options.Set("landmarks", 2);
   EXPECT_TRUE(StatusIs(registry.Register("m", Uniform(20, 20), options, false),
                        absl::StatusCode::kResourceExhausted,
                        "--max_derived_bytes (1000)"));
   EXPECT_EQ(registry.Find("m"), nullptr);
   // A table does not apply to mixed costs, so it costs nothing there.
-  options.landmarks = 0;
+  options.Set("landmarks", 0);
   ASSERT_OK(registry.Register("m", Random(20, 20, 1, false), options, false));
   EXPECT_FALSE(HasJumpTable(registry.Find("m")->map));
-  EXPECT_TRUE(StatusIs(
-      registry.Register("m", Uniform(20, 20), MapOptions{{}, false, 33}, true),
-      absl::StatusCode::kInvalidArgument, "landmarks: 33"));
+  EXPECT_TRUE(
+      StatusIs(registry.Register("m", Uniform(20, 20),
+                                 MapOptions().Set("landmarks", 33), true),
+               absl::StatusCode::kInvalidArgument, "landmarks: 33"));
 }
 
 TEST(MapRegistryTest, LandmarksKeptWhenCostsOnlyRiseRebuiltInTheBackgroundOtherwise) {
   MapRegistry registry(nullptr, {});
   MapOptions options;
-  options.landmarks = 3;
+  options.Set("landmarks", 3);
   ASSERT_OK(registry.Register("m", Random(30, 30, 2, false), options, false));
   auto v1 = registry.Find("m");
   EXPECT_GT(v1->BuildMicros("landmarks"), 0);
@@ -208,14 +212,14 @@ TEST(MapRegistryTest, LandmarksKeptWhenCostsOnlyRiseRebuiltInTheBackgroundOtherw
   auto v3 = registry.Update("m", {{a, {a.x + 1, a.y + 1}, 1}}, 0, Field);
   ASSERT_OK(v3);
   EXPECT_EQ((*v3)->derived.at(0).outcome, DerivedOutcome::kDeferred);
-  EXPECT_TRUE((*v3)->landmarks_pending());
+  EXPECT_TRUE((*v3)->Pending("landmarks"));
   EXPECT_EQ(LandmarkCount((*v3)->map), 0);
   ASSERT_TRUE(registry.ClaimRebuild("m"));
   EXPECT_FALSE(registry.ClaimRebuild("m"));  // Claimed once.
   ASSERT_OK(registry.RebuildPending("m"));
   std::shared_ptr<const MapSnapshot> rebuilt = registry.Find("m");
   EXPECT_EQ(rebuilt->version, (*v3)->version);
-  EXPECT_FALSE(rebuilt->landmarks_pending());
+  EXPECT_FALSE(rebuilt->Pending("landmarks"));
   EXPECT_EQ(rebuilt->derived.at(0).outcome, DerivedOutcome::kBuilt);
   EXPECT_GT(rebuilt->BuildMicros("landmarks"), 0);
   GridMap fresh = rebuilt->map;
@@ -232,30 +236,30 @@ TEST(MapRegistryTest, LandmarksKeptWhenCostsOnlyRiseRebuiltInTheBackgroundOtherw
 TEST(MapRegistryTest, SubgoalGraphRebuiltInTheBackgroundForTheNewestVersion) {
   MapRegistry registry(nullptr, {});
   MapOptions options;
-  options.subgoal_graph = true;
+  options.Set("subgoal_graph", 1);
   ASSERT_OK(registry.Register("m", Random(40, 30, 4, true), options, false));
   std::shared_ptr<const MapSnapshot> v1 = registry.Find("m");
   EXPECT_TRUE(HasSubgoalGraph(v1->map));
-  EXPECT_FALSE(v1->subgoal_graph_pending());
+  EXPECT_FALSE(v1->Pending("subgoal_graph"));
   EXPECT_GT(v1->BuildMicros("subgoal_graph"), 0);
   EXPECT_FALSE(registry.ClaimRebuild("m"));  // Nothing pending.
   const CellChange block{{3, 3}, {6, 4}, 0};
   ASSERT_OK(registry.Update("m", {block}, 0, Field));
   std::shared_ptr<const MapSnapshot> v2 = registry.Find("m");
-  EXPECT_TRUE(v2->subgoal_graph_pending());
+  EXPECT_TRUE(v2->Pending("subgoal_graph"));
   ASSERT_TRUE(registry.ClaimRebuild("m"));
   EXPECT_FALSE(registry.ClaimRebuild("m"));  // Claimed once.
   ASSERT_OK(registry.RebuildPending("m"));
   std::shared_ptr<const MapSnapshot> rebuilt = registry.Find("m");
   EXPECT_EQ(rebuilt->version, v2->version);
-  EXPECT_FALSE(rebuilt->subgoal_graph_pending());
+  EXPECT_FALSE(rebuilt->Pending("subgoal_graph"));
   EXPECT_GT(rebuilt->BuildMicros("subgoal_graph"), 0);
   GridMap fresh = rebuilt->map;
   ASSERT_OK(BuildSubgoalGraph(&fresh));
   EXPECT_TRUE(SubgoalGraphEquals(fresh, rebuilt->map));
   // An update that changes nothing keeps the graph.
   ASSERT_OK(registry.Update("m", {block}, 0, Field));
-  EXPECT_FALSE(registry.Find("m")->subgoal_graph_pending());
+  EXPECT_FALSE(registry.Find("m")->Pending("subgoal_graph"));
   // Two updates in a row: the claim of the first is dropped when its
   // rebuild starts, and the second version claims its own.
   ASSERT_OK(registry.Update("m", {{{10, 10}, {11, 11}, 0}}, 0, Field));
@@ -264,17 +268,17 @@ TEST(MapRegistryTest, SubgoalGraphRebuiltInTheBackgroundForTheNewestVersion) {
   ASSERT_OK(registry.Update("m", {{{12, 10}, {13, 11}, 0}}, 0, Field));
   ASSERT_TRUE(registry.ClaimRebuild("m"));
   ASSERT_OK(registry.RebuildPending("m"));
-  EXPECT_FALSE(registry.Find("m")->subgoal_graph_pending());
+  EXPECT_FALSE(registry.Find("m")->Pending("subgoal_graph"));
   // Terrain: the graph does not apply, and nothing is ever pending.
   ASSERT_OK(registry.Register("t", Random(20, 20, 6, false), options, false));
   EXPECT_FALSE(HasSubgoalGraph(registry.Find("t")->map));
-  EXPECT_FALSE(registry.Find("t")->subgoal_graph_pending());
+  EXPECT_FALSE(registry.Find("t")->Pending("subgoal_graph"));
 }
 
 TEST(MapRegistryTest, LandmarkClaimsFollowTheNewestVersion) {
   MapRegistry registry(nullptr, {});
   MapOptions options;
-  options.landmarks = 1;
+  options.Set("landmarks", 1);
   ASSERT_OK(registry.Register("m", Random(20, 20, 5, false), options, false));
   std::shared_ptr<const MapSnapshot> v1 = registry.Find("m");
   Cell blocked{-1, -1};
@@ -286,14 +290,14 @@ TEST(MapRegistryTest, LandmarkClaimsFollowTheNewestVersion) {
   ASSERT_OK(registry.Update("m", {open}, 0, Field));
   ASSERT_TRUE(registry.ClaimRebuild("m"));
   ASSERT_OK(registry.RebuildPending("m"));
-  EXPECT_FALSE(registry.Find("m")->landmarks_pending());
+  EXPECT_FALSE(registry.Find("m")->Pending("landmarks"));
   // Blocking only raises: the landmarks are kept; opening again makes the
   // newest version pending, and a dropped claim can be claimed again.
   const CellChange lower{blocked, {blocked.x + 1, blocked.y + 1}, 0};
   ASSERT_OK(registry.Update("m", {lower}, 0, Field));  // Only raised: kept.
-  EXPECT_FALSE(registry.Find("m")->landmarks_pending());
+  EXPECT_FALSE(registry.Find("m")->Pending("landmarks"));
   ASSERT_OK(registry.Update("m", {open}, 0, Field));
-  EXPECT_TRUE(registry.Find("m")->landmarks_pending());
+  EXPECT_TRUE(registry.Find("m")->Pending("landmarks"));
   EXPECT_TRUE(registry.ClaimRebuild("m"));
   registry.DropRebuildClaim("m");
   EXPECT_TRUE(registry.ClaimRebuild("m"));  // A dropped claim frees.
@@ -316,8 +320,8 @@ bool SameTable(const GridMap& got, const GridMap& want) {
 // Runs the claimed background repairs of map id until none is pending, as
 // the service's background thread does.
 void RepairTables(MapRegistry& registry, const std::string& id) {
-  while (registry.ClaimJumpTableRepair(id)) {
-    absl::StatusOr<bool> again = registry.RepairPendingJumpTable(id);
+  while (registry.ClaimRebuild(id)) {
+    absl::StatusOr<bool> again = registry.RebuildPending(id);
     ASSERT_OK(again);
   }
 }
@@ -329,7 +333,7 @@ void RepairTables(MapRegistry& registry, const std::string& id) {
 TEST(MapRegistryTest, JumpTableRepairedInTheBackgroundMatchesAFreshBuild) {
   MapRegistry registry(nullptr, {});
   MapOptions options;
-  options.jump_table = true;
+  options.Set("jump_table", 1);
   ASSERT_OK(registry.Register("m", Random(25, 19, 3, true), options, false));
   std::mt19937 rng(4);
   PathQuery auto_query;
@@ -337,7 +341,7 @@ TEST(MapRegistryTest, JumpTableRepairedInTheBackgroundMatchesAFreshBuild) {
   for (int step = 0; step < 60; ++step) {
     SCOPED_TRACE(absl::StrCat("step ", step));
     const bool had_table = HasJumpTable(registry.Find("m")->map);
-    const bool was_pending = registry.Find("m")->jump_table_pending();
+    const bool was_pending = registry.Find("m")->Pending("jump_table");
     const Cell c{static_cast<int32_t>(rng() % 25),
                  static_cast<int32_t>(rng() % 19)};
     // Now and then a cost of 2 makes the map non-uniform, then it returns.
@@ -347,23 +351,23 @@ TEST(MapRegistryTest, JumpTableRepairedInTheBackgroundMatchesAFreshBuild) {
     const GridMap& got = (*next)->map;
     if (!got.uniform_cost()) {
       EXPECT_FALSE(HasJumpTable(got));
-      EXPECT_FALSE((*next)->jump_table_pending());
+      EXPECT_FALSE((*next)->Pending("jump_table"));
       continue;
     }
     if (had_table || was_pending) {
       // Answered without the table: jps+ and auto run online jps.
-      EXPECT_TRUE((*next)->jump_table_pending());
+      EXPECT_TRUE((*next)->Pending("jump_table"));
       EXPECT_FALSE(HasJumpTable(got));
       EXPECT_EQ(ResolveAlgorithm(got, auto_query), Algorithm::kJps);
     } else {
-      EXPECT_FALSE((*next)->jump_table_pending());  // Built at once.
+      EXPECT_FALSE((*next)->Pending("jump_table"));  // Built at once.
       EXPECT_TRUE(SameTable(got, WithFreshTable(got)));
     }
     if (rng() % 3 != 0) continue;  // Let changes pile up now and then.
     RepairTables(registry, "m");
     std::shared_ptr<const MapSnapshot> repaired = registry.Find("m");
     EXPECT_EQ(repaired->version, (*next)->version);
-    EXPECT_FALSE(repaired->jump_table_pending());
+    EXPECT_FALSE(repaired->Pending("jump_table"));
     EXPECT_TRUE(SameTable(repaired->map, WithFreshTable(repaired->map)));
     EXPECT_EQ(ResolveAlgorithm(repaired->map, auto_query),
               Algorithm::kJpsPlus);
@@ -376,28 +380,31 @@ TEST(MapRegistryTest, JumpTableRepairedInTheBackgroundMatchesAFreshBuild) {
 TEST(MapRegistryTest, AnUpdateDuringARepairReBasesTheNewestVersion) {
   MapRegistry registry(nullptr, {});
   MapOptions options;
-  options.jump_table = true;
+  options.Set("jump_table", 1);
   ASSERT_OK(registry.Register("m", Random(40, 30, 8, true), options, false));
   ASSERT_OK(registry.Update("m", {{{3, 4}, {4, 5}, 0}}, 0, Field));
   bool updated = false;
-  registry.SetBeforeTableInstallForTesting([&] {
+  registry.SetBeforeInstallForTesting([&] {
     if (updated) return;
     updated = true;
     ASSERT_OK(registry.Update("m", {{{20, 10}, {25, 12}, 0}}, 0, Field));
   });
-  ASSERT_TRUE(registry.ClaimJumpTableRepair("m"));
-  absl::StatusOr<bool> again = registry.RepairPendingJumpTable("m");
+  const std::shared_ptr<const MapSnapshot> v2 = registry.Find("m");
+  ASSERT_TRUE(registry.ClaimRebuild("m"));
+  absl::StatusOr<bool> again = registry.RebuildPending("m");
   ASSERT_OK(again);
   EXPECT_TRUE(*again);
   std::shared_ptr<const MapSnapshot> v3 = registry.Find("m");
   EXPECT_EQ(v3->version, 3u);
-  ASSERT_TRUE(v3->jump_table_pending());
-  EXPECT_EQ(v3->table_base->version, 2u);
-  EXPECT_TRUE(SameTable(v3->table_base->map, WithFreshTable(v3->table_base->map)));
-  ASSERT_EQ(v3->changes_since_table.size(), 1u);
-  EXPECT_EQ(v3->changes_since_table[0].first, 3u);
+  ASSERT_TRUE(v3->Pending("jump_table"));
+  const PendingDerived& entry = v3->pending.at("jump_table");
+  // The new base: version 2's cells with its table repaired.
+  EXPECT_EQ(entry.base->CopyCosts(), v2->map.CopyCosts());
+  EXPECT_TRUE(SameTable(*entry.base, WithFreshTable(*entry.base)));
+  ASSERT_EQ(entry.changes.size(), 1u);
+  EXPECT_EQ(entry.changes[0].first, 3u);
   RepairTables(registry, "m");
-  EXPECT_FALSE(registry.Find("m")->jump_table_pending());
+  EXPECT_FALSE(registry.Find("m")->Pending("jump_table"));
   EXPECT_TRUE(SameTable(registry.Find("m")->map,
                         WithFreshTable(registry.Find("m")->map)));
 }
@@ -407,8 +414,8 @@ TEST(MapRegistryTest, AnUpdateDuringARepairReBasesTheNewestVersion) {
 TEST(MapRegistryTest, TableRepairAndLandmarkRebuildBothLand) {
   MapRegistry registry(nullptr, {});
   MapOptions options;
-  options.jump_table = true;
-  options.landmarks = 2;
+  options.Set("jump_table", 1);
+  options.Set("landmarks", 2);
   ASSERT_OK(registry.Register("m", Random(30, 30, 9, true), options, false));
   std::shared_ptr<const MapSnapshot> v1 = registry.Find("m");
   Cell blocked{-1, -1};
@@ -418,18 +425,22 @@ TEST(MapRegistryTest, TableRepairAndLandmarkRebuildBothLand) {
   ASSERT_GE(blocked.x, 0);
   ASSERT_OK(registry.Update(
       "m", {{blocked, {blocked.x + 1, blocked.y + 1}, 1}}, 0, Field));
-  EXPECT_TRUE(registry.Find("m")->landmarks_pending());
-  EXPECT_TRUE(registry.Find("m")->jump_table_pending());
-  // The landmarks land while the table is repaired.
-  registry.SetBeforeTableInstallForTesting([&] {
+  EXPECT_TRUE(registry.Find("m")->Pending("landmarks"));
+  EXPECT_TRUE(registry.Find("m")->Pending("jump_table"));
+  // The landmarks land while the table is repaired: a job that runs in
+  // the middle of another (once).
+  bool nested = false;
+  registry.SetBeforeInstallForTesting([&] {
+    if (nested) return;
+    nested = true;
     ASSERT_TRUE(registry.ClaimRebuild("m"));
     ASSERT_OK(registry.RebuildPending("m"));
   });
   RepairTables(registry, "m");
   std::shared_ptr<const MapSnapshot> now = registry.Find("m");
   EXPECT_EQ(now->version, 2u);
-  EXPECT_FALSE(now->landmarks_pending());
-  EXPECT_FALSE(now->jump_table_pending());
+  EXPECT_FALSE(now->Pending("landmarks"));
+  EXPECT_FALSE(now->Pending("jump_table"));
   EXPECT_TRUE(SameTable(now->map, WithFreshTable(now->map)));
 }
 
@@ -439,7 +450,7 @@ TEST(MapRegistryTest, TableRepairAndLandmarkRebuildBothLand) {
 TEST(MapRegistryTest, AutoUsesTheTableOnHugeMapsToo) {
   MapRegistry registry(nullptr, {});
   MapOptions options;
-  options.jump_table = true;
+  options.Set("jump_table", 1);
   ASSERT_OK(registry.Register("huge", Uniform(2900, 2900), options, false));
   PathQuery q;
   q.algorithm = Algorithm::kAuto;
@@ -449,6 +460,46 @@ TEST(MapRegistryTest, AutoUsesTheTableOnHugeMapsToo) {
   RepairTables(registry, "huge");
   EXPECT_EQ(ResolveAlgorithm(registry.Find("huge")->map, q),
             Algorithm::kJpsPlus);
+}
+
+// One job finishes every pending structure and installs each as soon as it
+// is done: the jump table (repaired in milliseconds) is in the version
+// before the subgoal graph (rebuilt) is.
+TEST(MapRegistryTest, OneJobInstallsEachPendingStructureAsItIsDone) {
+  MapRegistry registry(nullptr, {});
+  MapOptions options;
+  options.Set("jump_table", 1).Set("subgoal_graph", 1);
+  ASSERT_OK(registry.Register("m", Random(40, 30, 12, true), options, false));
+  ASSERT_OK(registry.Update("m", {{{7, 7}, {9, 9}, 0}}, 0, Field));
+  std::shared_ptr<const MapSnapshot> v2 = registry.Find("m");
+  ASSERT_TRUE(v2->Pending("jump_table"));
+  ASSERT_TRUE(v2->Pending("subgoal_graph"));
+  std::vector<std::vector<std::string>> pending_at_install;
+  registry.SetBeforeInstallForTesting([&] {
+    std::vector<std::string> names;
+    for (const auto& [name, entry] : registry.Find("m")->pending) {
+      names.push_back(name);
+    }
+    pending_at_install.push_back(names);
+  });
+  ASSERT_TRUE(registry.ClaimRebuild("m"));
+  absl::StatusOr<bool> again = registry.RebuildPending("m");
+  ASSERT_OK(again);
+  EXPECT_FALSE(*again);
+  ASSERT_EQ(pending_at_install.size(), 2u);
+  EXPECT_EQ(pending_at_install[0],
+            (std::vector<std::string>{"jump_table", "subgoal_graph"}));
+  EXPECT_EQ(pending_at_install[1], (std::vector<std::string>{"subgoal_graph"}));
+  std::shared_ptr<const MapSnapshot> now = registry.Find("m");
+  EXPECT_EQ(now->version, 2u);
+  EXPECT_TRUE(now->pending.empty());
+  EXPECT_TRUE(SameTable(now->map, WithFreshTable(now->map)));
+  GridMap fresh = now->map;
+  ASSERT_OK(BuildSubgoalGraph(&fresh));
+  EXPECT_TRUE(SubgoalGraphEquals(now->map, fresh));
+  for (const DerivedReport& r : now->derived) {
+    EXPECT_NE(r.outcome, DerivedOutcome::kDeferred) << r.name;
+  }
 }
 
 TEST(MapRegistryTest, StoreFailureLeavesTheOldVersion) {
@@ -524,7 +575,7 @@ TEST(MapRegistryTest, ReloadsFromADirectoryStoreAtTheLastVersion) {
   std::system(absl::StrCat("rm -rf '", dir, "'").c_str());
   ::mkdir(dir.c_str(), 0755);
   MapOptions options;
-  options.jump_table = true;
+  options.Set("jump_table", 1);
   std::vector<uint8_t> want;
   {
     MapRegistry registry(std::make_unique<DirectoryStore>(dir), {});

@@ -42,10 +42,12 @@ StoredMap MakeMap(const std::string& id, int32_t w, int32_t h, uint32_t seed) {
   StoredMap m;
   m.id = id;
   m.version = 1;
-  m.options.jump_table = seed % 2 == 0;
-  m.options.landmarks = static_cast<int>(seed % 3);
-  m.options.hpa = seed % 4 < 2;
-  m.options.subgoal_graph = seed % 5 < 2;
+  m.options.Set("jump_table", (seed % 2 == 0) ? 1 : 0);
+  m.options.Set("landmarks", static_cast<int>(seed % 3));
+  m.options.Set("hpa", (seed % 4 < 2) ? 1 : 0);
+  m.options.Set("subgoal_graph", (seed % 5 < 2) ? 1 : 0);
+  // A structure of an engine the first format had no header bit for.
+  m.options.Set("some_later_structure", static_cast<int>(seed % 4));
   m.options.default_diagonal = kAllDiagonalPolicies[seed % 3];
   m.width = w;
   m.height = h;

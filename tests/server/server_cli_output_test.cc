@@ -286,6 +286,37 @@ TEST_F(CliOutputTest, WatchPrintsEachEventABlockedPushIncluded) {
   EXPECT_EQ(pclose(p), 0);
 }
 
+// register --structures asks for structures by name (NAME or NAME:COUNT);
+// the map's line lists each with its bytes.
+TEST_F(CliOutputTest, RegisterAsksForStructuresByNameAndListsThem) {
+  const std::string file =
+      absl::StrCat(GRIDSTAR_SOURCE_DIR, "/data/sample/lakeside.map");
+  Output o = Cli(port(), absl::StrCat("register --id named --jump_table=false "
+                                      "--structures hpa,landmarks:3 ",
+                                      file));
+  ASSERT_EQ(o.code, 0) << o.all;
+  EXPECT_TRUE(absl::StrContains(o.out, " structures=landmarks:")) << o.out;
+  EXPECT_TRUE(absl::StrContains(o.out, ",hpa:")) << o.out;
+  EXPECT_FALSE(absl::StrContains(o.out, "jump_table:")) << o.out;
+  v1::GetMapRequest get;
+  get.set_id("named");
+  v1::GetMapResponse got;
+  grpc::ClientContext ctx;
+  SetDeadline(&ctx);
+  ASSERT_TRUE(server_->stub().GetMap(&ctx, get, &got).ok());
+  EXPECT_EQ(got.info().landmarks(), 3);
+  EXPECT_TRUE(got.info().hpa());
+  o = Cli(port(),
+          absl::StrCat("register --id bad --structures landmarks:x ", file));
+  EXPECT_EQ(o.code, 2) << o.all;
+  EXPECT_TRUE(absl::StrContains(o.all, "the count after ':' is not a number"))
+      << o.all;
+  o = Cli(port(),
+          absl::StrCat("register --id bad --structures nothing ", file));
+  EXPECT_NE(o.code, 0) << o.all;
+  EXPECT_TRUE(absl::StrContains(o.all, "known: ")) << o.all;
+}
+
 // The picture: trees (and water) were drawn white like floor. A
 // Moving AI map with trees, water and swamp, rendered through the CLI and
 // decoded: blocked areas hatched in their colours, a legend strip below.

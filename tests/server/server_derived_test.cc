@@ -15,10 +15,11 @@
 #include <thread>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "gridstar/engines/jps.h"
 #include "gridstar/find_path.h"
 #include "gridstar/map_io.h"
-#include "gridstar/structures.h"
 #include "gtest/gtest.h"
 #include "server/server_test_util.h"
 #include "testing/reference.h"
@@ -103,6 +104,72 @@ TEST_F(ServerTest, MapInfoDerivedListsEveryStructureWithItsFieldsFigures) {
     ASSERT_TRUE(stub().GetMap(&ctx, get, &got).ok());
   }
   ExpectDerivedMatchesItsFields(got.info());
+}
+
+// RegisterMapRequest.structures asks by name what the four fields ask for
+// (the same content), with a count of 0 meaning the structure's default;
+// every bad request names its field.
+TEST_F(ServerTest, StructuresAskedForByNameAreTheFieldsEquivalent) {
+  v1::RegisterMapRequest r;
+  r.set_id("named");
+  r.set_movingai(dungeon_);
+  v1::StructureRequest* hpa = r.add_structures();
+  hpa->set_name("hpa");
+  r.add_structures()->set_name("landmarks");  // count 0: 8
+  v1::MapInfo info;
+  {
+    grpc::ClientContext ctx;
+    grpc::Status st = stub().RegisterMap(&ctx, r, &info);
+    ASSERT_TRUE(st.ok()) << st.error_message();
+  }
+  EXPECT_TRUE(info.hpa());
+  EXPECT_EQ(info.landmarks(), 8);
+  EXPECT_FALSE(info.jump_table());
+  std::vector<std::string> names;
+  for (const v1::DerivedInfo& d : info.derived()) names.push_back(d.name());
+  EXPECT_NE(std::find(names.begin(), names.end(), "hpa"), names.end());
+  EXPECT_NE(std::find(names.begin(), names.end(), "landmarks"), names.end());
+  // The same content asked for by the fields: the same version.
+  v1::RegisterMapRequest same;
+  same.set_id("named");
+  same.set_movingai(dungeon_);
+  same.set_hpa(true);
+  same.set_landmarks(8);
+  v1::MapInfo again;
+  {
+    grpc::ClientContext ctx;
+    ASSERT_TRUE(stub().RegisterMap(&ctx, same, &again).ok());
+  }
+  EXPECT_EQ(again.version(), info.version());
+  struct Case {
+    const char* name;
+    int count;
+    bool also_field;
+    const char* says;
+  };
+  for (const Case& c :
+       {Case{"no_such_structure", 0, false,
+             "no engine keeps a structure named 'no_such_structure' (known: "},
+        Case{"hpa", 2, false, "hpa: 2 is out of range [0, 1]"},
+        Case{"landmarks", 33, false, "landmarks: 33 is out of range [0, 32]"},
+        Case{"jump_table", 0, true,
+             "structures[0]: 'jump_table' is asked for twice"},
+        Case{"", 0, false, "structures[0].name: empty"}}) {
+    SCOPED_TRACE(c.name);
+    v1::RegisterMapRequest bad;
+    bad.set_id("bad");
+    bad.set_movingai(dungeon_);
+    bad.set_jump_table(c.also_field);
+    v1::StructureRequest* s = bad.add_structures();
+    s->set_name(c.name);
+    s->set_count(c.count);
+    grpc::ClientContext ctx;
+    v1::MapInfo out;
+    grpc::Status st = stub().RegisterMap(&ctx, bad, &out);
+    EXPECT_EQ(st.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    EXPECT_TRUE(absl::StrContains(st.error_message(), c.says))
+        << st.error_message();
+  }
 }
 
 // jps+ needs uniform costs: an update that keeps them rebuilds the table;

@@ -31,10 +31,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "convert/convert.h"
+#include "gridstar/engines/jps.h"
 #include "gridstar/find_path.h"
 #include "gridstar/flow_field.h"
 #include "gridstar/map_io.h"
-#include "gridstar/structures.h"
 #include "gridstar/v1/gridstar.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"

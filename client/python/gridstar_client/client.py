@@ -238,13 +238,17 @@ class Client:
     def register_map(self, map_id, *, raw=None, movingai=None, pgm=None, width=0,
                      height=0, default_diagonal=None, replace=False, jump_table=False,
                      landmarks=0, hpa=False, areas=None, default_areas=0,
-                     max_agent_size=0, subgoal_graph=False, timeout=None):
+                     max_agent_size=0, subgoal_graph=False, structures=None,
+                     timeout=None):
         """Registers a map from exactly one of raw (row-major cost bytes, with
         width and height), movingai (.map text) or pgm (P5/P2 bytes).
         Returns its MapInfo. Registering identical content again is a no-op
         (so the call is retried like a read). hpa: build the HPA* abstraction
         for algorithm="hpa" (bounded-suboptimal). subgoal_graph: build the
         subgoal graph for algorithm="subgoal" (exact; uniform-cost maps).
+        structures: precomputed structures by name, {name: count} (count 0 =
+        the structure's default; landmarks: how many), any an engine keeps
+        (MapInfo.derived names them), the four keywords above included.
         areas: one area id per cell
         (bytes; Moving AI text gives its own: ground 0, swamp 1, water 2,
         trees 3); default_areas: the areas queries naming none may enter;
@@ -261,6 +265,8 @@ class Client:
             subgoal_graph=subgoal_graph)
         if areas is not None:
             request.areas = bytes(areas)
+        for name, count in (structures or {}).items():
+            request.structures.add(name=name, count=int(count))
         if raw is not None:
             request.raw = bytes(raw)
         elif movingai is not None:

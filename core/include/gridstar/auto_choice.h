@@ -7,7 +7,7 @@
 // terrain. No fixed rule gets every map right, so
 // MeasureAutoChoice times every engine that applies on a sample of random
 // queries of the map and keeps the fastest; the map carries the result
-// (SetAutoChoice, structures.h), and ResolveAlgorithm (find_path.h) runs it for
+// (SetAutoChoice, below), and ResolveAlgorithm (find_path.h) runs it for
 // kAuto queries under the policy it was measured for, wherever it still applies
 // (jps+ needs the table, subgoal its graph, alt landmarks that reach the
 // goal, jps a uniform map): elsewhere kAuto's documented rule decides as
@@ -32,14 +32,21 @@
 #ifndef GRIDSTAR_AUTO_CHOICE_H_
 #define GRIDSTAR_AUTO_CHOICE_H_
 
+#include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
+#include "absl/strings/string_view.h"
 #include "gridstar/types.h"
 
 namespace gridstar {
 
 class GridMap;
+
+// The name of auto's measured choice as a precomputed structure: how
+// DerivedOptions asks for it, and how MapInfo.derived names it.
+inline constexpr absl::string_view kAutoChoiceName = "auto_choice";
 
 // One engine's part in a measurement.
 struct AutoCandidate {
@@ -128,6 +135,13 @@ std::vector<Algorithm> AutoCandidatesFor(const GridMap& map,
 // passable cells (nothing to measure).
 AutoChoice MeasureAutoChoice(const GridMap& map,
                              const AutoMeasureOptions& options);
+
+// The measured choice attached to a map (in auto's slot); kept by every new
+// version of the map (ApplyChanges carries it).
+void SetAutoChoice(GridMap* map, std::shared_ptr<const AutoChoice> choice);
+// Null when not measured (kAuto follows its rule).
+const AutoChoice* AutoChoiceOf(const GridMap& map);
+size_t AutoChoiceBytes(const GridMap& map);
 
 }  // namespace gridstar
 

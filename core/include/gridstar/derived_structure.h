@@ -26,6 +26,9 @@
 #define GRIDSTAR_DERIVED_STRUCTURE_H_
 
 #include <cstddef>
+#include <functional>
+#include <map>
+#include <string>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -52,6 +55,10 @@ class DerivedStructure {
 
   // "jump_table", "landmarks": the request field that asks for it.
   virtual absl::string_view name() const = 0;
+  // The count a request of 0 stands for, and the largest one may ask for
+  // (StructureRequest::count); 1 and 1 for a structure without a size.
+  virtual int default_count() const { return 1; }
+  virtual int max_count() const { return 1; }
   // Whether `map` can carry it.
   virtual bool AppliesTo(const GridMap& map) const = 0;
   // Bytes it takes on `map` (0 where it does not apply), known before
@@ -67,47 +74,61 @@ class DerivedStructure {
   virtual absl::StatusOr<DerivedOutcome> Repair(const GridMap& previous,
                                                 const ChangeSummary& summary,
                                                 GridMap* next) const = 0;
+  // Gives *to the structure `from` carries (none when `from` has none):
+  // how an owner installs one built off an update's path. REQUIRES: the
+  // two maps have the same cells.
+  virtual void Share(const GridMap& from, GridMap* to) const = 0;
 };
 
-// What a map was registered to carry.
+// One structure asked for.
+struct StructureRequest {
+  // How much of it, for a structure with a size (landmarks: how many, 1 to
+  // kMaxLandmarks); 0 = the structure's default (DerivedStructure::
+  // default_count). A structure without a size takes 0 or 1.
+  int count = 0;
+  // The policy it is built for, for a structure built for one (landmarks,
+  // the HPA* abstraction; auto's measurement takes auto_measure.policy).
+  DiagonalPolicy policy = DiagonalPolicy::kNoCornerCutting;
+
+  friend bool operator==(const StructureRequest& a, const StructureRequest& b) {
+    return a.count == b.count && a.policy == b.policy;
+  }
+};
+
+// What a map was registered to carry: structures by name, so that an engine
+// with a new structure adds no field here.
 struct DerivedOptions {
-  bool jump_table = false;
-  // 0 = none, at most kMaxLandmarks, built for landmark_policy.
-  int landmarks = 0;
-  DiagonalPolicy landmark_policy = DiagonalPolicy::kNoCornerCutting;
-  // When an update makes some cell cheaper (the old landmark distances are
-  // no longer lower bounds), leave the new version without landmarks
-  // (kDeferred; searches there run without them) instead of rebuilding
-  // them inside the update: the owner rebuilds them off the update's path
-  // (the server does, in the background).
-  bool defer_landmark_rebuild = false;
-  // After an update of a map whose version before had a jump table, leave
-  // the new version without one (kDeferred; jps+ and auto run online jps
-  // there, with the same answers) instead of repairing it inside the
-  // update: the owner repairs it off the update's path, from the last
-  // version with a table and the cells changed since (the server does, in
-  // the background). A version before without a table is no help: the
-  // table is built as without this option.
-  bool defer_jump_table_repair = false;
-  // The HPA* abstraction (Algorithm::kHpa) for hpa_policy: built at
-  // registration, repaired inside each update for the clusters it reaches
-  // (a one-cell change rebuilds at most five 64 x 64 clusters).
-  bool hpa = false;
-  DiagonalPolicy hpa_policy = DiagonalPolicy::kNoCornerCutting;
-  // The subgoal graph (Algorithm::kSubgoal), on uniform-cost maps: built at
-  // registration; an update that changes cells rebuilds it (no local
-  // repair), or with defer_subgoal_graph_rebuild leaves the new version
-  // without one (kDeferred; kSubgoal runs jps+ or jps there) for the owner
-  // to build off the update's path (the server does, in the background).
-  bool subgoal_graph = false;
-  bool defer_subgoal_graph_rebuild = false;
-  // Measure what kAuto runs on the map (auto_choice.h), after every other
-  // structure is built, so that their engines race too. Measured at
-  // registration only: new versions keep the choice (ApplyChanges carries
-  // it; the repair reports kKept), an engine that stops applying (a table
-  // deferred, a map no longer uniform) leaves kAuto to its rule there.
-  bool measure_auto = false;
+  // By DerivedStructure::name(): "jump_table", "landmarks", "hpa",
+  // "subgoal_graph", "auto_choice" (each engine folder says what its
+  // structure is; ValidateDerivedOptions rejects names no engine keeps).
+  std::map<std::string, StructureRequest, std::less<>> structures;
+  // After an update, a structure whose repair is slow leaves the new
+  // version without it (kDeferred; its engine runs what it stands in for
+  // meanwhile, with the same answers for the exact ones) instead of
+  // repairing it inside the update, for the owner to finish off the
+  // update's path (the server does, in the background) from the newest
+  // version that had it and the changes since. Each structure says what is
+  // slow: landmarks when some cell got cheaper (no longer lower bounds), the
+  // jump table whenever the version before had one, the subgoal graph when
+  // cells changed. HPA* and auto's choice never defer.
+  bool defer_slow_repairs = false;
+  // How auto's choice ("auto_choice") is measured: after every other
+  // structure is built, so that their engines race too; at registration
+  // only (new versions keep the choice, an engine that stops applying
+  // leaves kAuto to its rule there).
   AutoMeasureOptions auto_measure;
+
+  // The request for `name`, null when not asked for.
+  const StructureRequest* Find(absl::string_view name) const {
+    auto it = structures.find(name);
+    return it == structures.end() ? nullptr : &it->second;
+  }
+  bool Asks(absl::string_view name) const { return Find(name) != nullptr; }
+  // Asks for `name` (replacing an earlier request for it).
+  DerivedOptions& Ask(absl::string_view name, StructureRequest request = {}) {
+    structures[std::string(name)] = request;
+    return *this;
+  }
 };
 
 }  // namespace gridstar

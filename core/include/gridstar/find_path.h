@@ -50,10 +50,19 @@ absl::Status ValidateAlgorithm(Algorithm algorithm, double weight);
 // (the server) use it so that their messages are FindPath's.
 absl::Status ValidatePathQuery(const PathQuery& query);
 
-// The search FindPath runs for `query` on `map`: the query's algorithm, with
-// kJps, kJpsPlus, kAuto and kAlt resolved as types.h describes (for the goal
-// as given; FindPath resolves again after snapping).
+// The search FindPath runs for `query` on `map`: the query's algorithm, or
+// the one its engine runs in its place where it does not serve the query
+// as asked (types.h says, for each algorithm, what it serves and what
+// stands in; for the goal as given: FindPath resolves again after
+// snapping).
 Algorithm ResolveAlgorithm(const GridMap& map, const PathQuery& query);
+
+// What `algorithm` serves as asked, in a few words ("uniform-cost maps
+// only"), for messages that say why another ran in its place.
+absl::string_view AlgorithmServes(Algorithm algorithm);
+// The name of the structure `algorithm`'s engine keeps
+// (DerivedStructure::name, derived_structure.h); empty for none.
+absl::string_view StructureOf(Algorithm algorithm);
 
 // Searches as described above, writing into *result and reusing its vectors'
 // capacity, so that repeated searches allocate nothing.

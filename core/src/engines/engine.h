@@ -11,8 +11,8 @@
 //
 // An engine with a precomputed structure attaches it to the map in its own
 // slot (map/attachment.h) and hands out its DerivedStructure (Structure
-// below); nothing outside its folder builds or reads it but through
-// gridstar/structures.h.
+// below); nothing outside its folder builds or reads it but through its
+// public header, gridstar/engines/<name>.h, when it offers one.
 //
 // What FindPath does with an engine, in order: Resolve (which engine
 // answers the query on this map: itself, or another it stands in for, which
@@ -27,6 +27,7 @@
 
 #include <memory>
 
+#include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "gridstar/derived_structure.h"
 #include "gridstar/grid_map.h"
@@ -53,6 +54,10 @@ class Engine {
     (void)query;
     return algorithm();
   }
+
+  // What it serves as asked, in a few words, for messages that say why
+  // another engine ran in its place (AlgorithmServes, find_path.h).
+  virtual absl::string_view serves() const { return "every map and policy"; }
 
   // Whether kAuto may measure this engine on `map` for `policy` (an exact
   // engine that serves every goal there), and the order auto measures its
@@ -82,8 +87,12 @@ class Engine {
                    const SearchParams& params, SearchState& state,
                    PathResult* result) const = 0;
 
-  // The structure this engine precomputes (derived_structure.h) when
-  // `options` ask for it; null otherwise, and for engines without one.
+  // The name of the structure this engine precomputes (its
+  // DerivedStructure::name(), how DerivedOptions ask for it); empty for
+  // engines without one.
+  virtual absl::string_view structure_name() const { return {}; }
+  // That structure (derived_structure.h) when `options` ask for it; null
+  // otherwise, and for engines without one.
   // BuildDerived and RepairDerived (derived_data.h) drive the structures in
   // structure_order() (lower first; auto's measurement last, so that every
   // other structure's engine is a candidate).

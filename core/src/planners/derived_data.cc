@@ -6,9 +6,10 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "engines/engine.h"
+#include "gridstar/auto_choice.h"
 #include "gridstar/query.h"
-#include "gridstar/structures.h"
 
 namespace gridstar {
 namespace {
@@ -47,24 +48,50 @@ absl::Status ForEachStructure(const DerivedOptions& options,
   return absl::OkStatus();
 }
 
+// Options asking for every structure some engine keeps.
+DerivedOptions AllStructures() {
+  DerivedOptions all;
+  for (const internal::Engine* engine : internal::AllEngines()) {
+    if (!engine->structure_name().empty()) all.Ask(engine->structure_name());
+  }
+  return all;
+}
+
 }  // namespace
 
+std::vector<std::string> KnownStructureNames() {
+  std::vector<std::string> names;
+  for (const auto& structure : DerivedStructuresFor(AllStructures())) {
+    names.emplace_back(structure->name());
+  }
+  return names;
+}
+
 absl::Status ValidateDerivedOptions(const DerivedOptions& options) {
-  if (options.landmarks < 0 || options.landmarks > kMaxLandmarks) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("landmarks: ", options.landmarks, " is out of range [0, ",
-                     kMaxLandmarks, "]"));
+  const std::vector<std::unique_ptr<const DerivedStructure>> structures =
+      DerivedStructuresFor(options);
+  for (const auto& [name, request] : options.structures) {
+    const DerivedStructure* structure = nullptr;
+    for (const auto& s : structures) {
+      if (s->name() == name) structure = s.get();
+    }
+    if (structure == nullptr) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "structures: no engine keeps a structure named '", name,
+          "' (known: ", absl::StrJoin(KnownStructureNames(), ", "), ")"));
+    }
+    if (request.count < 0 || request.count > structure->max_count()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(name, ": ", request.count, " is out of range [0, ",
+                       structure->max_count(), "]"));
+    }
+    if (absl::Status s = ValidateMovement(MovementModel{request.policy});
+        !s.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(name, " policy: ", s.message()));
+    }
   }
-  if (absl::Status s = ValidateMovement(MovementModel{options.landmark_policy});
-      !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = ValidateMovement(MovementModel{options.hpa_policy});
-      !s.ok()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("hpa_policy: ", s.message()));
-  }
-  if (options.measure_auto) {
+  if (options.Asks(kAutoChoiceName)) {
     if (absl::Status s =
             ValidateMovement(MovementModel{options.auto_measure.policy});
         !s.ok()) {
@@ -131,12 +158,99 @@ absl::Status BuildDerivedNamed(const DerivedOptions& options,
 absl::Status RepairDerived(const DerivedOptions& options,
                            const GridMap& previous,
                            const ChangeSummary& summary, GridMap* next,
-                           std::vector<DerivedReport>* reports) {
+                           std::vector<DerivedReport>* reports,
+                           absl::Span<const std::string> still_deferred) {
   return ForEachStructure(
       options, reports, [](absl::string_view) { return true; },
+      [&](const DerivedStructure& s) -> absl::StatusOr<DerivedOutcome> {
+        if (std::find(still_deferred.begin(), still_deferred.end(), s.name()) !=
+            still_deferred.end()) {
+          return s.AppliesTo(*next) ? DerivedOutcome::kDeferred
+                                    : DerivedOutcome::kAbsent;
+        }
+        return s.Repair(previous, summary, next);
+      });
+}
+
+absl::Status RepairDerivedNamed(const DerivedOptions& options,
+                                absl::Span<const std::string> names,
+                                const GridMap& previous,
+                                const ChangeSummary& summary, GridMap* next,
+                                std::vector<DerivedReport>* reports) {
+  return ForEachStructure(
+      options, reports,
+      [&](absl::string_view name) {
+        return std::find(names.begin(), names.end(), name) != names.end();
+      },
       [&](const DerivedStructure& s) {
         return s.Repair(previous, summary, next);
       });
+}
+
+void ShareDerivedNamed(const DerivedOptions& options,
+                       absl::Span<const std::string> names, const GridMap& from,
+                       GridMap* to) {
+  for (const auto& structure : DerivedStructuresFor(options)) {
+    if (std::find(names.begin(), names.end(), structure->name()) !=
+        names.end()) {
+      structure->Share(from, to);
+    }
+  }
+}
+
+std::vector<std::string> PendingNames(const PendingStructures& pending) {
+  std::vector<std::string> names;
+  for (const auto& [name, entry] : pending) names.push_back(name);
+  return names;
+}
+
+PendingStructures NextPending(const PendingStructures& before,
+                              const GridMap& previous, uint64_t version,
+                              const ChangeSummary& summary,
+                              const std::vector<DerivedReport>& reports) {
+  PendingStructures next;
+  std::shared_ptr<const GridMap> previous_copy;  // Shares every tile.
+  for (const DerivedReport& r : reports) {
+    if (r.outcome != DerivedOutcome::kDeferred) continue;
+    PendingDerived& entry = next[r.name];
+    if (auto it = before.find(r.name); it != before.end()) {
+      entry = it->second;
+    } else {
+      if (previous_copy == nullptr) {
+        previous_copy = std::make_shared<const GridMap>(previous);
+      }
+      entry.base = previous_copy;
+    }
+    entry.changes.emplace_back(version, summary);
+  }
+  return next;
+}
+
+absl::StatusOr<DerivedReport> FinishPendingStructure(
+    const DerivedOptions& options, absl::string_view name,
+    const PendingDerived& entry, GridMap* map) {
+  std::vector<ChangeSummary> summaries;
+  for (const auto& change : entry.changes) summaries.push_back(change.second);
+  std::vector<DerivedReport> reports;
+  const std::string names[] = {std::string(name)};
+  if (absl::Status s =
+          RepairDerivedNamed(options, names, *entry.base,
+                             MergeChangeSummaries(summaries), map, &reports);
+      !s.ok()) {
+    return s;
+  }
+  if (reports.empty()) return DerivedReport{std::string(name)};
+  return reports[0];
+}
+
+ChangeSummary MergeChangeSummaries(absl::Span<const ChangeSummary> summaries) {
+  ChangeSummary merged;
+  for (const ChangeSummary& s : summaries) {
+    merged.only_raised = merged.only_raised && s.only_raised;
+    merged.cells_changed += s.cells_changed;
+    merged.rects.insert(merged.rects.end(), s.rects.begin(), s.rects.end());
+  }
+  return merged;
 }
 
 }  // namespace gridstar

@@ -60,6 +60,16 @@ absl::Status CheckCapacity(const GridMap& map, const SearchContext& context) {
 
 }  // namespace internal
 
+absl::string_view AlgorithmServes(Algorithm algorithm) {
+  const internal::Engine* engine = internal::FindEngine(algorithm);
+  return engine == nullptr ? absl::string_view() : engine->serves();
+}
+
+absl::string_view StructureOf(Algorithm algorithm) {
+  const internal::Engine* engine = internal::FindEngine(algorithm);
+  return engine == nullptr ? absl::string_view() : engine->structure_name();
+}
+
 Algorithm ResolveAlgorithm(const GridMap& map, const PathQuery& q) {
   // Each engine answers with itself or the one that stands in for it; the
   // chains are short (hpa -> auto -> jps+ -> jps at most) and end at an

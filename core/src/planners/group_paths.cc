@@ -9,8 +9,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "base/geometry.h"
+#include "gridstar/auto_choice.h"
 #include "gridstar/find_path.h"
-#include "gridstar/structures.h"
 #include "search/checks.h"
 
 namespace gridstar {

@@ -4,12 +4,17 @@
 
 #include "engines/alt/landmarks.h"
 #include "engines/engine.h"
+#include "gridstar/engines/alt.h"
 
 namespace gridstar::internal {
 namespace {
 
 class AltEngine final : public BestFirstEngine {
  public:
+  absl::string_view serves() const override {
+    return "the policy the map's landmarks were built for (the map's default), "
+           "goals they reach";
+  }
   Algorithm algorithm() const override { return Algorithm::kAlt; }
   Algorithm Resolve(const GridMap& map, const PathQuery& query) const override {
     const DiagonalPolicy policy = query.movement.diagonal;
@@ -25,6 +30,7 @@ class AltEngine final : public BestFirstEngine {
     return landmarks != nullptr && landmarks->policy() == policy;
   }
   int auto_order() const override { return 3; }
+  absl::string_view structure_name() const override { return kLandmarksName; }
   std::unique_ptr<const DerivedStructure> Structure(
       const DerivedOptions& options) const override {
     return LandmarksStructure(options);

@@ -11,10 +11,10 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "gridstar/engines/alt.h"
 #include "gridstar/grid_map.h"
 #include "gridstar/query.h"
 #include "gridstar/search_context.h"
-#include "gridstar/structures.h"
 #include "search/search_loop.h"
 
 namespace gridstar {
@@ -134,7 +134,9 @@ class LandmarksDerived final : public DerivedStructure {
  public:
   LandmarksDerived(int count, DiagonalPolicy policy, bool defer)
       : count_(count), policy_(policy), defer_(defer) {}
-  absl::string_view name() const override { return "landmarks"; }
+  absl::string_view name() const override { return kLandmarksName; }
+  int default_count() const override { return kDefaultLandmarks; }
+  int max_count() const override { return kMaxLandmarks; }
   size_t HeldBytes(const GridMap& map) const override {
     return LandmarkBytes(map);
   }
@@ -167,6 +169,9 @@ class LandmarksDerived final : public DerivedStructure {
     if (defer_) return DerivedOutcome::kDeferred;
     return Build(next);
   }
+  void Share(const GridMap& from, GridMap* to) const override {
+    ShareLandmarks(from, to);
+  }
 
  private:
   const int count_;
@@ -180,9 +185,11 @@ namespace internal {
 
 std::unique_ptr<const DerivedStructure> LandmarksStructure(
     const DerivedOptions& options) {
-  if (!(options.landmarks > 0)) return nullptr;
-  return std::make_unique<LandmarksDerived>(options.landmarks, options.landmark_policy,
-      options.defer_landmark_rebuild);
+  const StructureRequest* request = options.Find(kLandmarksName);
+  if (request == nullptr) return nullptr;
+  return std::make_unique<LandmarksDerived>(
+      request->count > 0 ? request->count : kDefaultLandmarks, request->policy,
+      options.defer_slow_repairs);
 }
 
 }  // namespace internal

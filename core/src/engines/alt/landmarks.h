@@ -4,7 +4,8 @@
 // apart (the first is the cell farthest from an arbitrary one, each next the
 // cell farthest from all before it) and the exact distance from each to
 // every cell under one policy. Built by BuildLandmarks (landmarks.cc);
-// versions whose costs only rose share it (ShareLandmarks, structures.h).
+// versions whose costs only rose share it (ShareLandmarks,
+// gridstar/engines/alt.h).
 //
 // Thread-safety: immutable once attached.
 

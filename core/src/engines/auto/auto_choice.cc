@@ -18,7 +18,6 @@
 #include "gridstar/group_paths.h"
 #include "gridstar/query.h"
 #include "gridstar/search_context.h"
-#include "gridstar/structures.h"
 #include "map/attachment.h"
 
 namespace gridstar {
@@ -308,7 +307,7 @@ AutoChoice MeasureAutoChoice(const GridMap& map,
 
 }  // namespace gridstar
 
-// --- The measured choice attached to its map (structures.h).
+// --- The measured choice attached to its map (auto_choice.h).
 
 namespace gridstar {
 namespace {

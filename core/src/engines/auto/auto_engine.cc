@@ -1,5 +1,5 @@
 // kAuto: the fastest exact engine for the map and query. The engine measured
-// fastest on the map (AutoChoiceOf, structures.h) answers when the
+// fastest on the map (AutoChoiceOf, auto_choice.h) answers when the
 // query is under the measured policy and that engine serves it as asked;
 // else, by rule, jps+, else jps, else alt, else A*. Auto never runs a search
 // of its own: it always resolves to another engine.
@@ -8,7 +8,6 @@
 
 #include "engines/engine.h"
 #include "gridstar/auto_choice.h"
-#include "gridstar/structures.h"
 
 namespace gridstar::internal {
 namespace {
@@ -19,7 +18,7 @@ class AutoChoiceDerived final : public DerivedStructure {
  public:
   explicit AutoChoiceDerived(const AutoMeasureOptions& options)
       : options_(options) {}
-  absl::string_view name() const override { return "auto_choice"; }
+  absl::string_view name() const override { return kAutoChoiceName; }
   size_t HeldBytes(const GridMap& map) const override {
     return AutoChoiceBytes(map);
   }
@@ -45,6 +44,9 @@ class AutoChoiceDerived final : public DerivedStructure {
     }
     return AutoChoiceOf(*next) != nullptr ? DerivedOutcome::kKept
                                           : DerivedOutcome::kAbsent;
+  }
+  void Share(const GridMap& from, GridMap* to) const override {
+    to->Attach(Algorithm::kAuto, from.shared_attachment(Algorithm::kAuto));
   }
 
  private:
@@ -72,9 +74,10 @@ class AutoEngine final : public BestFirstEngine {
     if (jump != Algorithm::kAStar) return jump;
     return EngineFor<Algorithm::kAlt>().Resolve(map, query);
   }
+  absl::string_view structure_name() const override { return kAutoChoiceName; }
   std::unique_ptr<const DerivedStructure> Structure(
       const DerivedOptions& options) const override {
-    if (!options.measure_auto) return nullptr;
+    if (!options.Asks(kAutoChoiceName)) return nullptr;
     return std::make_unique<AutoChoiceDerived>(options.auto_measure);
   }
   int structure_order() const override { return 9; }

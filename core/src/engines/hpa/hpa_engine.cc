@@ -3,12 +3,17 @@
 
 #include "engines/engine.h"
 #include "engines/hpa/hpa.h"
+#include "gridstar/engines/hpa.h"
 
 namespace gridstar::internal {
 namespace {
 
 class HpaEngine final : public Engine {
  public:
+  absl::string_view serves() const override {
+    return "the policy the map's HPA* abstraction was built for (the map's "
+           "default)";
+  }
   Algorithm algorithm() const override { return Algorithm::kHpa; }
   Algorithm Resolve(const GridMap& map, const PathQuery& query) const override {
     const HpaAbstraction* hpa = HpaOf(map);
@@ -16,6 +21,7 @@ class HpaEngine final : public Engine {
                ? Algorithm::kHpa
                : Algorithm::kAuto;
   }
+  absl::string_view structure_name() const override { return kHpaName; }
   std::unique_ptr<const DerivedStructure> Structure(
       const DerivedOptions& options) const override {
     return HpaStructure(options);

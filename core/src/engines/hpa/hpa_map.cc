@@ -1,12 +1,12 @@
-// The HPA* abstraction as structures.h offers it to code outside the
+// The HPA* abstraction as gridstar/engines/hpa.h offers it to code outside the
 // engines: built, repaired and asked about on a map (Algorithm::kHpa's
 // attachment).
 
 #include "absl/strings/str_cat.h"
 #include "engines/hpa/hpa.h"
+#include "gridstar/engines/hpa.h"
 #include "gridstar/grid_map.h"
 #include "gridstar/query.h"
-#include "gridstar/structures.h"
 
 namespace gridstar {
 
@@ -52,7 +52,7 @@ namespace {
 class HpaDerived final : public DerivedStructure {
  public:
   explicit HpaDerived(DiagonalPolicy policy) : policy_(policy) {}
-  absl::string_view name() const override { return "hpa"; }
+  absl::string_view name() const override { return kHpaName; }
   size_t HeldBytes(const GridMap& map) const override { return HpaBytes(map); }
   bool AppliesTo(const GridMap&) const override { return true; }
   size_t BytesFor(const GridMap& map) const override {
@@ -74,6 +74,9 @@ class HpaDerived final : public DerivedStructure {
     RepairHpa(previous, summary.rects, next);
     return DerivedOutcome::kRepaired;
   }
+  void Share(const GridMap& from, GridMap* to) const override {
+    to->Attach(Algorithm::kHpa, from.shared_attachment(Algorithm::kHpa));
+  }
 
  private:
   const DiagonalPolicy policy_;
@@ -85,8 +88,9 @@ namespace internal {
 
 std::unique_ptr<const DerivedStructure> HpaStructure(
     const DerivedOptions& options) {
-  if (!(options.hpa)) return nullptr;
-  return std::make_unique<HpaDerived>(options.hpa_policy);
+  const StructureRequest* request = options.Find(kHpaName);
+  if (request == nullptr) return nullptr;
+  return std::make_unique<HpaDerived>(request->policy);
 }
 
 }  // namespace internal

@@ -6,6 +6,7 @@
 
 #include "engines/engine.h"
 #include "engines/jps/jps.h"
+#include "gridstar/engines/jps.h"
 
 namespace gridstar::internal {
 namespace {
@@ -17,6 +18,7 @@ bool Jumps(const GridMap& map, DiagonalPolicy policy) {
 
 class JpsEngine final : public Engine {
  public:
+  absl::string_view serves() const override { return "uniform-cost maps only"; }
   Algorithm algorithm() const override { return Algorithm::kJps; }
   Algorithm Resolve(const GridMap& map, const PathQuery& query) const override {
     return Jumps(map, query.movement.diagonal) ? Algorithm::kJps
@@ -34,6 +36,9 @@ class JpsEngine final : public Engine {
 
 class JpsPlusEngine final : public Engine {
  public:
+  absl::string_view serves() const override {
+    return "uniform-cost maps only, with the map's jump table";
+  }
   Algorithm algorithm() const override { return Algorithm::kJpsPlus; }
   Algorithm Resolve(const GridMap& map, const PathQuery& query) const override {
     if (!Jumps(map, query.movement.diagonal)) return Algorithm::kAStar;
@@ -43,6 +48,7 @@ class JpsPlusEngine final : public Engine {
     return Jumps(map, policy) && JumpTableOf(map) != nullptr;
   }
   int auto_order() const override { return 1; }
+  absl::string_view structure_name() const override { return kJumpTableName; }
   std::unique_ptr<const DerivedStructure> Structure(
       const DerivedOptions& options) const override {
     return JumpTableStructure(options);

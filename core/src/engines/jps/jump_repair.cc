@@ -1,4 +1,5 @@
-// Local repair of the jps+ jump table (RepairJumpTable, structures.h).
+// Local repair of the jps+ jump table (RepairJumpTable,
+// gridstar/engines/jps.h).
 //
 // An entry depends on its own cell, the next cell in its direction, their
 // side cells (straight directions) or the two cells a diagonal passes, and
@@ -30,8 +31,8 @@
 #include "absl/strings/str_cat.h"
 #include "engines/jps/jps.h"
 #include "engines/jps/jump_table.h"
+#include "gridstar/engines/jps.h"
 #include "gridstar/grid_map.h"
-#include "gridstar/structures.h"
 #include "storage/cow_buffer.h"
 
 namespace gridstar {

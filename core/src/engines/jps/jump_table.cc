@@ -1,5 +1,5 @@
-// jps+'s jump table as structures.h offers it to code outside the engines
-// (the repair is in jump_repair.cc).
+// jps+'s jump table as gridstar/engines/jps.h offers it to code outside the
+// engines (the repair is in jump_repair.cc).
 
 #include "engines/jps/jump_table.h"
 
@@ -8,7 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "engines/jps/jps.h"
-#include "gridstar/structures.h"
+#include "gridstar/engines/jps.h"
 
 namespace gridstar {
 
@@ -64,7 +64,7 @@ namespace {
 class JumpTableDerived final : public DerivedStructure {
  public:
   explicit JumpTableDerived(bool defer) : defer_(defer) {}
-  absl::string_view name() const override { return "jump_table"; }
+  absl::string_view name() const override { return kJumpTableName; }
   size_t HeldBytes(const GridMap& map) const override {
     return JumpTableBytes(map);
   }
@@ -95,6 +95,9 @@ class JumpTableDerived final : public DerivedStructure {
     }
     return DerivedOutcome::kRepaired;
   }
+  void Share(const GridMap& from, GridMap* to) const override {
+    ShareJumpTable(from, to);
+  }
 
  private:
   const bool defer_;
@@ -106,8 +109,8 @@ namespace internal {
 
 std::unique_ptr<const DerivedStructure> JumpTableStructure(
     const DerivedOptions& options) {
-  if (!options.jump_table) return nullptr;
-  return std::make_unique<JumpTableDerived>(options.defer_jump_table_repair);
+  if (!options.Asks(kJumpTableName)) return nullptr;
+  return std::make_unique<JumpTableDerived>(options.defer_slow_repairs);
 }
 
 }  // namespace internal

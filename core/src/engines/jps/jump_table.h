@@ -1,7 +1,7 @@
 // JumpTable: the jump distances of jps+ for one version of a map, attached
 // to it in Algorithm::kJpsPlus's slot (map/attachment.h). Built by
 // BuildJumpTable, repaired by RepairJumpTable (jump_repair.cc), shared by
-// ShareJumpTable (structures.h); the entries are what jps.h's
+// ShareJumpTable (gridstar/engines/jps.h); the entries are what jps.h's
 // ComputeJumpTable says.
 //
 // Layout: eight signed bytes per padded cell, the cells in blocks of

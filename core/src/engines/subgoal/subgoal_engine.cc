@@ -4,6 +4,7 @@
 
 #include "engines/engine.h"
 #include "engines/subgoal/subgoal_graph.h"
+#include "gridstar/engines/subgoal.h"
 
 namespace gridstar::internal {
 namespace {
@@ -15,6 +16,10 @@ bool GraphServes(const GridMap& map, DiagonalPolicy policy) {
 
 class SubgoalEngine final : public Engine {
  public:
+  absl::string_view serves() const override {
+    return "uniform-cost maps under no-corner-cutting, with the map's subgoal "
+           "graph";
+  }
   Algorithm algorithm() const override { return Algorithm::kSubgoal; }
   Algorithm Resolve(const GridMap& map, const PathQuery& query) const override {
     return GraphServes(map, query.movement.diagonal) ? Algorithm::kSubgoal
@@ -24,6 +29,9 @@ class SubgoalEngine final : public Engine {
     return GraphServes(map, policy);
   }
   int auto_order() const override { return 0; }
+  absl::string_view structure_name() const override {
+    return kSubgoalGraphName;
+  }
   std::unique_ptr<const DerivedStructure> Structure(
       const DerivedOptions& options) const override {
     return SubgoalGraphStructure(options);

@@ -1,10 +1,11 @@
-// The subgoal graph as structures.h offers it to code outside the engines:
-// built, shared and asked about on a map (Algorithm::kSubgoal's attachment).
+// The subgoal graph as gridstar/engines/subgoal.h offers it to code outside the
+// engines: built, shared and asked about on a map (Algorithm::kSubgoal's
+// attachment).
 
 #include "absl/strings/str_cat.h"
 #include "engines/subgoal/subgoal_graph.h"
+#include "gridstar/engines/subgoal.h"
 #include "gridstar/grid_map.h"
-#include "gridstar/structures.h"
 
 namespace gridstar {
 
@@ -78,7 +79,7 @@ namespace {
 class SubgoalGraphDerived final : public DerivedStructure {
  public:
   explicit SubgoalGraphDerived(bool defer) : defer_(defer) {}
-  absl::string_view name() const override { return "subgoal_graph"; }
+  absl::string_view name() const override { return kSubgoalGraphName; }
   size_t HeldBytes(const GridMap& map) const override {
     return SubgoalGraphBytes(map);
   }
@@ -104,6 +105,9 @@ class SubgoalGraphDerived final : public DerivedStructure {
     if (defer_) return DerivedOutcome::kDeferred;
     return Build(next);
   }
+  void Share(const GridMap& from, GridMap* to) const override {
+    ShareSubgoalGraph(from, to);
+  }
 
  private:
   const bool defer_;
@@ -115,8 +119,8 @@ namespace internal {
 
 std::unique_ptr<const DerivedStructure> SubgoalGraphStructure(
     const DerivedOptions& options) {
-  if (!(options.subgoal_graph)) return nullptr;
-  return std::make_unique<SubgoalGraphDerived>(options.defer_subgoal_graph_rebuild);
+  if (!options.Asks(kSubgoalGraphName)) return nullptr;
+  return std::make_unique<SubgoalGraphDerived>(options.defer_slow_repairs);
 }
 
 }  // namespace internal
