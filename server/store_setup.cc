@@ -6,27 +6,26 @@
 #include <utility>
 
 #include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "store/directory_store.h"
 #include "store/redis_store.h"
 
 namespace gridstar::server {
 
-int OpenStore(const StoreSettings& settings, std::unique_ptr<MapStore>* store,
-              std::shared_ptr<RedisCredentials>* credentials_out) {
+absl::Status OpenStore(const StoreSettings& settings,
+                       std::unique_ptr<MapStore>* store,
+                       std::shared_ptr<RedisCredentials>* credentials_out) {
   const std::string& store_url = settings.url;
   if (!store_url.empty() && !settings.data_dir.empty()) {
-    std::fprintf(stderr,
-                 "gridstar-server: --store and --data_dir: choose one\n");
-    return 1;
+    return absl::FailedPreconditionError("--store and --data_dir: choose one");
   }
   if (!settings.data_dir.empty()) {
     const std::string& dir = settings.data_dir;
     bool created = false;
     if (absl::Status s = DirectoryStore::CreateDir(dir, &created); !s.ok()) {
-      std::fprintf(stderr, "gridstar-server: --data_dir: %s\n",
-                   std::string(s.message()).c_str());
-      return 1;
+      return absl::FailedPreconditionError(
+          absl::StrCat("--data_dir: ", s.message()));
     }
     if (created) {
       std::fprintf(stderr, "gridstar-server: created data_dir %s (mode 0700)\n",
@@ -36,16 +35,12 @@ int OpenStore(const StoreSettings& settings, std::unique_ptr<MapStore>* store,
   } else if (!store_url.empty()) {
     absl::StatusOr<RedisAddress> address = ParseRedisUrl(store_url, "--store");
     if (!address.ok()) {
-      std::fprintf(stderr, "gridstar-server: %s\n",
-                   std::string(address.status().message()).c_str());
-      return 1;
+      return absl::FailedPreconditionError(address.status().message());
     }
     absl::StatusOr<std::shared_ptr<RedisCredentials>> credentials =
         RedisCredentials::FromFile(settings.password_file);
     if (!credentials.ok()) {
-      std::fprintf(stderr, "gridstar-server: %s\n",
-                   std::string(credentials.status().message()).c_str());
-      return 2;
+      return absl::InvalidArgumentError(credentials.status().message());
     }
     *credentials_out = *credentials;
     RedisStore::Options redis_options;
@@ -72,9 +67,11 @@ int OpenStore(const StoreSettings& settings, std::unique_ptr<MapStore>* store,
       }
       if (s.code() != absl::StatusCode::kUnavailable ||
           absl::Now() + backoff > give_up) {
-        std::fprintf(stderr, "gridstar-server: --store: %s\n",
-                     std::string(s.message()).c_str());
-        return 1;
+        return absl::Status(
+            s.code() == absl::StatusCode::kInvalidArgument
+                ? absl::StatusCode::kFailedPrecondition
+                : s.code(),
+            absl::StrCat("--store: ", s.message()));
       }
       std::fprintf(
           stderr,
@@ -88,7 +85,7 @@ int OpenStore(const StoreSettings& settings, std::unique_ptr<MapStore>* store,
     }
     *store = std::move(redis);
   }
-  return 0;
+  return absl::OkStatus();
 }
 
 }  // namespace gridstar::server

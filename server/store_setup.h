@@ -11,6 +11,7 @@
 #include <memory>
 #include <string>
 
+#include "absl/status/status.h"
 #include "absl/time/time.h"
 #include "store/map_store.h"
 #include "store/redis_connection.h"
@@ -26,11 +27,14 @@ struct StoreSettings {
   absl::Duration connect_timeout = absl::Seconds(120);
 };
 
-// 0 with *store set (null: memory only) and, for Redis, *credentials_out
-// (re-read on SIGHUP); else the exit code (1: the store cannot be used,
-// 2: bad settings), the reason printed.
-int OpenStore(const StoreSettings& settings, std::unique_ptr<MapStore>* store,
-              std::shared_ptr<RedisCredentials>* credentials_out);
+// OK with *store set (null: memory only) and, for Redis, *credentials_out
+// (re-read on SIGHUP); else why, naming the flag: InvalidArgument for bad
+// settings (an unreadable password file), another code when the store
+// cannot be used (both --store and --data_dir, a bad URL, Redis away past
+// --store_connect_timeout, credentials it refuses).
+absl::Status OpenStore(const StoreSettings& settings,
+                       std::unique_ptr<MapStore>* store,
+                       std::shared_ptr<RedisCredentials>* credentials_out);
 
 }  // namespace gridstar::server
 

@@ -76,7 +76,7 @@ double CoreCost(const MapWithAreas& m, const AgentClass& agent, Cell s,
 class ServerAgentsTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    server_ = std::make_unique<ServerProcess>();
+    server_ = std::make_unique<InProcessServer>();
     ASSERT_TRUE(server_->started());
     v1::RegisterMapRequest r;
     r.set_id("lake");
@@ -89,7 +89,7 @@ class ServerAgentsTest : public ::testing::Test {
   }
   v1::Pathfinding::Stub& stub() { return server_->stub(); }
 
-  std::unique_ptr<ServerProcess> server_;
+  std::unique_ptr<InProcessServer> server_;
   v1::MapInfo info_;
   std::optional<MapWithAreas> lake_;
 };

@@ -41,7 +41,7 @@ using namespace testing::server_suite;  // NOLINT(build/namespaces)
 // tried inline.
 TEST_F(ServerTest, CheapPathsAreAnsweredInlineAndTheRestByWorkers) {
   const auto [far_start, far_goal] = FarPair();
-  ServerProcess without_fast_path({"--inline_expansions=0"});
+  InProcessServer without_fast_path({"--inline_expansions=0"});
   ASSERT_TRUE(without_fast_path.started());
   v1::MapInfo info;
   ASSERT_TRUE(Register(without_fast_path.stub(), "dungeon", dungeon_, &info,
@@ -50,7 +50,7 @@ TEST_F(ServerTest, CheapPathsAreAnsweredInlineAndTheRestByWorkers) {
   SearchContext context;
   const std::pair<Cell, Cell> pairs[] = {
       {far_start, far_goal}, {far_start, far_start}, {far_goal, far_goal}};
-  for (ServerProcess* server : {server_.get(), &without_fast_path}) {
+  for (InProcessServer* server : {server_.get(), &without_fast_path}) {
     for (int a = 0; a <= static_cast<int>(std::size(kAllAlgorithms)); ++a) {
       for (const auto& [s, g] : pairs) {
         // A near goal: the first passable neighbour of the start.
@@ -188,7 +188,7 @@ TEST_F(ServerTest, DeadlineGivesDeadlineExceededOrPartial) {
 // search is refused with RESOURCE_EXHAUSTED, or answered partial with
 // allow_partial, and counted as outcome "memory".
 TEST(ServerLimitsTest, SearchOverMaxSearchNodesIsResourceExhaustedOrPartial) {
-  ServerProcess server({"--max_search_nodes=200"});
+  InProcessServer server({"--max_search_nodes=200"});
   ASSERT_TRUE(server.started());
   const std::string dungeon = ReadSample("dungeon.map");
   v1::MapInfo info;

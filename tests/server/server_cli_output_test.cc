@@ -48,13 +48,13 @@ Output Cli(int port, const std::string& args) {
 class CliOutputTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    server_ = std::make_unique<ServerProcess>(std::vector<std::string>{
+    server_ = std::make_unique<InProcessServer>(std::vector<std::string>{
         absl::StrCat("--preload=dungeon=", GRIDSTAR_SOURCE_DIR,
                      "/data/sample/dungeon.map")});
     ASSERT_TRUE(server_->started());
   }
   int port() const { return server_->port(); }
-  std::unique_ptr<ServerProcess> server_;
+  std::unique_ptr<InProcessServer> server_;
 };
 
 TEST_F(CliOutputTest,
@@ -240,7 +240,7 @@ TEST(CliTlsHintTest, PlaintextCallToATlsPortSaysToPassTlsCa) {
               "-out s.crt -days 2 -extfile ext 2>/dev/null")
               .c_str()),
       0);
-  ServerProcess server({absl::StrCat("--tls_cert=", d, "/s.crt"),
+  InProcessServer server({absl::StrCat("--tls_cert=", d, "/s.crt"),
                         absl::StrCat("--tls_key=", d, "/s.key")});
   ASSERT_TRUE(server.started());
   Output o = Cli(server.port(), "--deadline=60s maps");

@@ -52,7 +52,7 @@ std::string LastLine(const std::string& command, int* code) {
 }
 
 TEST(ClientCliTest, ScenAndLoadThroughTheRealServer) {
-  ServerProcess server({absl::StrCat("--preload=dungeon=", GRIDSTAR_SOURCE_DIR,
+  InProcessServer server({absl::StrCat("--preload=dungeon=", GRIDSTAR_SOURCE_DIR,
                                      "/data/sample/dungeon.map")});
   ASSERT_TRUE(server.started());
   const std::string cli = absl::StrCat(GRIDSTAR_CLI_BINARY, " --server=127.0.0.1:",
@@ -132,7 +132,7 @@ std::string ReadWhole(const std::string& path) {
 // same search asked of the server directly says which cells those are); a
 // flow field draws arrows; .svg writes SVG; bad use exits non-zero.
 TEST(ClientCliTest, RenderDrawsSearchesAndFlowFields) {
-  ServerProcess server({absl::StrCat("--preload=dungeon=", GRIDSTAR_SOURCE_DIR,
+  InProcessServer server({absl::StrCat("--preload=dungeon=", GRIDSTAR_SOURCE_DIR,
                                      "/data/sample/dungeon.map")});
   ASSERT_TRUE(server.started());
   const std::string cli = absl::StrCat(GRIDSTAR_CLI_BINARY,

@@ -256,7 +256,7 @@ TEST(ServerLimitsTest, DerivedDataOverTheLimitIsResourceExhausted) {
   // The sample dungeon pads to 130 x 130 = 16,900 cells: a jump table (one
   // byte per direction) takes 9 x 5 blocks of 16 x 32 cells, 4 KiB each =
   // 184,320 bytes; a landmark 135,200.
-  ServerProcess server({"--max_derived_bytes=200000"});
+  InProcessServer server({"--max_derived_bytes=200000"});
   ASSERT_TRUE(server.started());
   const std::string dungeon = ReadSample("dungeon.map");
   v1::MapInfo info;
@@ -425,7 +425,7 @@ TEST_F(ServerTest, AutoIsMeasuredAtRegistrationAndKept) {
     EXPECT_EQ(after.auto_candidates(i).mean_us(), info.auto_candidates(i).mean_us());
   }
   // Without measurement, auto follows its rule and nothing is reported.
-  ServerProcess unmeasured({"--auto_measure_queries=0"});
+  InProcessServer unmeasured({"--auto_measure_queries=0"});
   ASSERT_TRUE(Register(unmeasured.stub(), "rule", dungeon_, &info, false, true).ok());
   EXPECT_EQ(info.auto_candidates_size(), 0);
   EXPECT_EQ(info.auto_measure_queries(), 0);

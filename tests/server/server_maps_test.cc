@@ -287,7 +287,7 @@ TEST_F(ServerTest, MetricsScrapeHasTheFamilies) {
 }
 
 TEST(ServerLimitsTest, FlowFieldOverTheMessageLimitIsResourceExhausted) {
-  ServerProcess server({"--max_message_bytes=40000"});
+  InProcessServer server({"--max_message_bytes=40000"});
   ASSERT_TRUE(server.started());
   v1::MapInfo info;
   ASSERT_TRUE(Register(server.stub(), "dungeon", ReadSample("dungeon.map"), &info).ok());

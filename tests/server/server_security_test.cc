@@ -239,7 +239,7 @@ std::vector<RpcCase> EveryRpc() {
 }
 
 TEST_F(SecurityTest, EveryRpcNeedsItsLevel) {
-  ServerProcess server(KeyFlags());
+  InProcessServer server(KeyFlags());
   ASSERT_TRUE(server.started());
   auto admin_call = [&](auto&& rpc) {
     grpc::ClientContext ctx;
@@ -363,7 +363,7 @@ TEST_F(SecurityTest, TransportsAdmitTheirClientsOnly) {
   for (const Case& c : cases) {
     std::vector<std::string> flags = KeyFlags();
     flags.insert(flags.end(), c.flags.begin(), c.flags.end());
-    ServerProcess server(flags);
+    InProcessServer server(flags);
     ASSERT_TRUE(server.started()) << c.server;
     for (const auto& [transport, admitted] : c.clients) {
       SCOPED_TRACE(absl::StrCat(c.server, " server, client ",
@@ -434,7 +434,7 @@ TEST_F(SecurityTest, WithoutKeysEverythingIsAdmittedAndOpenAddressesWarn) {
 // reflection request that carries none (list_services, sent as raw bytes
 // through a generic call: Debian ships no reflection stubs).
 TEST_F(SecurityTest, ReflectionNeedsNoKey) {
-  ServerProcess server(KeyFlags());
+  InProcessServer server(KeyFlags());
   ASSERT_TRUE(server.started());
   ASSERT_EQ(ListMapsCode(server.stub(), ""),
             grpc::StatusCode::UNAUTHENTICATED);
@@ -524,7 +524,7 @@ TEST_F(SecurityTest, BadSecurityFlagsStopTheStartNamingTheFlag) {
 TEST_F(SecurityTest, ClientLibraryAndCliSpeakMutualTlsWithTokens) {
   std::vector<std::string> flags = KeyFlags();
   for (const std::string& f : TlsFlags(true)) flags.push_back(f);
-  ServerProcess server(flags);
+  InProcessServer server(flags);
   ASSERT_TRUE(server.started());
   WriteAll(File("admin.token"), absl::StrCat(kAdminToken, "\n"));
   WriteAll(File("query.token"),

@@ -38,6 +38,7 @@
 #include "gridstar/v1/gridstar.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
+#include "server/in_process_server.h"
 #include "server/server_process.h"
 #include "testing/reference.h"
 
@@ -130,7 +131,7 @@ inline grpc::Status Field(v1::Pathfinding::Stub& stub, const std::string& map, C
 class ServerTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    server_ = std::make_unique<ServerProcess>();
+    server_ = std::make_unique<InProcessServer>();
     ASSERT_TRUE(server_->started()) << "gridstar-server did not start";
     dungeon_ = ReadSample("dungeon.map");
     v1::MapInfo info;
@@ -149,7 +150,7 @@ class ServerTest : public ::testing::Test {
   // Two passable cells of the sample map far apart, connected.
   std::pair<Cell, Cell> FarPair() const { return testing::FarConnectedPair(*map_); }
 
-  std::unique_ptr<ServerProcess> server_;
+  std::unique_ptr<InProcessServer> server_;
   std::string dungeon_;
   std::unique_ptr<GridMap> map_;
 };
@@ -179,6 +180,7 @@ using testing::ReadSample;
 using testing::Register;
 using testing::Scrape;
 using testing::ScrapeUntil;
+using testing::InProcessServer;
 using testing::ServerProcess;
 using testing::ServerTest;
 using testing::SetDeadline;

@@ -103,7 +103,7 @@ TEST_F(ServerTest, TraceIsReturnedOnlyWhenAsked) {
 
 TEST(ServerTraceCapTest, TraceIsCutAtItsShareOfTheMessageLimit) {
   constexpr int kMessageBytes = 64 << 10;
-  ServerProcess server({absl::StrCat("--max_message_bytes=", kMessageBytes)});
+  InProcessServer server({absl::StrCat("--max_message_bytes=", kMessageBytes)});
   ASSERT_TRUE(server.started());
   // 128 x 128 open cells: Dijkstra expands about all of them.
   v1::RegisterMapRequest reg;

@@ -105,7 +105,7 @@ TEST_F(ServerTest, WatchPathsPushesANewPathWhenAnUpdateBlocksIt) {
 }
 
 TEST(ServerWatchTest, AReaderThatFallsBehindIsClosed) {
-  ServerProcess server({"--watch_max_pending=4"});
+  InProcessServer server({"--watch_max_pending=4"});
   ASSERT_TRUE(server.started());
   const std::string dungeon = ReadSample("dungeon.map");
   v1::MapInfo info;

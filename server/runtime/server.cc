@@ -1,0 +1,440 @@
+#include "runtime/server.h"
+
+#include <netdb.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/synchronization/notification.h"
+#include "absl/time/clock.h"
+#include "auth/access_control.h"
+#include "finisher.h"
+#include "flow_field_cache.h"
+#include "gridstar/engines/alt.h"
+#include "gridstar/engines/jps.h"
+#include "gridstar/map_io.h"
+#include "grpcpp/ext/proto_server_reflection_plugin.h"
+#include "grpcpp/grpcpp.h"
+#include "grpcpp/health_check_service_interface.h"
+#include "inline_searches.h"
+#include "metrics.h"
+#include "prometheus/exposer.h"
+#include "scheduler.h"
+#include "store/redis_connection.h"
+#include "store_follower.h"
+
+namespace gridstar::server {
+namespace {
+
+// A failure of what the settings name (not of the settings themselves):
+// never InvalidArgument, which main turns into the exit code of bad flags.
+absl::Status NotSettings(const absl::Status& s, absl::string_view what = "") {
+  return absl::Status(s.code() == absl::StatusCode::kInvalidArgument
+                          ? absl::StatusCode::kFailedPrecondition
+                          : s.code(),
+                      absl::StrCat(what, s.message()));
+}
+
+// Destroys the metrics endpoint. civetweb 1.15 (Debian's, under
+// prometheus-cpp) stops when its master thread's poll wakes, which without
+// traffic takes up to 2 s (civetweb issue #1163, fixed in 1.16): connecting
+// to the port while it stops wakes it at once.
+void StopExposer(std::unique_ptr<prometheus::Exposer> exposer,
+                 const std::string& host, int port) {
+  if (exposer == nullptr) return;
+  std::atomic<bool> stopped{false};
+  std::thread stopper([&] {
+    exposer.reset();
+    stopped.store(true);
+  });
+  std::string address = host;
+  if (address.empty() || address == "0.0.0.0") address = "127.0.0.1";
+  if (address == "::" || address == "[::]") address = "::1";
+  if (address.size() > 2 && address.front() == '[') {
+    address = address.substr(1, address.size() - 2);
+  }
+  addrinfo hints{};
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo* found = nullptr;
+  if (getaddrinfo(address.c_str(), std::to_string(port).c_str(), &hints,
+                  &found) != 0) {
+    found = nullptr;
+  }
+  while (!stopped.load()) {
+    if (found != nullptr) {
+      const int fd = socket(found->ai_family, SOCK_STREAM, 0);
+      if (fd >= 0) {
+        (void)connect(fd, found->ai_addr, found->ai_addrlen);
+        close(fd);
+      }
+    }
+    absl::SleepFor(absl::Milliseconds(5));
+  }
+  if (found != nullptr) freeaddrinfo(found);
+  stopper.join();
+}
+
+bool IsLoopback(const std::string& host) {
+  return host == "localhost" || host == "::1" || host == "[::1]" ||
+         host.rfind("127.", 0) == 0;
+}
+
+// Registers the --preload files (a stored map of the same id wins unless
+// preload_replace).
+absl::Status Preload(const ServerOptions& o, bool has_store,
+                     MapRegistry& registry) {
+  for (const std::string& spec : o.preload) {
+    std::vector<std::string> parts =
+        absl::StrSplit(spec, absl::MaxSplits('=', 1));
+    if (parts.size() != 2) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--preload ", spec, ": want id=path"));
+    }
+    if (absl::Status s = ValidateMapId(parts[0], "--preload"); !s.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--preload ", spec, ": ", s.message()));
+    }
+    // A stored map wins over the file: the file is where a map starts, the
+    // store is where it lives on, updates included.
+    if (has_store) {
+      absl::StatusOr<std::shared_ptr<const MapSnapshot>> stored =
+          registry.FindOrLoad(parts[0]);
+      if (!stored.ok()) {
+        return absl::UnavailableError(
+            absl::StrCat("--preload ", spec, ": cannot ask the store: ",
+                         stored.status().ToString()));
+      }
+      if (*stored != nullptr && !o.preload_replace) {
+        std::fprintf(stderr,
+                     "gridstar-server: --preload %s: skipped, the store holds map "
+                     "'%s' at version %llu (updates kept); --preload_replace "
+                     "would register the file over it\n",
+                     spec.c_str(), parts[0].c_str(),
+                     static_cast<unsigned long long>((*stored)->version));
+        continue;
+      }
+      if (*stored != nullptr) {
+        std::fprintf(stderr,
+                     "gridstar-server: --preload %s: --preload_replace: the file "
+                     "replaces stored map '%s' at version %llu\n",
+                     spec.c_str(), parts[0].c_str(),
+                     static_cast<unsigned long long>((*stored)->version));
+      }
+    }
+    // Moving AI text keeps its terrain as areas (water and trees blocked
+    // under the default areas, as RegisterMap does).
+    absl::StatusOr<std::string> text = ReadFile(parts[1]);
+    absl::StatusOr<MapWithAreas> read =
+        text.ok() ? ParseMapAutoWithAreas(*text, o.map_limits)
+                  : absl::StatusOr<MapWithAreas>(text.status());
+    absl::Status s = read.status();
+    if (read.ok()) {
+      const bool uniform = read->map.uniform_cost();
+      MapOptions options;
+      options.default_areas = read->default_areas;
+      options.Set(kJumpTableName, 1);
+      // Landmarks serve terrain; on uniform maps auto runs jump point search.
+      if (!uniform) {
+        options.Set(kLandmarksName,
+                    std::clamp(o.preload_landmarks, 0, kMaxLandmarks));
+      }
+      s = registry
+              .Register(parts[0], std::move(read->map), options, true,
+                        std::move(read->areas))
+              .status();
+    }
+    if (!s.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--preload ", spec, ": ", s.ToString()));
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+struct Server::Parts {
+  ServerOptions options;
+  std::unique_ptr<AccessControl> access;
+  std::shared_ptr<RedisCredentials> store_credentials;
+  std::unique_ptr<MapStoreFollower> follower;
+  // Set once the service exists; loads before that (none: no call is
+  // served yet) are not counted.
+  std::function<void(const std::string&, const MapRegistry::Followed&)>
+      on_store_change;
+  std::unique_ptr<MapRegistry> registry;
+  std::unique_ptr<Scheduler> search;
+  std::unique_ptr<Scheduler> admin;
+  Metrics metrics;
+  std::unique_ptr<prometheus::Exposer> exposer;
+  std::unique_ptr<InlineSearches> inline_searches;
+  Finisher finisher;
+  std::unique_ptr<FlowFieldCache> flow_fields;
+  std::unique_ptr<PathfindingService> service;
+  std::unique_ptr<StoreFollower> store_follower;
+  std::unique_ptr<grpc::Server> server;
+  int port = 0;
+  int metrics_port = 0;
+  int workers = 1;
+  absl::Notification stopping;
+  std::thread sampler;
+  std::once_flag shut_down;
+};
+
+absl::StatusOr<std::unique_ptr<Server>> Server::BuildAndStart(
+    ServerOptions options) {
+  auto p = std::make_unique<Parts>();
+  p->options = std::move(options);
+  const ServerOptions& o = p->options;
+  if (o.search_nice < 0 || o.search_nice > 19) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--search_nice: ", o.search_nice, " is out of range [0, 19]"));
+  }
+  if (o.inline_expansions < 0 || o.inline_contexts < 0) {
+    return absl::InvalidArgumentError(
+        "--inline_expansions and --inline_contexts must not be negative");
+  }
+  absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> credentials =
+      ServerCredentialsOf(o.tls);
+  if (!credentials.ok()) {
+    return absl::InvalidArgumentError(credentials.status().message());
+  }
+  absl::StatusOr<std::unique_ptr<AccessControl>> access =
+      AccessControl::Create(o.admin_token_file, o.query_token_file);
+  if (!access.ok()) return absl::InvalidArgumentError(access.status().message());
+  p->access = *std::move(access);
+  if (p->access->enabled()) {
+    std::fprintf(stderr, "gridstar-server: keys: %zu admin, %zu query tokens\n",
+                 p->access->admin_tokens(), p->access->query_tokens());
+  } else if (!IsLoopback(o.host)) {
+    std::fprintf(stderr,
+                 "gridstar-server: warning: no --admin_token_file or "
+                 "--query_token_file: anyone who reaches %s may register, "
+                 "change and delete every map\n",
+                 o.host.c_str());
+  }
+
+  std::unique_ptr<MapStore> store;
+  if (absl::Status s = OpenStore(o.store, &store, &p->store_credentials);
+      !s.ok()) {
+    return s;
+  }
+  // Made before the load, so that no write after it is missed; a second
+  // one loads maps on first use.
+  std::unique_ptr<MapStoreFollower> loader;
+  if (store != nullptr) {
+    for (auto* f : {&p->follower, &loader}) {
+      absl::StatusOr<std::unique_ptr<MapStoreFollower>> made =
+          store->NewFollower();
+      if (!made.ok()) {
+        return NotSettings(made.status(), "--store: ");
+      }
+      *f = *std::move(made);
+    }
+  }
+  p->registry = std::make_unique<MapRegistry>(std::move(store), o.registry);
+  MapRegistry& registry = *p->registry;
+  if (loader != nullptr) {
+    Parts* parts = p.get();
+    registry.SetStoreLoader(std::move(loader),
+                            [parts](const std::string& id,
+                                    const MapRegistry::Followed& what) {
+                              if (parts->on_store_change) {
+                                parts->on_store_change(id, what);
+                              }
+                            });
+  }
+  std::vector<std::string> errors;
+  if (absl::Status s = registry.LoadAll(&errors); !s.ok()) {
+    return NotSettings(s);
+  }
+  for (const std::string& e : errors) {
+    std::fprintf(stderr, "gridstar-server: skipped corrupt map: %s\n",
+                 e.c_str());
+  }
+  const bool has_store = !o.store.data_dir.empty() || !o.store.url.empty();
+  if (has_store) {
+    std::fprintf(stderr, "gridstar-server: loaded %zu maps from %s\n",
+                 registry.map_count(),
+                 o.store.url.empty() ? o.store.data_dir.c_str()
+                                     : o.store.url.c_str());
+  }
+  if (absl::Status s = Preload(o, has_store, registry); !s.ok()) return s;
+
+  int workers = o.workers;
+  if (workers <= 0) workers = static_cast<int>(std::thread::hardware_concurrency());
+  p->workers = std::max(1, workers);
+  SearchContextOptions context_options;
+  context_options.max_cells =
+      (o.map_limits.max_width + 2) * (o.map_limits.max_height + 2);
+  context_options.max_search_nodes =
+      static_cast<uint64_t>(std::max<int64_t>(0, o.max_search_nodes));
+  context_options.release_bytes =
+      static_cast<size_t>(std::max<int64_t>(0, o.context_release_bytes));
+  p->search = std::make_unique<Scheduler>(
+      p->workers, static_cast<size_t>(std::max(0, o.queue_capacity)),
+      context_options, o.search_nice);
+  SearchContextOptions admin_options;
+  admin_options.max_cells = 1;
+  p->admin = std::make_unique<Scheduler>(1, 256, admin_options);
+  p->metrics.SetQueueCapacity(static_cast<double>(p->search->capacity()));
+  if (o.metrics_port != 0) {
+    p->exposer = std::make_unique<prometheus::Exposer>(absl::StrCat(
+        o.host, ":", o.metrics_port < 0 ? 0 : o.metrics_port));
+    p->exposer->RegisterCollectable(p->metrics.registry());
+    const std::vector<int> ports = p->exposer->GetListeningPorts();
+    p->metrics_port = ports.empty() ? o.metrics_port : ports[0];
+  }
+
+  ServiceOptions service_options = o.service;
+  service_options.map_limits = o.map_limits;
+  service_options.access = p->access.get();
+  InlineOptions inline_options;
+  inline_options.max_expansions = static_cast<uint64_t>(o.inline_expansions);
+  inline_options.contexts = inline_options.max_expansions == 0 ? 0
+                            : o.inline_contexts > 0        ? o.inline_contexts
+                                                           : p->workers;
+  inline_options.context_options = context_options;
+  p->inline_searches = std::make_unique<InlineSearches>(inline_options);
+  service_options.inline_searches =
+      inline_options.contexts > 0 ? p->inline_searches.get() : nullptr;
+  service_options.finisher = &p->finisher;
+  p->flow_fields = std::make_unique<FlowFieldCache>(
+      static_cast<size_t>(std::max<int64_t>(0, o.flow_field_cache_bytes)));
+  p->service = std::make_unique<PathfindingService>(
+      &registry, p->search.get(), p->admin.get(), &p->metrics,
+      p->flow_fields.get(), service_options);
+  // With a shared store, the maps follow what other replicas write.
+  if (p->follower != nullptr) {
+    PathfindingService* service = p->service.get();
+    Metrics* metrics = &p->metrics;
+    p->on_store_change = [service, metrics](const std::string& id,
+                                            const MapRegistry::Followed& what) {
+      service->MapChangedElsewhere(id);
+      metrics->StoreFollowed(what);
+    };
+    p->store_follower = std::make_unique<StoreFollower>(
+        &registry, std::move(p->follower), p->on_store_change,
+        [metrics] { metrics->StoreError("follow"); },
+        [metrics](const std::vector<std::pair<std::string, uint64_t>>& lags) {
+          metrics->SetStoreLags(lags);
+        });
+  }
+
+  grpc::EnableDefaultHealthCheckService(true);
+  grpc::reflection::InitProtoReflectionServerBuilderPlugin();
+  grpc::ServerBuilder builder;
+  builder.AddListeningPort(absl::StrCat(o.host, ":", o.port), *credentials,
+                           &p->port);
+  // gRPC sets SO_REUSEPORT by default: a second server on a port in use
+  // would then start and share it. Refuse a port another process holds.
+  builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
+  builder.SetMaxReceiveMessageSize(static_cast<int>(o.service.max_message_bytes));
+  builder.SetMaxSendMessageSize(static_cast<int>(o.service.max_message_bytes));
+  builder.RegisterService(p->service.get());
+  p->server = builder.BuildAndStart();
+  if (p->server == nullptr || p->port == 0) {
+    std::unique_ptr<Server> partial(new Server(std::move(p)));
+    partial->Shutdown(absl::ZeroDuration());
+    return absl::UnavailableError(absl::StrCat(
+        "cannot listen on ", o.host, ":", o.port,
+        " (is another process using the port? are the TLS files a valid "
+        "pair?)"));
+  }
+  p->server->GetHealthCheckService()->SetServingStatus(true);
+
+  // Gauges are sampled twice a second.
+  Parts* parts = p.get();
+  p->sampler = std::thread([parts] {
+    do {
+      parts->metrics.SetState(
+          static_cast<double>(parts->registry->map_count()),
+          static_cast<double>(parts->registry->total_cells()),
+          static_cast<double>(parts->registry->memory_bytes()),
+          static_cast<double>(parts->search->depth()),
+          parts->search->busy_workers(),
+          static_cast<double>(parts->search->context_memory_bytes() +
+                              parts->inline_searches->memory_bytes()),
+          static_cast<double>(parts->flow_fields->bytes()));
+    } while (!parts->stopping.WaitForNotificationWithTimeout(
+        absl::Milliseconds(500)));
+  });
+  return std::unique_ptr<Server>(new Server(std::move(p)));
+}
+
+Server::Server(std::unique_ptr<Parts> parts) : parts_(std::move(parts)) {}
+
+Server::~Server() { Shutdown(absl::ZeroDuration()); }
+
+int Server::port() const { return parts_->port; }
+int Server::metrics_port() const { return parts_->metrics_port; }
+MapRegistry& Server::registry() { return *parts_->registry; }
+
+std::string Server::Describe() const {
+  const ServerOptions& o = parts_->options;
+  return absl::StrCat(
+      "serving on ", o.host, ":", parts_->port, " (",
+      o.tls.cert.empty()        ? "plaintext"
+      : o.tls.client_ca.empty() ? "TLS"
+                                : "mutual TLS",
+      ") with ", parts_->workers, " workers, ", parts_->registry->map_count(),
+      " maps, metrics ",
+      parts_->exposer ? absl::StrCat("on :", parts_->metrics_port, "/metrics")
+                      : "off");
+}
+
+absl::Status Server::ReloadKeys() {
+  if (parts_->store_credentials != nullptr) {
+    if (absl::Status c = parts_->store_credentials->Reload(); !c.ok()) {
+      std::fprintf(stderr, "gridstar-server: SIGHUP: store password kept: %s\n",
+                   std::string(c.message()).c_str());
+    } else if (parts_->store_credentials->has_password()) {
+      std::fprintf(stderr,
+                   "gridstar-server: SIGHUP: store password re-read (used "
+                   "from the next connection)\n");
+    }
+  }
+  const absl::Status s = parts_->access->Reload();
+  parts_->metrics.KeyReload(s.ok());
+  if (!s.ok()) {
+    std::fprintf(stderr, "gridstar-server: SIGHUP: keys kept: %s\n",
+                 std::string(s.message()).c_str());
+  } else if (parts_->access->enabled()) {
+    std::fprintf(stderr,
+                 "gridstar-server: SIGHUP: keys: %zu admin, %zu query tokens\n",
+                 parts_->access->admin_tokens(), parts_->access->query_tokens());
+  }
+  return s;
+}
+
+void Server::Shutdown(absl::Duration grace) {
+  Parts& p = *parts_;
+  std::call_once(p.shut_down, [&] {
+    if (p.server != nullptr) {
+      p.server->GetHealthCheckService()->SetServingStatus(false);
+      // Stops accepting calls; calls still running after the grace are
+      // cancelled (their searches see the flag and stop).
+      p.server->Shutdown(absl::ToChronoTime(absl::Now() + grace));
+    }
+    p.store_follower.reset();
+    if (p.search != nullptr) p.search->Shutdown();
+    if (p.admin != nullptr) p.admin->Shutdown();
+    p.finisher.Shutdown();  // After the workers: their last batches end here.
+    p.stopping.Notify();
+    if (p.sampler.joinable()) p.sampler.join();
+    StopExposer(std::move(p.exposer), p.options.host, p.metrics_port);
+  });
+}
+
+}  // namespace gridstar::server
