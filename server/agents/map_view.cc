@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <utility>
 
-#include "map_registry.h"
+#include "maps/map_registry.h"
 
 namespace gridstar::server {
 namespace {
@@ -16,31 +16,12 @@ uint64_t AreasHeld(const std::vector<uint8_t>* areas) {
   return held;
 }
 
+}  // namespace
+
 AgentClass DefaultClassOf(uint64_t default_areas, uint64_t present) {
   AgentClass agent;
   agent.areas = default_areas;
   return CanonicalAgentClass(agent, present);
-}
-
-}  // namespace
-
-AgentClass MapSnapshot::DefaultClass() const {
-  return DefaultClassOf(options.default_areas, areas_present());
-}
-
-absl::StatusOr<std::shared_ptr<const GridMap>> MapSnapshot::AgentMapFor(
-    const AgentClass& agent, double* built_micros) const {
-  if (built_micros != nullptr) *built_micros = 0;
-  const AgentClass canonical = CanonicalAgentClass(agent, areas_present());
-  if (canonical == DefaultClass()) return std::shared_ptr<const GridMap>();
-  return agent_maps->Get(canonical, Terrain(), AreaSpan(), built_micros);
-}
-
-size_t MapSnapshot::MemoryBytes() const {
-  size_t bytes = map.MemoryBytes() + agent_maps->bytes();
-  if (terrain != nullptr) bytes += terrain->MemoryBytes();
-  if (areas != nullptr) bytes += areas->capacity();
-  return bytes;
 }
 
 absl::StatusOr<MapView> ViewOf(GridMap terrain, std::vector<uint8_t> areas,

@@ -35,6 +35,11 @@ struct MapView {
 
 // The view of `terrain` and `areas` (validated; all-zero areas are
 // dropped) under `default_areas`.
+// The canonical class of a query naming none, on a map whose cells hold
+// the areas of `present`, when the map's default areas are
+// `default_areas`.
+AgentClass DefaultClassOf(uint64_t default_areas, uint64_t present);
+
 absl::StatusOr<MapView> ViewOf(GridMap terrain, std::vector<uint8_t> areas,
                                uint64_t default_areas);
 

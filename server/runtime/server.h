@@ -24,9 +24,9 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "auth/tls.h"
-#include "map_registry.h"
-#include "service.h"
-#include "store_setup.h"
+#include "maps/map_registry.h"
+#include "rpc/service.h"
+#include "store/store_setup.h"
 
 namespace gridstar::server {
 

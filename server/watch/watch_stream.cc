@@ -21,7 +21,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "convert/convert.h"
-#include "service.h"
+#include "rpc/service.h"
 #include "watch/watch_hub.h"
 
 namespace gridstar::server {

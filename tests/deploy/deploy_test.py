@@ -41,8 +41,8 @@ def server_flags():
 
 
 def metric_names():
-    """Every metric family the server exports (from server/metrics.cc)."""
-    return set(re.findall(r'"(gridstar_[a-z_]+)"', read("server/metrics.cc")))
+    """Every metric family the server exports (from server/runtime/metrics.cc)."""
+    return set(re.findall(r'"(gridstar_[a-z_]+)"', read("server/runtime/metrics.cc")))
 
 
 def names_in_promql(expr):

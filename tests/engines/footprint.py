@@ -57,15 +57,15 @@ BUILT_ON = {
         "group planning refuses the textbook baseline (a yardstick only)",
     ("jps", "core/src/planners/group_paths.cc"):
         "group planning's rule where auto was not measured: splice where jump point search runs",
-    ("alt", "server/map_requests.cc"):
+    ("alt", "server/rpc/map_requests.cc"):
         "MapInfo.auto_algorithm is defined for a goal the landmarks reach",
     ("auto", "core/src/planners/group_paths.cc"):
         "group planning reads auto's measured cost model",
     ("auto", "proto/convert/convert.cc"):
         "ALGORITHM_UNSPECIFIED means auto, the default",
-    ("auto", "server/map_requests.cc"):
+    ("auto", "server/rpc/map_requests.cc"):
         "MapInfo.auto_algorithm and auto_candidates report auto's choice",
-    ("auto", "server/search_jobs.cc"):
+    ("auto", "server/rpc/search_jobs.cc"):
         "a query that asked for auto never gets a fallback note",
 }
 SKIP = ("tests/", "docs/", "client/python/gridstar/v1/", "README.md")

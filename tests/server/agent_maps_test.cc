@@ -25,7 +25,7 @@
 #include "gridstar/map_update.h"
 #include "gridstar/search_context.h"
 #include "gtest/gtest.h"
-#include "map_registry.h"
+#include "maps/map_registry.h"
 #include "store/directory_store.h"
 #include "store/map_codec.h"
 #include "testing/reference.h"

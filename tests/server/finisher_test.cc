@@ -1,7 +1,7 @@
 // Finisher (ends big calls off the workers): closures run on its own thread,
 // in order; after Shutdown they run at once on the caller's thread; shutting
 // down runs what was still queued.
-#include "finisher.h"
+#include "rpc/finisher.h"
 
 #include <future>
 #include <mutex>

@@ -1,6 +1,6 @@
 // FlowFieldCache on its own: versioned keys, LRU eviction within the byte
 // capacity, DropMap, and what it refuses to keep.
-#include "flow_field_cache.h"
+#include "maps/flow_field_cache.h"
 
 #include <memory>
 #include <vector>

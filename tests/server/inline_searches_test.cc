@@ -2,7 +2,7 @@
 // to a worker's on random maps under every algorithm, abandoned attempts that
 // leave no trace, a job's own smaller limit, a pool with every context lent
 // out, and the contexts' memory.
-#include "inline_searches.h"
+#include "rpc/inline_searches.h"
 
 #include <memory>
 #include <random>
@@ -12,7 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "gtest/gtest.h"
-#include "map_registry.h"
+#include "maps/map_registry.h"
 #include "testing/reference.h"
 #include "testing/status_matchers.h"
 

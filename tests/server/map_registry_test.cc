@@ -1,7 +1,7 @@
 // MapRegistry on its own: versions, validation before change, limits with
 // reservations, derived data decided by core's structures, the store's
 // failures leaving the old version, and per-map write locks.
-#include "map_registry.h"
+#include "maps/map_registry.h"
 
 #include <sys/stat.h>
 #include <unistd.h>

@@ -1,5 +1,5 @@
 // Scheduler: bounded queue refuses at once when full, drains on shutdown.
-#include "scheduler.h"
+#include "runtime/scheduler.h"
 
 #include <sys/resource.h>
 #include <sys/syscall.h>

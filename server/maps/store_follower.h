@@ -23,7 +23,7 @@
 #include <utility>
 #include <vector>
 
-#include "map_registry.h"
+#include "maps/map_registry.h"
 #include "store/map_store.h"
 
 namespace gridstar::server {

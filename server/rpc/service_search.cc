@@ -11,11 +11,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
-#include "calls.h"
 #include "convert/convert.h"
 #include "gridstar/group_paths.h"
-#include "search_jobs.h"
-#include "service.h"
+#include "rpc/calls.h"
+#include "rpc/search_jobs.h"
+#include "rpc/service.h"
 
 namespace gridstar::server {
 
@@ -28,10 +28,10 @@ grpc::ServerUnaryReactor* PathfindingService::FindPath(
       SnapshotOrFinish(*registry_, "map_id", request->map_id(), call);
   if (snapshot == nullptr) return call;
   PathJob inline_job;
-  absl::Status s = MakeJob(*request, std::move(snapshot),
-                           CallDeadline(ctx, options_.max_search_time),
-                           call->cancelled(), "", options_.max_message_bytes,
-                           &inline_job);
+  absl::Status s =
+      MakeJob(*request, std::move(snapshot),
+              CallDeadline(ctx, options_.max_search_time), call->cancelled(),
+              "", options_.max_message_bytes, &inline_job);
   if (!s.ok()) {
     call->Done(s);
     return call;
@@ -197,8 +197,7 @@ grpc::ServerUnaryReactor* PathfindingService::FindGroupPaths(
   q->budget.cancelled = cancelled.get();
   const absl::Time enqueued = absl::Now();
   const bool queued = search_->TrySubmit([this, call, q, snapshot, agent_map,
-                                          cancelled, response, enqueued,
-                                          cached,
+                                          cancelled, response, enqueued, cached,
                                           key](SearchContext& context) {
     const absl::Time begin = absl::Now();
     GroupResult r;
@@ -275,16 +274,16 @@ grpc::ServerUnaryReactor* PathfindingService::ComputeFlowField(
   fq.budget.deadline = CallDeadline(ctx, options_.max_search_time);
   CancelFlag cancelled = call->cancelled();
   fq.budget.cancelled = cancelled.get();
-  const FlowFieldKey key{snapshot->id, snapshot->version, fq.goal, fq.movement,
-                         fq.max_cost, agent->agent};
+  const FlowFieldKey key{snapshot->id, snapshot->version, fq.goal,
+                         fq.movement,  fq.max_cost,       agent->agent};
   std::shared_ptr<const FlowField> cached = flow_fields_->Find(key);
   metrics_->FlowFieldLookup(cached != nullptr);
   const bool allow_partial = request->allow_partial();
   const absl::Time enqueued = absl::Now();
   // Packing a field is O(cells) too: it runs on a worker either way.
   const bool queued = search_->TrySubmit([this, call, snapshot, agent_map, fq,
-                                          key, cached, cancelled,
-                                          allow_partial, response,
+                                          key, cached, cancelled, allow_partial,
+                                          response,
                                           enqueued](SearchContext& context) {
     const absl::Time begin = absl::Now();
     metrics_->QueueWait(absl::ToDoubleSeconds(begin - enqueued));

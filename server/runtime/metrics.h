@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "absl/strings/string_view.h"
-#include "map_registry.h"
+#include "maps/map_registry.h"
 #include "prometheus/counter.h"
 #include "prometheus/family.h"
 #include "prometheus/gauge.h"
@@ -52,8 +52,7 @@ class Metrics {
   void StoreFollowed(const MapRegistry::Followed& what);
   // Every held map's versions behind the shared store (StoreFollower's
   // measurement): one gauge per map, those of maps no longer held removed.
-  void SetStoreLags(
-      const std::vector<std::pair<std::string, uint64_t>>& lags);
+  void SetStoreLags(const std::vector<std::pair<std::string, uint64_t>>& lags);
   // A background job that finished what updates left pending
   // (MapRegistry::RebuildPending): ok, or error (that version runs without
   // the structure; the next update claims the job again).
@@ -61,7 +60,9 @@ class Metrics {
     (ok ? rebuilds_ok_ : rebuilds_error_)->Increment();
   }
   // A re-read of the token files (SIGHUP): ok, or error (old keys kept).
-  void KeyReload(bool ok) { (ok ? key_reloads_ok_ : key_reloads_error_)->Increment(); }
+  void KeyReload(bool ok) {
+    (ok ? key_reloads_ok_ : key_reloads_error_)->Increment();
+  }
   // A FindPath tried on the gRPC thread (inline_searches.h): answered there,
   // or handed on to a worker (too expensive, or no inline context free).
   void InlineSearch(bool answered) {
@@ -121,8 +122,8 @@ class Metrics {
   // (so /metrics shows only what happened, as before) and then read without
   // the families' locks.
   static constexpr absl::string_view kMethods[] = {
-      "RegisterMap",     "UpdateCells",     "GetMap",    "ListMaps",
-      "DeleteMap",       "FindPath",        "FindPaths", "FindGroupPaths",
+      "RegisterMap",     "UpdateCells",      "GetMap",    "ListMaps",
+      "DeleteMap",       "FindPath",         "FindPaths", "FindGroupPaths",
       "FindPathsStream", "ComputeFlowField", "WatchPaths"};
   static constexpr int kCodes = 17;
   struct RequestHandles {

@@ -13,12 +13,12 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
-#include "absl/types/optional.h"
 #include "absl/time/time.h"
+#include "absl/types/optional.h"
 #include "grpcpp/grpcpp.h"
-#include "map_registry.h"
-#include "metrics.h"
-#include "scheduler.h"
+#include "maps/map_registry.h"
+#include "runtime/metrics.h"
+#include "runtime/scheduler.h"
 
 namespace gridstar::server {
 

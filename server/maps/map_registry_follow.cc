@@ -7,8 +7,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
-#include "map_registry.h"
-#include "map_registry_internal.h"
+#include "maps/map_registry.h"
+#include "maps/map_registry_internal.h"
 
 namespace gridstar::server {
 

@@ -21,17 +21,17 @@
 #include <cstddef>
 
 #include "absl/time/time.h"
-#include "arena_allocator.h"
 #include "auth/access_control.h"
-#include "calls.h"
-#include "finisher.h"
-#include "flow_field_cache.h"
 #include "gridstar/grid_map.h"
 #include "gridstar/v1/gridstar.grpc.pb.h"
-#include "inline_searches.h"
-#include "map_registry.h"
-#include "metrics.h"
-#include "scheduler.h"
+#include "maps/flow_field_cache.h"
+#include "maps/map_registry.h"
+#include "rpc/arena_allocator.h"
+#include "rpc/calls.h"
+#include "rpc/finisher.h"
+#include "rpc/inline_searches.h"
+#include "runtime/metrics.h"
+#include "runtime/scheduler.h"
 #include "watch/watch_hub.h"
 
 namespace gridstar::server {

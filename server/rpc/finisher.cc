@@ -1,4 +1,4 @@
-#include "finisher.h"
+#include "rpc/finisher.h"
 
 #include <utility>
 

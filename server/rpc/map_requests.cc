@@ -1,4 +1,4 @@
-#include "map_requests.h"
+#include "rpc/map_requests.h"
 
 #include <algorithm>
 #include <utility>
@@ -28,8 +28,8 @@ absl::StatusOr<MapWithAreas> MapOfRequest(const v1::RegisterMapRequest& r,
       map = ParseRawMap(r.width(), r.height(), r.raw(), limits);
       break;
     case v1::RegisterMapRequest::kMovingai: {
-      absl::StatusOr<MapWithAreas> m = ParseMovingAiMapWithAreas(r.movingai(),
-                                                                 limits);
+      absl::StatusOr<MapWithAreas> m =
+          ParseMovingAiMapWithAreas(r.movingai(), limits);
       if (m.ok()) {
         map = std::move(m->map);
         text_areas = std::move(m->areas);
@@ -123,15 +123,14 @@ absl::StatusOr<MapOptions> MapOptionsOfRequest(
   } else {
     return structures.status();
   }
-  options.default_areas =
-      r.default_areas() != 0 ? r.default_areas()
-      : r.cells_case() == v1::RegisterMapRequest::kMovingai
-          ? kMovingAiDefaultAreas
-          : kAllAreas;
+  options.default_areas = r.default_areas() != 0 ? r.default_areas()
+                          : r.cells_case() == v1::RegisterMapRequest::kMovingai
+                              ? kMovingAiDefaultAreas
+                              : kAllAreas;
   if (r.max_agent_size() < 0 || r.max_agent_size() > kMaxAgentSize) {
     return absl::InvalidArgumentError(
-        absl::StrCat("max_agent_size: ", r.max_agent_size(),
-                     " is outside [0, ", kMaxAgentSize, "]"));
+        absl::StrCat("max_agent_size: ", r.max_agent_size(), " is outside [0, ",
+                     kMaxAgentSize, "]"));
   }
   options.max_agent_size = std::max(1, r.max_agent_size());
   if (absl::Status s = ValidateDerivedOptions(options.derived()); !s.ok()) {
@@ -218,7 +217,8 @@ void MapInfoToProto(const MapSnapshot& s, v1::MapInfo* info) {
   q.algorithm = Algorithm::kAuto;
   q.movement.diagonal = s.options.default_diagonal;
   if (LandmarkCount(s.map) > 0) q.goal = LandmarkCells(s.map)[0];
-  info->set_auto_algorithm(convert::AlgorithmToProto(ResolveAlgorithm(s.map, q)));
+  info->set_auto_algorithm(
+      convert::AlgorithmToProto(ResolveAlgorithm(s.map, q)));
   if (const AutoChoice* choice = AutoChoiceOf(s.map); choice != nullptr) {
     for (const AutoCandidate& c : choice->candidates) {
       v1::AutoCandidate* out = info->add_auto_candidates();

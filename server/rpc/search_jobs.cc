@@ -1,4 +1,4 @@
-#include "search_jobs.h"
+#include "rpc/search_jobs.h"
 
 #include <algorithm>
 #include <string>
@@ -58,7 +58,8 @@ absl::StatusOr<ResolvedAgent> ResolveAgent(
     int32_t agent_size, absl::string_view prefix) {
   ResolvedAgent out;
   // Most requests name no class: the map's default, searched on its view.
-  if (areas == 0 && area_costs.empty() && (agent_size == 0 || agent_size == 1)) {
+  if (areas == 0 && area_costs.empty() &&
+      (agent_size == 0 || agent_size == 1)) {
     out.agent = snapshot.DefaultClass();
     out.asked_areas = snapshot.options.default_areas;
     return out;
@@ -145,8 +146,9 @@ std::string HowToAsk(absl::string_view name) {
 
 // Why `ran` answered a query that asked for `asked` (PathResponse.note):
 // what the asked engine's structure lacks, or what the engine serves.
-std::string FallbackNote(Algorithm asked, Algorithm ran, const MapSnapshot& snapshot,
-                         const GridMap& searched, bool agent_map) {
+std::string FallbackNote(Algorithm asked, Algorithm ran,
+                         const MapSnapshot& snapshot, const GridMap& searched,
+                         bool agent_map) {
   if (asked == ran || asked == Algorithm::kAuto) return "";
   const std::string head =
       absl::StrCat(AlgorithmName(asked), " ran as ", AlgorithmName(ran), ": ");
@@ -208,8 +210,9 @@ absl::optional<absl::Status> Run(const PathJob& job, Metrics* metrics,
   metrics->Search(AlgorithmName(r.algorithm), Outcome(s, r.partial_reason),
                   search_seconds, r.expanded);
   out->set_algorithm(convert::AlgorithmToProto(r.algorithm));
-  if (std::string note = FallbackNote(job.query.algorithm, r.algorithm, *job.snapshot,
-                                      job.map(), job.agent_map != nullptr);
+  if (std::string note =
+          FallbackNote(job.query.algorithm, r.algorithm, *job.snapshot,
+                       job.map(), job.agent_map != nullptr);
       !note.empty()) {
     out->set_note(std::move(note));
   }

@@ -8,7 +8,7 @@
 #include <mutex>
 #include <string>
 
-#include "map_registry.h"
+#include "maps/map_registry.h"
 
 namespace gridstar::server {
 

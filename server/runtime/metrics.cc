@@ -1,4 +1,4 @@
-#include "metrics.h"
+#include "runtime/metrics.h"
 
 #include <cmath>
 #include <string>

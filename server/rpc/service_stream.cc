@@ -10,10 +10,10 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/time/clock.h"
-#include "calls.h"
 #include "convert/convert.h"
-#include "search_jobs.h"
-#include "service.h"
+#include "rpc/calls.h"
+#include "rpc/search_jobs.h"
+#include "rpc/service.h"
 
 namespace gridstar::server {
 namespace {

@@ -9,7 +9,7 @@
 #include "gridstar/grid_map.h"
 #include "gridstar/map_io.h"
 #include "gridstar/v1/gridstar.pb.h"
-#include "map_registry.h"
+#include "maps/map_registry.h"
 
 namespace gridstar::server {
 

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "map_registry.h"
-#include "map_registry_internal.h"
+#include "maps/map_registry.h"
+#include "maps/map_registry_internal.h"
 
 namespace gridstar::server {
 

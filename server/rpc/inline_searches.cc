@@ -1,4 +1,4 @@
-#include "inline_searches.h"
+#include "rpc/inline_searches.h"
 
 #include <algorithm>
 #include <cstdlib>

@@ -1,4 +1,4 @@
-#include "flow_field_cache.h"
+#include "maps/flow_field_cache.h"
 
 #include <utility>
 

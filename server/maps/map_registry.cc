@@ -1,4 +1,4 @@
-#include "map_registry.h"
+#include "maps/map_registry.h"
 
 #include <algorithm>
 #include <chrono>
@@ -8,7 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "agents/map_view.h"
 #include "gridstar/auto_choice.h"
-#include "map_registry_internal.h"
+#include "maps/map_registry_internal.h"
 
 namespace gridstar::server {
 
@@ -17,6 +17,25 @@ double MapSnapshot::BuildMicros(absl::string_view structure) const {
     if (r.name == structure) return r.micros;
   }
   return 0;
+}
+
+AgentClass MapSnapshot::DefaultClass() const {
+  return DefaultClassOf(options.default_areas, areas_present());
+}
+
+absl::StatusOr<std::shared_ptr<const GridMap>> MapSnapshot::AgentMapFor(
+    const AgentClass& agent, double* built_micros) const {
+  if (built_micros != nullptr) *built_micros = 0;
+  const AgentClass canonical = CanonicalAgentClass(agent, areas_present());
+  if (canonical == DefaultClass()) return std::shared_ptr<const GridMap>();
+  return agent_maps->Get(canonical, Terrain(), AreaSpan(), built_micros);
+}
+
+size_t MapSnapshot::MemoryBytes() const {
+  size_t bytes = map.MemoryBytes() + agent_maps->bytes();
+  if (terrain != nullptr) bytes += terrain->MemoryBytes();
+  if (areas != nullptr) bytes += areas->capacity();
+  return bytes;
 }
 
 StoredMap MapSnapshot::ToStored() const {
@@ -55,8 +74,8 @@ absl::Status MapRegistry::LoadAll(std::vector<std::string>* errors) {
   std::vector<StoredMap> stored;
   if (absl::Status s = store_->LoadAll(&stored, errors); !s.ok()) return s;
   for (StoredMap& m : stored) {
-    if (loader_ != nullptr && total_cells() + int64_t{m.width} * m.height >
-                                  limits_.max_total_cells) {
+    if (loader_ != nullptr &&
+        total_cells() + int64_t{m.width} * m.height > limits_.max_total_cells) {
       continue;  // Loaded on first use.
     }
     absl::StatusOr<std::shared_ptr<MapSnapshot>> next = SnapshotOfStored(m);
@@ -198,21 +217,21 @@ absl::StatusOr<std::shared_ptr<const MapSnapshot>> MapRegistry::Register(
       absl::StrAppend(&fields, fields.empty() ? "" : ", ", structure->name());
     }
     return absl::ResourceExhaustedError(absl::StrCat(
-        fields, ": the ", map.width(), " x ", map.height(), " map's derived data (",
-        parts, ") exceeds --max_derived_bytes (", limits_.max_derived_bytes,
-        ")"));
+        fields, ": the ", map.width(), " x ", map.height(),
+        " map's derived data (", parts, ") exceeds --max_derived_bytes (",
+        limits_.max_derived_bytes, ")"));
   }
   // Each pinned agent map is a map of its own, about the terrain's size,
   // with every structure its class allows.
   const size_t agent_bytes = static_cast<size_t>(options.max_agent_size - 1) *
                              (map.MemoryBytes() + derived_bytes);
   if (derived_bytes + agent_bytes > limits_.max_derived_bytes) {
-    return absl::ResourceExhaustedError(absl::StrCat(
-        "max_agent_size: ", options.max_agent_size - 1, " agent maps of the ",
-        map.width(), " x ", map.height(), " map (", agent_bytes,
-        " bytes) and its derived data (", derived_bytes,
-        " bytes) exceed --max_derived_bytes (", limits_.max_derived_bytes,
-        ")"));
+    return absl::ResourceExhaustedError(
+        absl::StrCat("max_agent_size: ", options.max_agent_size - 1,
+                     " agent maps of the ", map.width(), " x ", map.height(),
+                     " map (", agent_bytes, " bytes) and its derived data (",
+                     derived_bytes, " bytes) exceed --max_derived_bytes (",
+                     limits_.max_derived_bytes, ")"));
   }
   const bool new_id = old == nullptr;
   const int64_t old_cells = new_id ? 0 : old->map.cell_count();
@@ -234,8 +253,7 @@ absl::StatusOr<std::shared_ptr<const MapSnapshot>> MapRegistry::Register(
 
 absl::StatusOr<std::shared_ptr<const MapSnapshot>> MapRegistry::Update(
     const std::string& id, const std::vector<CellChange>& changes,
-    uint64_t expected_version,
-    absl::FunctionRef<std::string(size_t)> field_of,
+    uint64_t expected_version, absl::FunctionRef<std::string(size_t)> field_of,
     const std::vector<AreaChange>& area_changes) {
   if (absl::Status s = ValidateMapId(id, "id"); !s.ok()) return s;
   WriteLock write(this, id);
@@ -244,9 +262,9 @@ absl::StatusOr<std::shared_ptr<const MapSnapshot>> MapRegistry::Update(
     return absl::NotFoundError(absl::StrCat("id: no map '", id, "'"));
   }
   if (expected_version != 0 && expected_version != old->version) {
-    return absl::AbortedError(
-        absl::StrCat("expected_version: map '", id, "' is at version ",
-                     old->version, ", not ", expected_version));
+    return absl::AbortedError(absl::StrCat("expected_version: map '", id,
+                                           "' is at version ", old->version,
+                                           ", not ", expected_version));
   }
   if (absl::Status s = ValidateChanges(old->map.width(), old->map.height(),
                                        changes, field_of);
@@ -285,9 +303,8 @@ absl::StatusOr<std::shared_ptr<MapSnapshot>> MapRegistry::NextVersion(
   absl::StatusOr<MapView> view =
       NextViewOf(*old, changes, area_changes, &summary, &terrain_rects);
   if (!view.ok()) return view.status();
-  auto next = std::make_shared<MapSnapshot>(old->id, old->version + 1,
-                                            old->options,
-                                            std::move(*view->view));
+  auto next = std::make_shared<MapSnapshot>(
+      old->id, old->version + 1, old->options, std::move(*view->view));
   next->terrain = std::move(view->terrain);
   next->areas = std::move(view->areas);
   next->view_rects = summary.rects;

@@ -1,4 +1,4 @@
-#include "scheduler.h"
+#include "runtime/scheduler.h"
 
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -65,7 +65,8 @@ void Scheduler::WorkerLoop(size_t index) {
     errno = 0;
     const int base = ::getpriority(PRIO_PROCESS, tid);
     if (errno == 0) {
-      (void)::setpriority(PRIO_PROCESS, tid, std::min(19, base + nice_increment_));
+      (void)::setpriority(PRIO_PROCESS, tid,
+                          std::min(19, base + nice_increment_));
     }
   }
   SearchContext context(context_options_);

@@ -34,13 +34,13 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "agents/agent_maps.h"
+#include "gridstar/agents.h"
 #include "gridstar/derived_data.h"
 #include "gridstar/grid_map.h"
 #include "gridstar/map_update.h"
 #include "gridstar/types.h"
-#include "agents/agent_maps.h"
-#include "absl/types/span.h"
-#include "gridstar/agents.h"
 #include "store/map_store.h"
 
 namespace gridstar::server {
@@ -190,9 +190,9 @@ class MapRegistry {
   // longest ago (they stay in the store; the next use loads them again).
   // `loaded` hears of each load. Call before LoadAll, which then leaves in
   // the store the maps past the limit.
-  void SetStoreLoader(std::unique_ptr<MapStoreFollower> loader,
-                      std::function<void(const std::string& id,
-                                         const Followed& what)> loaded);
+  void SetStoreLoader(
+      std::unique_ptr<MapStoreFollower> loader,
+      std::function<void(const std::string& id, const Followed& what)> loaded);
   // Find for a caller about to use the map (it counts as used now); with a
   // store loader, a map stored but not held here is loaded first
   // (concurrent first calls load it once, under its write lock). Null when

@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "gridstar/search_context.h"
-#include "search_jobs.h"
+#include "rpc/search_jobs.h"
 
 namespace gridstar::server {
 

@@ -8,10 +8,10 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "calls.h"
 #include "convert/convert.h"
-#include "map_requests.h"
-#include "service.h"
+#include "rpc/calls.h"
+#include "rpc/map_requests.h"
+#include "rpc/service.h"
 
 namespace gridstar::server {
 
@@ -83,11 +83,9 @@ grpc::ServerUnaryReactor* PathfindingService::UpdateCells(
     call->Done(s);
     return call;
   }
-  const bool queued =
-      admin_->TrySubmit([this, call, request, response,
-                         changes = std::move(changes),
-                         area_changes =
-                             std::move(area_changes)](SearchContext&) {
+  const bool queued = admin_->TrySubmit(
+      [this, call, request, response, changes = std::move(changes),
+       area_changes = std::move(area_changes)](SearchContext&) {
         // The request dies with the call: keep what is needed after Done.
         const std::string id = request->id();
         // Held until after the answer, so that unmapping the version this

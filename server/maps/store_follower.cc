@@ -1,4 +1,4 @@
-#include "store_follower.h"
+#include "maps/store_follower.h"
 
 #include <algorithm>
 #include <set>
@@ -100,9 +100,8 @@ bool StoreFollower::MeasureLags() {
     while (s != stored->end() && s->first < id) ++s;
     // A held map the store no longer has is about to be dropped: no lag.
     const bool in_store = s != stored->end() && s->first == id;
-    lags.emplace_back(id, in_store && s->second > version
-                              ? s->second - version
-                              : 0);
+    lags.emplace_back(
+        id, in_store && s->second > version ? s->second - version : 0);
   }
   lags_(lags);
   return true;

@@ -1,4 +1,4 @@
-#include "calls.h"
+#include "rpc/calls.h"
 
 #include <algorithm>
 #include <chrono>

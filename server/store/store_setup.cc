@@ -1,4 +1,4 @@
-#include "store_setup.h"
+#include "store/store_setup.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -67,11 +67,10 @@ absl::Status OpenStore(const StoreSettings& settings,
       }
       if (s.code() != absl::StatusCode::kUnavailable ||
           absl::Now() + backoff > give_up) {
-        return absl::Status(
-            s.code() == absl::StatusCode::kInvalidArgument
-                ? absl::StatusCode::kFailedPrecondition
-                : s.code(),
-            absl::StrCat("--store: ", s.message()));
+        return absl::Status(s.code() == absl::StatusCode::kInvalidArgument
+                                ? absl::StatusCode::kFailedPrecondition
+                                : s.code(),
+                            absl::StrCat("--store: ", s.message()));
       }
       std::fprintf(
           stderr,

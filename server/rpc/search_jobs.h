@@ -14,13 +14,13 @@
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "absl/types/optional.h"
-#include "calls.h"
 #include "gridstar/find_path.h"
 #include "gridstar/query.h"
 #include "gridstar/search_context.h"
 #include "gridstar/v1/gridstar.pb.h"
-#include "map_registry.h"
-#include "metrics.h"
+#include "maps/map_registry.h"
+#include "rpc/calls.h"
+#include "runtime/metrics.h"
 
 namespace gridstar::server {
 

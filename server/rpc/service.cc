@@ -2,7 +2,7 @@
 // service_maps.cc (map administration), service_search.cc (the searching
 // RPCs) and service_stream.cc (the bidirectional stream).
 
-#include "service.h"
+#include "rpc/service.h"
 
 namespace gridstar::server {
 
