@@ -6,15 +6,15 @@
 // ServerProcess (server_process.h) instead.
 //
 // `flags` are the server's own, as on its command line ("--max_batch=3",
-// "--preload=id=path", "--nojump"); they are set for the start only and
-// restored after it (absl::FlagSaver), so tests do not leak them into each
-// other. The defaults are ServerProcess's: loopback, two workers, a search
-// time of an hour.
+// "--preload=id=path", "--noflag"); they are set for the start only and
+// restored after it, so tests do not leak them into each other. The defaults
+// are ServerProcess's: loopback, two workers, a search time of an hour.
 #ifndef GRIDSTAR_TESTS_SERVER_IN_PROCESS_SERVER_H_
 #define GRIDSTAR_TESTS_SERVER_IN_PROCESS_SERVER_H_
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/flags/reflection.h"
@@ -34,18 +34,20 @@ class InProcessServer {
   explicit InProcessServer(std::vector<std::string> flags = {}) {
     // As main does: the lock order is fixed by design (TSan checks it).
     absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
-    server::ServerOptions options;
-    {
-      absl::FlagSaver restore;
-      std::vector<std::string> all = {"--host=127.0.0.1", "--port=0",
-                                      "--metrics_port=-1", "--workers=2",
-                                      "--max_search_time=3600s"};
-      all.insert(all.end(), flags.begin(), flags.end());
-      for (const std::string& flag : all) {
-        if (!Set(flag)) return;
-      }
-      options = server::ServerOptionsFromFlags();
+    std::vector<std::string> all = {"--host=127.0.0.1", "--port=0",
+                                    "--metrics_port=-1", "--workers=2",
+                                    "--max_search_time=3600s"};
+    all.insert(all.end(), flags.begin(), flags.end());
+    std::vector<std::pair<absl::CommandLineFlag*, std::string>> saved;
+    bool set = true;
+    for (const std::string& flag : all) set = set && Set(flag, &saved);
+    const server::ServerOptions options = server::ServerOptionsFromFlags();
+    // Restored newest first, so that a flag set twice gets its first value.
+    for (auto it = saved.rbegin(); it != saved.rend(); ++it) {
+      std::string error;
+      EXPECT_TRUE(it->first->ParseFrom(it->second, &error)) << error;
     }
+    if (!set) return;
     absl::StatusOr<std::unique_ptr<server::Server>> made =
         server::Server::BuildAndStart(options);
     if (!made.ok()) {
@@ -65,8 +67,11 @@ class InProcessServer {
   server::Server& server() { return *server_; }
 
  private:
-  // "--name=value", "--name" (a bool: true) or "--noname" (false).
-  static bool Set(const std::string& flag) {
+  // "--name=value", "--name" (a bool: true) or "--noname" (false); the
+  // flag's value before goes to *saved.
+  static bool Set(
+      const std::string& flag,
+      std::vector<std::pair<absl::CommandLineFlag*, std::string>>* saved) {
     if (!absl::StartsWith(flag, "--")) {
       ADD_FAILURE() << "not a flag: " << flag;
       return false;
@@ -83,6 +88,7 @@ class InProcessServer {
       f = absl::FindCommandLineFlag(name);
     }
     std::string error;
+    if (f != nullptr) saved->emplace_back(f, f->CurrentValue());
     if (f == nullptr || !f->ParseFrom(value, &error)) {
       ADD_FAILURE() << flag << ": " << (f == nullptr ? "no such flag" : error);
       return false;

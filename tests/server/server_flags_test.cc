@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/flags/reflection.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -67,6 +68,38 @@ struct HelpCase {
   std::string binary;
   std::string source;  // Where the program's own flags are defined.
 };
+
+// An in-process server takes the flags it is given (a batch over
+// --max_batch is refused) and leaves every flag as it was, so that the next
+// test's server starts from the defaults.
+TEST(ServerFlagsTest, InProcessServerFlagsAreRestoredAfterTheStart) {
+  absl::CommandLineFlag* max_batch = absl::FindCommandLineFlag("max_batch");
+  absl::CommandLineFlag* port = absl::FindCommandLineFlag("port");
+  ASSERT_NE(max_batch, nullptr);
+  ASSERT_NE(port, nullptr);
+  const std::string batch_before = max_batch->CurrentValue();
+  const std::string port_before = port->CurrentValue();
+  testing::InProcessServer server({"--max_batch=2", "--max_batch=1"});
+  ASSERT_TRUE(server.started());
+  EXPECT_EQ(max_batch->CurrentValue(), batch_before);
+  EXPECT_EQ(port->CurrentValue(), port_before);
+  v1::MapInfo info;
+  ASSERT_TRUE(testing::Register(server.stub(), "dungeon",
+                                testing::ReadSample("dungeon.map"), &info)
+                  .ok());
+  v1::FindPathsRequest batch;
+  batch.set_map_id("dungeon");
+  for (int i = 0; i < 2; ++i) {
+    *batch.add_items() = testing::Path("dungeon", 1, 1, 2, 2);
+  }
+  grpc::ClientContext ctx;
+  testing::SetDeadline(&ctx);
+  v1::FindPathsResponse out;
+  const grpc::Status st = server.stub().FindPaths(&ctx, batch, &out);
+  EXPECT_FALSE(st.ok());
+  EXPECT_TRUE(absl::StrContains(st.error_message(), "1 (--max_batch)"))
+      << st.error_message();
+}
 
 TEST(ServerFlagsTest, HelpListsEveryOwnFlagWithItsDefault) {
   for (const HelpCase& c : {HelpCase{GRIDSTAR_SERVER_BINARY, "server/"},
