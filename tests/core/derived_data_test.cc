@@ -387,16 +387,20 @@ TEST(QueryPartsTest, AlgorithmNamesParseBackAndTheErrorListsThemAll) {
   }
 }
 
-TEST(DerivedDataTest, BuildDerivedNamedBuildsOnlyTheNamedStructures) {
+// What the background job runs: from a version without them, the named
+// structures only are built.
+TEST(DerivedDataTest, RepairDerivedNamedFinishesOnlyTheNamedStructures) {
   DerivedOptions options;
   options.Ask(kJumpTableName);
   options.Ask(kLandmarksName, {2});
   options.Ask(kSubgoalGraphName);
-  GridMap map = MakeRandomMap({24, 20, 0.2, 1}, 7);
+  const GridMap without = MakeRandomMap({24, 20, 0.2, 1}, 7);
+  GridMap map = without;
   std::vector<DerivedReport> reports;
   const std::vector<std::string> names = {"subgoal_graph", "landmarks",
                                           "no_such_structure"};
-  ASSERT_OK(BuildDerivedNamed(options, names, &map, &reports));
+  ASSERT_OK(RepairDerivedNamed(options, names, without, ChangeSummary{}, &map,
+                               &reports));
   // In build order, the named ones only; an unknown name builds nothing.
   ASSERT_EQ(reports.size(), 2u);
   EXPECT_EQ(reports[0].name, "landmarks");
@@ -407,7 +411,8 @@ TEST(DerivedDataTest, BuildDerivedNamedBuildsOnlyTheNamedStructures) {
   EXPECT_FALSE(HasJumpTable(map));
   // Nothing named: nothing built.
   GridMap bare = MakeRandomMap({24, 20, 0.2, 1}, 7);
-  ASSERT_OK(BuildDerivedNamed(options, {}, &bare, &reports));
+  ASSERT_OK(RepairDerivedNamed(options, {}, without, ChangeSummary{}, &bare,
+                               &reports));
   EXPECT_TRUE(reports.empty());
   EXPECT_EQ(bare.AttachmentBytes(), 0u);
 }

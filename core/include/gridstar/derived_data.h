@@ -66,15 +66,6 @@ size_t DerivedBytesFor(const DerivedOptions& options, const GridMap& map);
 absl::Status BuildDerived(const DerivedOptions& options, GridMap* map,
                           std::vector<DerivedReport>* reports);
 
-// Builds into *map, from scratch, those of the structures `options` asks
-// for whose name (DerivedStructure::name) is in `names`: what an update
-// deferred, built off its path. Reports each built one in *reports
-// (cleared first); the first error stops and is returned.
-absl::Status BuildDerivedNamed(const DerivedOptions& options,
-                               absl::Span<const std::string> names,
-                               GridMap* map,
-                               std::vector<DerivedReport>* reports);
-
 // Repairs every structure `options` asks for into *next from `previous`.
 // Those named in `still_deferred` (deferred in `previous`, which therefore
 // lacks them, and not yet finished by the owner) are not asked: they are
@@ -89,7 +80,8 @@ absl::Status RepairDerived(const DerivedOptions& options,
 // them; `summary` says what the changes since did, MergeChangeSummaries of
 // every update between), those of the structures `options` asks for whose
 // name is in `names`: what updates deferred, finished off their path. Pass
-// options without defer_slow_repairs. Reports as BuildDerivedNamed.
+// options without defer_slow_repairs. Reports each one in *reports (cleared
+// first), in build order; the first error stops and is returned.
 absl::Status RepairDerivedNamed(const DerivedOptions& options,
                                 absl::Span<const std::string> names,
                                 const GridMap& previous,

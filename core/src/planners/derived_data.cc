@@ -20,6 +20,10 @@ double MicrosSince(std::chrono::steady_clock::time_point t0) {
       .count();
 }
 
+bool Named(absl::Span<const std::string> names, absl::string_view name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
 // Runs `step` on each structure `options` asks for whose name `wanted`
 // accepts, reporting each.
 template <typename Wanted, typename Step>
@@ -143,18 +147,6 @@ absl::Status BuildDerived(const DerivedOptions& options, GridMap* map,
       [&](const DerivedStructure& s) { return s.Build(map); });
 }
 
-absl::Status BuildDerivedNamed(const DerivedOptions& options,
-                               absl::Span<const std::string> names,
-                               GridMap* map,
-                               std::vector<DerivedReport>* reports) {
-  return ForEachStructure(
-      options, reports,
-      [&](absl::string_view name) {
-        return std::find(names.begin(), names.end(), name) != names.end();
-      },
-      [&](const DerivedStructure& s) { return s.Build(map); });
-}
-
 absl::Status RepairDerived(const DerivedOptions& options,
                            const GridMap& previous,
                            const ChangeSummary& summary, GridMap* next,
@@ -163,8 +155,7 @@ absl::Status RepairDerived(const DerivedOptions& options,
   return ForEachStructure(
       options, reports, [](absl::string_view) { return true; },
       [&](const DerivedStructure& s) -> absl::StatusOr<DerivedOutcome> {
-        if (std::find(still_deferred.begin(), still_deferred.end(), s.name()) !=
-            still_deferred.end()) {
+        if (Named(still_deferred, s.name())) {
           return s.AppliesTo(*next) ? DerivedOutcome::kDeferred
                                     : DerivedOutcome::kAbsent;
         }
@@ -179,9 +170,7 @@ absl::Status RepairDerivedNamed(const DerivedOptions& options,
                                 std::vector<DerivedReport>* reports) {
   return ForEachStructure(
       options, reports,
-      [&](absl::string_view name) {
-        return std::find(names.begin(), names.end(), name) != names.end();
-      },
+      [&](absl::string_view name) { return Named(names, name); },
       [&](const DerivedStructure& s) {
         return s.Repair(previous, summary, next);
       });
@@ -191,10 +180,7 @@ void ShareDerivedNamed(const DerivedOptions& options,
                        absl::Span<const std::string> names, const GridMap& from,
                        GridMap* to) {
   for (const auto& structure : DerivedStructuresFor(options)) {
-    if (std::find(names.begin(), names.end(), structure->name()) !=
-        names.end()) {
-      structure->Share(from, to);
-    }
+    if (Named(names, structure->name())) structure->Share(from, to);
   }
 }
 
