@@ -195,26 +195,6 @@ absl::Status FlowFieldQueryFromProto(const v1::FlowFieldRequest& r,
   return absl::OkStatus();
 }
 
-absl::StatusOr<AgentClass> AgentClassFromProto(
-    uint64_t areas, const google::protobuf::RepeatedField<double>& area_costs,
-    int32_t agent_size, absl::string_view prefix) {
-  AgentClass agent;
-  agent.areas = areas;
-  agent.size = agent_size == 0 ? 1 : agent_size;
-  if (area_costs.size() > kMaxAreas) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(prefix, "area_costs: ", area_costs.size(),
-                     " entries, at most one per area (", kMaxAreas, ")"));
-  }
-  for (int i = 0; i < area_costs.size(); ++i) {
-    agent.area_costs[i] = area_costs[i] == 0 ? 1 : area_costs[i];
-  }
-  if (absl::Status s = ValidateAgentClass(agent); !s.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat(prefix, s.message()));
-  }
-  return agent;
-}
-
 absl::Status ChangesFromProto(const v1::UpdateCellsRequest& r,
                               std::vector<CellChange>* changes,
                               std::vector<AreaChange>* area_changes,

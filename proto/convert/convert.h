@@ -21,6 +21,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 #include "gridstar/agents.h"
 #include "gridstar/find_path.h"
 #include "gridstar/flow_field.h"
@@ -85,15 +86,6 @@ absl::Status GroupQueryFromProto(const v1::GroupPathsRequest& request,
 absl::Status FlowFieldQueryFromProto(const v1::FlowFieldRequest& request,
                                      DiagonalPolicy default_diagonal,
                                      FlowFieldQuery* query);
-
-// An agent class from a request's areas, area_costs and agent_size
-// (0 = the map's default areas, missing or 0 multipliers = 1, size 0 = 1),
-// validated: InvalidArgument naming "<prefix>area_costs[i]" (more than 64,
-// below 1, not finite) or "<prefix>agent_size". areas stays 0 for "the
-// map's default": resolve it with the map.
-absl::StatusOr<AgentClass> AgentClassFromProto(
-    uint64_t areas, const google::protobuf::RepeatedField<double>& area_costs,
-    int32_t agent_size, absl::string_view prefix);
 
 // The changes of an update request, cells first, then rects, in order.
 // InvalidArgument naming cells[i].cost / rects[i].cost above 255, or

@@ -33,11 +33,6 @@ absl::Time CallDeadline(const grpc::CallbackServerContext* ctx,
   return std::min(cap, absl::FromChrono(d));
 }
 
-absl::Status UnknownMap(absl::string_view field, absl::string_view id) {
-  if (absl::Status s = ValidateMapId(id, field); !s.ok()) return s;
-  return absl::NotFoundError(absl::StrCat(field, ": no map '", id, "'"));
-}
-
 std::shared_ptr<const MapSnapshot> SnapshotOrFinish(MapRegistry& registry,
                                                     absl::string_view field,
                                                     const std::string& id,
@@ -58,11 +53,6 @@ absl::optional<absl::string_view> AuthorizationOf(
   const auto it = metadata.find("authorization");
   if (it == metadata.end()) return absl::nullopt;
   return absl::string_view(it->second.data(), it->second.size());
-}
-
-absl::Status Overloaded(const Scheduler& s) {
-  return absl::ResourceExhaustedError(absl::StrCat(
-      "the server's queue is full (", s.capacity(), " tasks); retry later"));
 }
 
 }  // namespace gridstar::server

@@ -1,6 +1,7 @@
 // What every handler of the service shares: the unary call object (finishes
 // once, records its metrics, lends its searches a cancellation flag), the
-// call's search deadline, resolving a map id, and load shedding.
+// call's search deadline, and resolving a map id (UnknownMap and Overloaded,
+// shared with the watch hub, are in maps/path_jobs.h).
 //
 // Thread-safety: a UnaryCall is finished once, from whichever thread ends it;
 // its cancellation flag may be read by a worker while gRPC sets it.
@@ -17,12 +18,11 @@
 #include "absl/types/optional.h"
 #include "grpcpp/grpcpp.h"
 #include "maps/map_registry.h"
+#include "maps/path_jobs.h"
 #include "runtime/metrics.h"
 #include "runtime/scheduler.h"
 
 namespace gridstar::server {
-
-using CancelFlag = std::shared_ptr<std::atomic<bool>>;
 
 class UnaryCall : public grpc::ServerUnaryReactor {
  public:
@@ -58,9 +58,6 @@ class UnaryCall : public grpc::ServerUnaryReactor {
 absl::Time CallDeadline(const grpc::CallbackServerContext* ctx,
                         absl::Duration max_search_time);
 
-// NotFound "<field>: no map 'id'" (InvalidArgument for a malformed id).
-absl::Status UnknownMap(absl::string_view field, absl::string_view id);
-
 // The map's current snapshot (loaded from a shared store on first use), or
 // null after finishing the call with UnknownMap (or the store's error).
 std::shared_ptr<const MapSnapshot> SnapshotOrFinish(MapRegistry& registry,
@@ -71,9 +68,6 @@ std::shared_ptr<const MapSnapshot> SnapshotOrFinish(MapRegistry& registry,
 // The call's `authorization` metadata value, nullopt when it has none.
 absl::optional<absl::string_view> AuthorizationOf(
     const grpc::CallbackServerContext* ctx);
-
-// ResourceExhausted: the scheduler's queue is full; retry later.
-absl::Status Overloaded(const Scheduler& scheduler);
 
 }  // namespace gridstar::server
 

@@ -1,24 +1,13 @@
 #include "watch/watch_hub.h"
 
-#include "watch/watch_hub_internal.h"
-
 #include <algorithm>
 #include <cmath>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "convert/convert.h"
+#include "watch/watch_hub_internal.h"
 
 namespace gridstar::server {
-
-namespace {
-
-void SetCode(const absl::Status& s, v1::WatchEvent* e) {
-  e->set_code(static_cast<int32_t>(s.code()));
-  e->set_message(std::string(s.message()));
-}
-
-}  // namespace
 
 WatchHub::WatchHub(MapRegistry* registry, Scheduler* search, Metrics* metrics,
                    WatchOptions options)
@@ -35,18 +24,18 @@ WatchHub::Agent* WatchHub::Find(Handle_t h) {
   return it == agents_.end() ? nullptr : it->second.get();
 }
 
-void WatchHub::PushTo(const std::shared_ptr<WatchSink>& sink,
-                      v1::WatchEvent event, bool coalesce) {
+void WatchHub::PushTo(const std::shared_ptr<WatchSink>& sink, WatchEvent event,
+                      bool coalesce) {
   if (!sink->Push(std::move(event), coalesce)) dead_sinks_.push_back(sink.get());
 }
 
-void WatchHub::Answer(Agent& agent, uint64_t request_id,
-                      v1::WatchReason reason, const absl::Status& s) {
-  v1::WatchEvent e;
-  e.set_request_id(request_id);
-  e.set_agent_id(agent.id);
-  e.set_reason(reason);
-  SetCode(s, &e);
+void WatchHub::Answer(Agent& agent, uint64_t request_id, WatchReason reason,
+                      const absl::Status& s) {
+  WatchEvent e;
+  e.request_id = request_id;
+  e.agent_id = agent.id;
+  e.reason = reason;
+  e.status = s;
   PushTo(agent.sink, std::move(e), request_id == 0);
 }
 
@@ -59,7 +48,8 @@ void WatchHub::Settle() {
 }
 
 void WatchHub::Account(Agent& agent) {
-  const size_t bytes = sizeof(Agent) + agent.request.SpaceUsedLong() +
+  const size_t bytes = sizeof(Agent) + agent.request.map_id.capacity() +
+                       agent.request.area_costs.capacity() * sizeof(double) +
                        agent.path.memory_bytes() +
                        agent.tiles.capacity() * sizeof(uint32_t) +
                        // The index's entries and the hash slots naming it.
@@ -187,14 +177,13 @@ std::shared_ptr<const MapSnapshot> WatchHub::Refresh(MapWatch& watch,
   return snapshot;
 }
 
-absl::Status WatchHub::Submit(Handle_t h, Agent& agent, v1::WatchReason reason,
+absl::Status WatchHub::Submit(Handle_t h, Agent& agent, WatchReason reason,
                               uint64_t request_id, absl::Time since,
                               uint64_t cause_version, bool near_change) {
   std::shared_ptr<const MapSnapshot> snapshot = registry_->Find(agent.map_id);
   if (snapshot == nullptr) return UnknownMap("path.map_id", agent.map_id);
-  v1::PathRequest r = agent.request;
-  r.mutable_start()->set_x(agent.position.x);
-  r.mutable_start()->set_y(agent.position.y);
+  PathAsk r = agent.request;
+  r.query.start = agent.position;
   auto job = std::make_shared<PathJob>();
   if (absl::Status s =
           MakeJob(r, std::move(snapshot),
@@ -217,7 +206,7 @@ absl::Status WatchHub::Submit(Handle_t h, Agent& agent, v1::WatchReason reason,
   }
   agent.latest_seq = seq;
   agent.in_flight = true;
-  ++totals_.searches[reason];
+  ++totals_.searches[static_cast<int>(reason)];
   ++totals_.searches_started;
   watch_metrics_.Replan(reason);
   return absl::OkStatus();
@@ -233,9 +222,10 @@ void WatchHub::DropPlanner(Agent& agent) {
 std::shared_ptr<WatchHub::Repair> WatchHub::PlanRepair(Agent& agent,
                                                        const PathJob& job) {
   if (options_.dstar_budget_bytes == 0 || agent.classed) return nullptr;
-  const v1::PathRequest& r = agent.request;
-  if (r.smooth() || r.snap_radius() != 0 || r.max_expansions() != 0 ||
-      r.allow_partial() || !IsOptimal(job.query.algorithm)) {
+  const PathAsk& r = agent.request;
+  if (r.query.smooth || r.query.snap_radius != 0 ||
+      r.query.budget.max_expansions != 0 || r.allow_partial ||
+      !IsOptimal(job.query.algorithm)) {
     return nullptr;
   }
   if (agent.blocked < kDStarAfterBlocks || agent.path.empty() ||
@@ -284,12 +274,12 @@ std::shared_ptr<WatchHub::Repair> WatchHub::PlanRepair(Agent& agent,
   return repair;
 }
 
-void WatchHub::SubmitPush(Handle_t h, Agent& agent, v1::WatchReason reason,
+void WatchHub::SubmitPush(Handle_t h, Agent& agent, WatchReason reason,
                           absl::Time since, uint64_t cause_version,
                           bool near_change) {
   absl::Status s =
       Submit(h, agent, reason, 0, since, cause_version, near_change);
-  if (s.ok() || reason == v1::WATCH_REASON_CHEAPER) return;
+  if (s.ok() || reason == WatchReason::kCheaper) return;
   // The agent's path is broken (or it has none) and no search could
   // start: say so, and keep no path (a MOVE or RETARGET asks again).
   ClearPath(h, agent);
@@ -297,16 +287,15 @@ void WatchHub::SubmitPush(Handle_t h, Agent& agent, v1::WatchReason reason,
 }
 
 void WatchHub::Run(Handle_t h, uint64_t seq, std::shared_ptr<PathJob> job,
-                   v1::WatchReason reason, uint64_t request_id,
-                   absl::Time since, uint64_t cause_version,
-                   uint64_t progressive, std::shared_ptr<Repair> repair,
-                   SearchContext& context) {
-  v1::PathResponse response;
+                   WatchReason reason, uint64_t request_id, absl::Time since,
+                   uint64_t cause_version, uint64_t progressive,
+                   std::shared_ptr<Repair> repair, SearchContext& context) {
+  PathAnswer answer;
   Ran ran;
   if (repair != nullptr && !repair->build) {
     const absl::Time begin = absl::Now();
     repair->planner->MoveStart(repair->position);
-    PathResult r;
+    PathResult& r = answer.result;
     absl::Status s =
         repair->planner->Plan(job->snapshot->map, repair->changes, &r);
     repair->changes.clear();
@@ -314,22 +303,14 @@ void WatchHub::Run(Handle_t h, uint64_t seq, std::shared_ptr<PathJob> job,
       ran.repair = std::move(repair);
       ran.repaired = true;
       ran.micros = absl::ToDoubleMicroseconds(absl::Now() - begin);
-      response.set_map_version(job->snapshot->version);
-      response.set_algorithm(v1::ALGORITHM_ASTAR);
-      response.set_search_micros(ran.micros);
-      response.set_queue_micros(
-          absl::ToDoubleMicroseconds(begin - job->enqueued));
-      if (s.ok()) {
-        convert::PackCells(r.cells, response.mutable_cells());
-        response.set_cost(r.cost);
-        response.set_expanded(r.expanded);
-        convert::CellToProto(r.start, response.mutable_start());
-        convert::CellToProto(r.goal, response.mutable_goal());
-      } else {
-        s = SearchStatus(s, *job->snapshot);
-      }
+      AnswerFacts& facts = answer.facts;
+      facts.searched = true;
+      facts.map_version = job->snapshot->version;
+      facts.search_micros = ran.micros;
+      facts.queue_micros = absl::ToDoubleMicroseconds(begin - job->enqueued);
+      if (!s.ok()) s = SearchStatus(s, *job->snapshot);
       Installed(h, seq, reason, request_id, since, cause_version, s,
-                std::move(response), std::move(ran));
+                std::move(answer), std::move(ran));
       return;
     }
     // Past its node limit: the planner is gone; a fresh search answers.
@@ -339,35 +320,35 @@ void WatchHub::Run(Handle_t h, uint64_t seq, std::shared_ptr<PathJob> job,
     uint64_t& cap = first.query.budget.max_expansions;
     cap = cap == 0 ? progressive : std::min(cap, progressive);
     first.allow_partial = true;
-    absl::Status s = RunJob(first, metrics_, context, &response);
-    if (s.ok() && !response.partial()) {
+    absl::Status s = RunJob(first, metrics_, context, &answer);
+    if (s.ok() && !answer.result.partial) {
       Installed(h, seq, reason, request_id, since, cause_version, s,
-                std::move(response), Ran{});
+                std::move(answer), Ran{});
       return;
     }
     if (s.ok()) {
       std::lock_guard<std::mutex> lock(mu_);
       Agent* agent = Find(h);
       if (agent != nullptr && agent->latest_seq == seq) {
-        v1::WatchEvent e;
-        e.set_request_id(request_id);
-        e.set_agent_id(agent->id);
-        e.set_reason(reason);
-        e.set_map_version(cause_version);
-        *e.mutable_path() = std::move(response);
+        WatchEvent e;
+        e.request_id = request_id;
+        e.agent_id = agent->id;
+        e.reason = reason;
+        e.map_version = cause_version;
+        e.path = std::move(answer);
         PushTo(agent->sink, std::move(e), request_id == 0);
         Settle();
       }
     }
-    response.Clear();
+    answer = PathAnswer{};
   }
   const absl::Time begin = absl::Now();
-  absl::Status s = RunJob(*job, metrics_, context, &response);
+  absl::Status s = RunJob(*job, metrics_, context, &answer);
   ran.micros = absl::ToDoubleMicroseconds(absl::Now() - begin);
   const bool build = repair != nullptr && repair->build;
   ran.done = !build;
   Installed(h, seq, reason, request_id, since, cause_version, s,
-            std::move(response), std::move(ran));
+            std::move(answer), std::move(ran));
   if (!build) return;
   // The answer is out: now the planner's first plan, for the next time.
   repair->planner->MoveStart(repair->position);
@@ -384,7 +365,7 @@ void WatchHub::AdoptPlanner(Handle_t h, std::shared_ptr<DStarLite> planner,
   ++totals_.searches_done;  // The search this planner was built after.
   Agent* agent = Find(h);
   if (planner == nullptr || agent == nullptr || agent->planner != nullptr ||
-      !(convert::CellFromProto(agent->request.goal()) == planner->goal())) {
+      !(agent->request.query.goal == planner->goal())) {
     return;
   }
   agent->planner = std::move(planner);
@@ -396,16 +377,16 @@ void WatchHub::AdoptPlanner(Handle_t h, std::shared_ptr<DStarLite> planner,
   Publish();
 }
 
-void WatchHub::Installed(Handle_t h, uint64_t seq, v1::WatchReason reason,
+void WatchHub::Installed(Handle_t h, uint64_t seq, WatchReason reason,
                          uint64_t request_id, absl::Time since,
                          uint64_t cause_version, const absl::Status& s,
-                         v1::PathResponse response, Ran ran) {
+                         PathAnswer answer, Ran ran) {
   std::lock_guard<std::mutex> lock(mu_);
   if (ran.done) ++totals_.searches_done;
   Agent* agent = Find(h);
   if (agent == nullptr) return;
-  if (seq == agent->latest_seq && reason != v1::WATCH_REASON_ADDED &&
-      reason != v1::WATCH_REASON_RETARGETED && ran.micros > 0) {
+  if (seq == agent->latest_seq && reason != WatchReason::kAdded &&
+      reason != WatchReason::kRetargeted && ran.micros > 0) {
     // Running means of the agent's replans, by kind (the choice above).
     double& mean = ran.repaired ? agent->repair_micros : agent->fresh_micros;
     mean = mean == 0 ? ran.micros : 0.7 * mean + 0.3 * ran.micros;
@@ -414,7 +395,7 @@ void WatchHub::Installed(Handle_t h, uint64_t seq, v1::WatchReason reason,
       agent->planner == nullptr && s.ok()) {
     // The planner comes back, counted against the budget.
     agent->planner = std::move(ran.repair->planner);
-    agent->planner_version = response.map_version();
+    agent->planner_version = answer.facts.map_version;
     agent->planner_bytes = agent->planner->memory_bytes();
     dstar_bytes_ += agent->planner_bytes;
     memory_bytes_ += agent->planner_bytes;
@@ -445,32 +426,31 @@ void WatchHub::Installed(Handle_t h, uint64_t seq, v1::WatchReason reason,
     Publish();
     return;
   }
-  if (reason == v1::WATCH_REASON_CHEAPER && !agent->path.empty() &&
+  if (reason == WatchReason::kCheaper && !agent->path.empty() &&
       now != nullptr) {
     std::shared_ptr<const GridMap> hold;
     const double remaining = RemainingCost(MapOf(*agent, *now, &hold),
                                            agent->path, agent->progress,
                                            agent->policy);
     if (remaining >= 0 &&
-        !(response.cost() < (1 - agent->replan_if_cheaper) * remaining)) {
+        !(answer.result.cost < (1 - agent->replan_if_cheaper) * remaining)) {
       return;  // Not cheaper by enough: the agent keeps its path.
     }
   }
-  SetPath(h, *agent, AgentPath(convert::UnpackCells(response.cells())),
-          response.cost());
-  const uint64_t searched = response.map_version();
-  v1::WatchEvent e;
-  e.set_request_id(request_id);
-  e.set_agent_id(agent->id);
-  e.set_reason(reason);
-  e.set_map_version(cause_version);
-  e.set_incremental(ran.repaired);
+  SetPath(h, *agent, AgentPath(answer.result.cells), answer.result.cost);
+  const uint64_t searched = answer.facts.map_version;
+  WatchEvent e;
+  e.request_id = request_id;
+  e.agent_id = agent->id;
+  e.reason = reason;
+  e.map_version = cause_version;
+  e.incremental = ran.repaired;
   if (since != absl::InfinitePast()) {
     const double seconds = absl::ToDoubleSeconds(absl::Now() - since);
-    e.set_since_update_micros(seconds * 1e6);
+    e.since_update_micros = seconds * 1e6;
     watch_metrics_.PushLatency(seconds);
   }
-  *e.mutable_path() = std::move(response);
+  e.path = std::move(answer);
   PushTo(agent->sink, std::move(e), request_id == 0);
   // Changes applied while it searched: the path must hold on the newest.
   if (now != nullptr && now->version > searched) {
@@ -483,9 +463,9 @@ void WatchHub::Installed(Handle_t h, uint64_t seq, v1::WatchReason reason,
 const GridMap& WatchHub::MapOf(const Agent& agent, const MapSnapshot& snapshot,
                               std::shared_ptr<const GridMap>* hold) const {
   if (!agent.classed) return snapshot.map;
-  const v1::PathRequest& r = agent.request;
-  absl::StatusOr<ResolvedAgent> resolved = ResolveAgent(
-      snapshot, r.areas(), r.area_costs(), r.agent_size(), "path.");
+  const PathAsk& r = agent.request;
+  absl::StatusOr<ResolvedAgent> resolved =
+      ResolveAgent(snapshot, r.areas, r.area_costs, r.agent_size, "path.");
   // A class that no longer resolves (a multiplier now overflows) is
   // checked on the view; its next search answers the error.
   if (!resolved.ok() || resolved->map == nullptr) return snapshot.map;
@@ -498,17 +478,16 @@ void WatchHub::Recheck(Handle_t h, Agent& agent, const MapSnapshot& snapshot,
   if (agent.in_flight) return;
   if (agent.path.empty()) {
     if (agent.no_path) {
-      SubmitPush(h, agent, v1::WATCH_REASON_REACHABLE, since,
-                 snapshot.version);
+      SubmitPush(h, agent, WatchReason::kReachable, since, snapshot.version);
     }
     return;
   }
   std::shared_ptr<const GridMap> hold;
   if (RemainingCost(MapOf(agent, snapshot, &hold), agent.path, agent.progress,
                     agent.policy) < 0) {
-    SubmitPush(h, agent, v1::WATCH_REASON_BLOCKED, since, snapshot.version);
+    SubmitPush(h, agent, WatchReason::kBlocked, since, snapshot.version);
   } else if (agent.replan_if_cheaper > 0) {
-    SubmitPush(h, agent, v1::WATCH_REASON_CHEAPER, since, snapshot.version);
+    SubmitPush(h, agent, WatchReason::kCheaper, since, snapshot.version);
   }
 }
 

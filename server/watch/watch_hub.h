@@ -1,9 +1,11 @@
 // WatchHub: the agents of every WatchPaths stream, the index from map tiles
 // to the agents whose paths pass them, and the replanning that changes of a
-// map call for (proto: WatchPaths, WatchRequest, WatchEvent).
+// map call for (proto: WatchPaths, WatchRequest, WatchEvent). The hub works
+// in the server's own types (watch_events.h); the stream (watch_stream.cc)
+// reads and writes the proto through watch_wire.h.
 //
-// A stream hands each request to Handle and hears back through its
-// WatchSink: one answer per request (from a search, or at once), and pushes
+// A stream hands each command to Handle and hears back through its
+// WatchSink: one answer per command (from a search, or at once), and pushes
 // (request_id 0). The service tells the hub of every change of a map after
 // it is applied: MapUpdated after UpdateCells (with the changes),
 // MapReplaced after a re-registration or a change through another replica
@@ -22,7 +24,8 @@
 //
 // Agents of a class other than the map's default (areas, area costs,
 // size: agents.h) are checked on their class's agent map at every update of
-// the map instead of through the tiles (their map changes where the default's does not).
+// the map instead of through the tiles (their map changes where the default's
+// does not).
 //
 // Searches run on the search Scheduler as tasks, never under the hub's
 // lock; each agent has at most one update-caused search in flight (a
@@ -31,9 +34,9 @@
 // agent supersedes the search in flight (its answer comes as ABORTED).
 //
 // Incremental replans (D* Lite, core's incremental.h). Measured with
-// `gridstar-bench --replan` (docs/performance.md, "Watched agents"): repairing a kept
-// D* Lite search costs 0.14-0.33x a fresh A* when the change lands near the
-// agent (the first tenth of its remaining path) but up to 16x when it lands
+// `gridstar-bench --replan` (docs/performance.md, "Watched agents"): repairing
+// a kept D* Lite search costs 0.14-0.33x a fresh A* when the change lands near
+// the agent (the first tenth of its remaining path) but up to 16x when it lands
 // near the goal, its first plan costs 30-100 fresh searches (made after the
 // agent's answer, by the worker that answered it), and it holds 0.4-10 MB
 // per agent on 512 x 512 maps. So the hub lends a planner only to an
@@ -72,13 +75,12 @@
 #include "absl/time/time.h"
 #include "gridstar/incremental.h"
 #include "gridstar/map_update.h"
-#include "gridstar/v1/gridstar.pb.h"
 #include "maps/map_registry.h"
-#include "rpc/calls.h"
-#include "rpc/search_jobs.h"
+#include "maps/path_jobs.h"
 #include "runtime/metrics.h"
 #include "runtime/scheduler.h"
 #include "watch/agent_path.h"
+#include "watch/watch_events.h"
 #include "watch/watch_metrics.h"
 
 namespace gridstar::server {
@@ -101,7 +103,7 @@ class WatchSink {
   // unwritten event of the same agent queued with coalesce. False once the
   // stream is closed or has fallen too far behind: the hub then drops the
   // stream's agents. Never calls into the hub.
-  virtual bool Push(v1::WatchEvent event, bool coalesce) = 0;
+  virtual bool Push(WatchEvent event, bool coalesce) = 0;
 };
 
 class WatchHub {
@@ -122,9 +124,9 @@ class WatchHub {
   WatchHub(const WatchHub&) = delete;
   WatchHub& operator=(const WatchHub&) = delete;
 
-  // One request of the stream whose events go to `sink`.
+  // One command of the stream whose events go to `sink`.
   void Handle(const std::shared_ptr<WatchSink>& sink,
-              const v1::WatchRequest& request);
+              const WatchCommand& command);
   // The stream ended: its agents are dropped and their searches cancelled.
   void DropStream(const WatchSink* sink);
 
@@ -145,7 +147,7 @@ class WatchHub {
     uint64_t crossing = 0;
     // Searches started, by WatchReason, and searches that have come back
     // (whatever became of their answers): equal when the hub is idle.
-    uint64_t searches[10] = {};
+    uint64_t searches[kWatchReasons] = {};
     uint64_t searches_started = 0;
     uint64_t searches_done = 0;
     // Replans answered by D* Lite repairs, and its planners' bytes now.
@@ -162,13 +164,13 @@ class WatchHub {
   using Handle_t = uint64_t;
 
   Agent* Find(Handle_t h) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  void Answer(Agent& agent, uint64_t request_id, v1::WatchReason reason,
+  void Answer(Agent& agent, uint64_t request_id, WatchReason reason,
               const absl::Status& s) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Starts a search for the agent from its position; the reason it could
   // not start otherwise (nothing told).
   // With `near_change` (a BLOCKED replan whose change lies near the agent)
   // the search may be a D* Lite repair (above).
-  absl::Status Submit(Handle_t h, Agent& agent, v1::WatchReason reason,
+  absl::Status Submit(Handle_t h, Agent& agent, WatchReason reason,
                       uint64_t request_id, absl::Time since,
                       uint64_t cause_version, bool near_change = false)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
@@ -188,7 +190,7 @@ class WatchHub {
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // On a worker: the search (twice with progressive answers).
   void Run(Handle_t h, uint64_t seq, std::shared_ptr<PathJob> job,
-           v1::WatchReason reason, uint64_t request_id, absl::Time since,
+           WatchReason reason, uint64_t request_id, absl::Time since,
            uint64_t cause_version, uint64_t progressive,
            std::shared_ptr<Repair> repair, SearchContext& context);
   // How a search went, for the choice between repairs and fresh searches.
@@ -200,9 +202,9 @@ class WatchHub {
     // first plan): Stats::searches_done counts it after that.
     bool done = true;
   };
-  void Installed(Handle_t h, uint64_t seq, v1::WatchReason reason,
+  void Installed(Handle_t h, uint64_t seq, WatchReason reason,
                  uint64_t request_id, absl::Time since, uint64_t cause_version,
-                 const absl::Status& s, v1::PathResponse response, Ran ran);
+                 const absl::Status& s, PathAnswer answer, Ran ran);
   void DropPlanner(Agent& agent) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Gives the agent a planner that planned on `version` (when it has none
   // and still walks to the planner's goal), within the budget.
@@ -230,20 +232,20 @@ class WatchHub {
   void Account(Agent& agent) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void Publish() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Queues an event on `sink`; a sink that refuses it is dropped by Settle.
-  void PushTo(const std::shared_ptr<WatchSink>& sink, v1::WatchEvent event,
+  void PushTo(const std::shared_ptr<WatchSink>& sink, WatchEvent event,
               bool coalesce) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Drops the streams whose sinks refused an event.
   void Settle() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Submit for a push: a failure is told to the agent (BLOCKED, REACHABLE)
   // or ignored (CHEAPER).
-  void SubmitPush(Handle_t h, Agent& agent, v1::WatchReason reason,
+  void SubmitPush(Handle_t h, Agent& agent, WatchReason reason,
                   absl::Time since, uint64_t cause_version,
                   bool near_change = false) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Lists the agent in the tiles of its path (Deindex: takes it out).
   void Index(Handle_t h, Agent& agent) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void Deindex(Handle_t h, Agent& agent) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void HandleLocked(const std::shared_ptr<WatchSink>& sink,
-                    const v1::WatchRequest& request)
+                    const WatchCommand& command)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   MapRegistry* const registry_;

@@ -156,12 +156,11 @@ void WatchHub::MapUpdated(const std::string& id, uint64_t version,
       const bool near =
           at != SIZE_MAX && static_cast<double>(at) <=
                                 kDStarNearShare * static_cast<double>(index);
-      SubmitPush(h, *agent, v1::WATCH_REASON_BLOCKED, since, now->version,
-                 near);
+      SubmitPush(h, *agent, WatchReason::kBlocked, since, now->version, near);
       ++agent->blocked;
     } else if (agent->replan_if_cheaper > 0) {
       // Its path was re-priced: another may now beat it by the fraction.
-      SubmitPush(h, *agent, v1::WATCH_REASON_CHEAPER, since, now->version);
+      SubmitPush(h, *agent, WatchReason::kCheaper, since, now->version);
     }
   }
 
@@ -183,8 +182,7 @@ void WatchHub::MapUpdated(const std::string& id, uint64_t version,
       if (agent == nullptr || agent->in_flight || agent->classed) continue;
       if (agent->path.empty()) {
         if (opened && agent->no_path) {
-          SubmitPush(h, *agent, v1::WATCH_REASON_REACHABLE, since,
-                     now->version);
+          SubmitPush(h, *agent, WatchReason::kReachable, since, now->version);
         }
         continue;
       }
@@ -199,8 +197,7 @@ void WatchHub::MapUpdated(const std::string& id, uint64_t version,
             min_cost * (Octile(agent->position, Clamp(agent->position, c)) +
                         Octile(Clamp(goal, c), goal));
         if (bound < limit) {
-          SubmitPush(h, *agent, v1::WATCH_REASON_CHEAPER, since,
-                     now->version);
+          SubmitPush(h, *agent, WatchReason::kCheaper, since, now->version);
           break;
         }
       }
@@ -249,7 +246,7 @@ void WatchHub::MapDeleted(const std::string& id) {
   for (Handle_t h : handles) {
     Agent* agent = Find(h);
     if (agent == nullptr) continue;
-    Answer(*agent, 0, v1::WATCH_REASON_MAP_DELETED,
+    Answer(*agent, 0, WatchReason::kMapDeleted,
            absl::NotFoundError("path.map_id: map '" + id +
                                "' was deleted; the agent is dropped"));
     Remove(h);

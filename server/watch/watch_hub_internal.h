@@ -25,7 +25,7 @@ struct WatchHub::Agent {
   uint64_t id = 0;
   std::string map_id;
   // The agent's path request; its start is replaced by `position`.
-  v1::PathRequest request;
+  PathAsk request;
   DiagonalPolicy policy = DiagonalPolicy::kNoCornerCutting;
   // The request names an agent class other than the map's default (areas,
   // area costs, a size): its paths are checked on that class's agent map,

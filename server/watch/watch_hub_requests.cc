@@ -1,45 +1,43 @@
-// WatchHub: a stream's requests (ADD, MOVE, RETARGET, REMOVE).
+// WatchHub: a stream's commands (ADD, MOVE, RETARGET, REMOVE).
 
 #include <memory>
 #include <string>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "convert/convert.h"
 #include "watch/watch_hub.h"
 #include "watch/watch_hub_internal.h"
 
 namespace gridstar::server {
 
 void WatchHub::Handle(const std::shared_ptr<WatchSink>& sink,
-                      const v1::WatchRequest& request) {
+                      const WatchCommand& command) {
   // A map held only in a shared store is loaded before the hub's lock is
   // taken (that may wait for Redis); the lock then only reads it.
-  if (request.action() == v1::WATCH_ACTION_ADD) {
-    (void)registry_->FindOrLoad(request.path().map_id());
+  if (command.action == WatchAction::kAdd) {
+    (void)registry_->FindOrLoad(command.path.map_id);
   }
   std::lock_guard<std::mutex> lock(mu_);
-  HandleLocked(sink, request);
+  HandleLocked(sink, command);
   Settle();
   Publish();
 }
 
 void WatchHub::HandleLocked(const std::shared_ptr<WatchSink>& sink,
-                            const v1::WatchRequest& request) {
+                            const WatchCommand& command) {
   std::unique_ptr<Stream>& stream_slot = streams_[sink.get()];
   if (stream_slot == nullptr) stream_slot = std::make_unique<Stream>();
   Stream& stream = *stream_slot;
-  const uint64_t request_id = request.request_id();
-  const uint64_t agent_id = request.agent_id();
-  auto reply = [&](v1::WatchReason reason, const absl::Status& s,
+  const uint64_t request_id = command.request_id;
+  const uint64_t agent_id = command.agent_id;
+  auto reply = [&](WatchReason reason, const absl::Status& s,
                    uint64_t path_index = 0) {
-    v1::WatchEvent e;
-    e.set_request_id(request_id);
-    e.set_agent_id(agent_id);
-    e.set_reason(reason);
-    e.set_code(static_cast<int32_t>(s.code()));
-    e.set_message(std::string(s.message()));
-    e.set_path_index(path_index);
+    WatchEvent e;
+    e.request_id = request_id;
+    e.agent_id = agent_id;
+    e.reason = reason;
+    e.status = s;
+    e.path_index = path_index;
     PushTo(sink, std::move(e), /*coalesce=*/false);
   };
   auto found = stream.agents.find(agent_id);
@@ -48,24 +46,24 @@ void WatchHub::HandleLocked(const std::shared_ptr<WatchSink>& sink,
   const std::string no_agent =
       absl::StrCat("agent_id: no agent ", agent_id, " in this stream");
 
-  switch (request.action()) {
-    case v1::WATCH_ACTION_ADD: {
-      const v1::PathRequest& path = request.path();
-      const v1::WatchReason reason = v1::WATCH_REASON_ADDED;
-      if (path.trace()) {
+  switch (command.action) {
+    case WatchAction::kAdd: {
+      const PathAsk& path = command.path;
+      const WatchReason reason = WatchReason::kAdded;
+      if (path.query.trace) {
         return reply(reason, absl::InvalidArgumentError(
                                  "path.trace: not allowed for watched agents"));
       }
-      const double fraction = request.replan_if_cheaper();
+      const double fraction = command.replan_if_cheaper;
       if (!(fraction >= 0 && fraction < 1)) {
         return reply(reason, absl::InvalidArgumentError(absl::StrCat(
                                  "replan_if_cheaper: ", fraction,
                                  " is outside [0, 1)")));
       }
       std::shared_ptr<const MapSnapshot> snapshot =
-          registry_->Find(path.map_id());
+          registry_->Find(path.map_id);
       if (snapshot == nullptr) {
-        return reply(reason, UnknownMap("path.map_id", path.map_id()));
+        return reply(reason, UnknownMap("path.map_id", path.map_id));
       }
       // Checked as a search would check it, before anything changes.
       PathJob probe;
@@ -91,7 +89,7 @@ void WatchHub::HandleLocked(const std::shared_ptr<WatchSink>& sink,
         agent->sink = sink;
         agent->id = agent_id;
         agent->cancelled = stream.cancelled;
-      } else if (agent->map_id != path.map_id()) {
+      } else if (agent->map_id != path.map_id) {
         // Onto another map: out of the old one's index.
         ClearPath(h, *agent);
         if (auto mit = maps_.find(agent->map_id); mit != maps_.end()) {
@@ -99,7 +97,7 @@ void WatchHub::HandleLocked(const std::shared_ptr<WatchSink>& sink,
           if (mit->second->agents.empty()) maps_.erase(mit);
         }
       }
-      agent->map_id = path.map_id();
+      agent->map_id = path.map_id;
       std::unique_ptr<MapWatch>& watch = maps_[agent->map_id];
       if (watch == nullptr) {
         watch = std::make_unique<MapWatch>();
@@ -110,9 +108,9 @@ void WatchHub::HandleLocked(const std::shared_ptr<WatchSink>& sink,
       agent->request = path;
       agent->policy = probe.query.movement.diagonal;
       agent->classed = probe.agent_map != nullptr;
-      agent->position = convert::CellFromProto(path.start());
+      agent->position = path.query.start;
       agent->replan_if_cheaper = fraction;
-      agent->progressive = request.progressive_expansions();
+      agent->progressive = command.progressive_expansions;
       agent->no_path = false;
       agent->blocked = 0;
       agent->fresh_micros = agent->repair_micros = 0;
@@ -126,19 +124,19 @@ void WatchHub::HandleLocked(const std::shared_ptr<WatchSink>& sink,
       }
       return;
     }
-    case v1::WATCH_ACTION_MOVE: {
+    case WatchAction::kMove: {
       if (agent == nullptr) {
-        return reply(v1::WATCH_REASON_MOVED, absl::NotFoundError(no_agent));
+        return reply(WatchReason::kMoved, absl::NotFoundError(no_agent));
       }
       std::shared_ptr<const MapSnapshot> snapshot =
           registry_->Find(agent->map_id);
       if (snapshot == nullptr) {
-        return reply(v1::WATCH_REASON_MOVED,
+        return reply(WatchReason::kMoved,
                      UnknownMap("path.map_id", agent->map_id));
       }
-      const Cell position = convert::CellFromProto(request.position());
+      const Cell position = command.position;
       if (!snapshot->map.InBounds(position)) {
-        return reply(v1::WATCH_REASON_MOVED,
+        return reply(WatchReason::kMoved,
                      absl::InvalidArgumentError(absl::StrCat(
                          "position: (", position.x, ", ", position.y,
                          ") is off the map (", snapshot->map.width(), " x ",
@@ -149,36 +147,35 @@ void WatchHub::HandleLocked(const std::shared_ptr<WatchSink>& sink,
         if (absl::optional<size_t> at =
                 agent->path.Locate(position, agent->progress)) {
           agent->progress = *at;
-          return reply(v1::WATCH_REASON_MOVED, absl::OkStatus(), *at);
+          return reply(WatchReason::kMoved, absl::OkStatus(), *at);
         }
       }
       if (agent->in_flight) {
         // Its answer is installed from where the agent is then.
-        return reply(v1::WATCH_REASON_MOVED, absl::OkStatus());
+        return reply(WatchReason::kMoved, absl::OkStatus());
       }
-      if (absl::Status s = Submit(h, *agent, v1::WATCH_REASON_OFF_PATH,
-                                  request_id, absl::InfinitePast(), 0);
+      if (absl::Status s = Submit(h, *agent, WatchReason::kOffPath, request_id,
+                                  absl::InfinitePast(), 0);
           !s.ok()) {
         ClearPath(h, *agent);
-        return reply(v1::WATCH_REASON_OFF_PATH, s);
+        return reply(WatchReason::kOffPath, s);
       }
       return;
     }
-    case v1::WATCH_ACTION_RETARGET: {
-      const v1::WatchReason reason = v1::WATCH_REASON_RETARGETED;
+    case WatchAction::kRetarget: {
+      const WatchReason reason = WatchReason::kRetargeted;
       if (agent == nullptr) return reply(reason, absl::NotFoundError(no_agent));
-      v1::PathRequest retargeted = agent->request;
-      *retargeted.mutable_goal() = request.goal();
+      PathAsk retargeted = agent->request;
+      retargeted.query.goal = command.goal;
       std::shared_ptr<const MapSnapshot> snapshot =
           registry_->Find(agent->map_id);
       if (snapshot == nullptr) {
         return reply(reason, UnknownMap("path.map_id", agent->map_id));
       }
-      if (agent->request.snap_radius() == 0) {
+      if (agent->request.query.snap_radius == 0) {
         std::shared_ptr<const GridMap> hold;
         if (absl::Status s = MapOf(*agent, *snapshot, &hold)
-                                 .CheckPassable("goal", convert::CellFromProto(
-                                                            request.goal()));
+                                 .CheckPassable("goal", command.goal);
             !s.ok()) {
           return reply(reason, s);
         }
@@ -193,17 +190,12 @@ void WatchHub::HandleLocked(const std::shared_ptr<WatchSink>& sink,
       }
       return;
     }
-    case v1::WATCH_ACTION_REMOVE:
+    case WatchAction::kRemove:
       if (agent == nullptr) {
-        return reply(v1::WATCH_REASON_REMOVED, absl::NotFoundError(no_agent));
+        return reply(WatchReason::kRemoved, absl::NotFoundError(no_agent));
       }
       Remove(h);
-      return reply(v1::WATCH_REASON_REMOVED, absl::OkStatus());
-    default:
-      return reply(v1::WATCH_REASON_UNSPECIFIED,
-                   absl::InvalidArgumentError(absl::StrCat(
-                       "action: ", static_cast<int>(request.action()),
-                       " is not ADD, MOVE, RETARGET or REMOVE")));
+      return reply(WatchReason::kRemoved, absl::OkStatus());
   }
 }
 

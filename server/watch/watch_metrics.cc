@@ -1,9 +1,7 @@
 #include "watch/watch_metrics.h"
 
 #include <string>
-
-#include "absl/strings/ascii.h"
-#include "absl/strings/str_replace.h"
+#include <utility>
 
 namespace gridstar::server {
 namespace {
@@ -49,16 +47,18 @@ WatchMetrics::WatchMetrics(prometheus::Registry& registry) {
                       .Name("gridstar_watch_replans_total")
                       .Help("Searches for watched agents by reason")
                       .Register(registry);
-  for (int r = v1::WATCH_REASON_ADDED; r <= v1::WATCH_REASON_MAP_DELETED;
-       ++r) {
-    if (r == v1::WATCH_REASON_MOVED || r == v1::WATCH_REASON_REMOVED ||
-        r == v1::WATCH_REASON_MAP_DELETED) {
-      continue;  // Never searched.
-    }
-    std::string name = absl::AsciiStrToLower(absl::StrReplaceAll(
-        v1::WatchReason_Name(static_cast<v1::WatchReason>(r)),
-        {{"WATCH_REASON_", ""}}));
-    replans_[r] = &replans.Add({{"reason", name}});
+  // The reasons a search is started for (MOVED, REMOVED and MAP_DELETED
+  // never search), labelled by the proto's names in lower case.
+  const std::pair<WatchReason, const char*> searched[] = {
+      {WatchReason::kAdded, "added"},
+      {WatchReason::kOffPath, "off_path"},
+      {WatchReason::kRetargeted, "retargeted"},
+      {WatchReason::kBlocked, "blocked"},
+      {WatchReason::kCheaper, "cheaper"},
+      {WatchReason::kReachable, "reachable"},
+  };
+  for (const auto& [reason, name] : searched) {
+    replans_[static_cast<int>(reason)] = &replans.Add({{"reason", name}});
   }
   prometheus::Histogram::BucketBoundaries buckets;
   for (double v = 1e-4; v < 12; v *= 1.5) buckets.push_back(v);
@@ -87,9 +87,9 @@ void WatchMetrics::Checked(uint64_t agents, uint64_t crossing) {
   crossing_->Increment(static_cast<double>(crossing));
 }
 
-void WatchMetrics::Replan(v1::WatchReason reason) {
-  if (reason >= 0 && reason < 10 && replans_[reason] != nullptr) {
-    replans_[reason]->Increment();
+void WatchMetrics::Replan(WatchReason reason) {
+  if (prometheus::Counter* c = replans_[static_cast<int>(reason)]) {
+    c->Increment();
   }
 }
 

@@ -10,11 +10,11 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "gridstar/v1/gridstar.pb.h"
 #include "prometheus/counter.h"
 #include "prometheus/gauge.h"
 #include "prometheus/histogram.h"
 #include "prometheus/registry.h"
+#include "watch/watch_events.h"
 
 namespace gridstar::server {
 
@@ -30,7 +30,7 @@ class WatchMetrics {
   // changed cell) and those whose remaining path crosses a changed cell.
   void Checked(uint64_t agents, uint64_t crossing);
   // A search started for an agent, by the reason its answer will carry.
-  void Replan(v1::WatchReason reason);
+  void Replan(WatchReason reason);
   // A push queued `seconds` after the change that caused it was applied.
   void PushLatency(double seconds) { push_latency_->Observe(seconds); }
   // A stream closed because its reader fell too far behind.
@@ -44,7 +44,7 @@ class WatchMetrics {
   prometheus::Counter* repaired_;
   prometheus::Counter* checked_;
   prometheus::Counter* crossing_;
-  prometheus::Counter* replans_[10] = {};
+  prometheus::Counter* replans_[kWatchReasons] = {};
   prometheus::Histogram* push_latency_;
   prometheus::Counter* fell_behind_;
 };

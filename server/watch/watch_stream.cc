@@ -23,6 +23,7 @@
 #include "convert/convert.h"
 #include "rpc/service.h"
 #include "watch/watch_hub.h"
+#include "watch/watch_wire.h"
 
 namespace gridstar::server {
 namespace {
@@ -40,7 +41,7 @@ class StreamSink : public WatchSink {
         max_awaiting_(max_awaiting),
         metrics_(metrics) {}
 
-  bool Push(v1::WatchEvent event, bool coalesce) override;
+  bool Push(WatchEvent event, bool coalesce) override;
   // A request was read and goes to the hub: false when it is the last one
   // read until answers come (Push then resumes reading).
   bool RequestStarted();
@@ -68,11 +69,14 @@ class StreamSink : public WatchSink {
   WatchMetrics* const metrics_;
   size_t awaiting_ ABSL_GUARDED_BY(mu_) = 0;  // Requests not yet answered.
   bool read_paused_ ABSL_GUARDED_BY(mu_) = false;
-  // Front is being written while writing_.
-  std::deque<v1::WatchEvent> queue_ ABSL_GUARDED_BY(mu_);
+  // Front is being written (as wire_) while writing_.
+  std::deque<WatchEvent> queue_ ABSL_GUARDED_BY(mu_);
   // Agent id -> its unwritten push in queue_ (deque elements stay put).
-  absl::flat_hash_map<uint64_t, v1::WatchEvent*> pushes_ ABSL_GUARDED_BY(mu_);
+  absl::flat_hash_map<uint64_t, WatchEvent*> pushes_ ABSL_GUARDED_BY(mu_);
   bool writing_ ABSL_GUARDED_BY(mu_) = false;
+  // The front as written; touched only by the one write in flight (Next
+  // fills it after unlocking, the queue's front staying put meanwhile).
+  v1::WatchEvent wire_;
   bool closed_ ABSL_GUARDED_BY(mu_) = false;  // No more events taken.
   bool finished_ ABSL_GUARDED_BY(mu_) = false;
   grpc::Status end_ ABSL_GUARDED_BY(mu_);
@@ -111,7 +115,7 @@ class WatchCall
     // Handle returns: it gets its own copy.
     const v1::WatchRequest request = std::move(request_);
     const bool more = sink_->RequestStarted();
-    service_->watch()->Handle(sink_, request);
+    HandleRequest(*service_->watch(), sink_, request);
     if (more && !sink_->closed()) StartRead(&request_);
   }
 
@@ -148,11 +152,13 @@ bool StreamSink::RequestStarted() {
   return false;
 }
 
-bool StreamSink::Push(v1::WatchEvent event, bool coalesce) {
+bool StreamSink::Push(WatchEvent event, bool coalesce) {
   std::unique_lock<std::mutex> lock(mu_);
   if (closed_) return false;
   // A request's answer (a progressive first answer is not the last).
-  if (event.request_id() != 0 && !(event.code() == 0 && event.path().partial())) {
+  const bool partial =
+      event.status.ok() && event.path.has_value() && event.path->result.partial;
+  if (event.request_id != 0 && !partial) {
     if (awaiting_ > 0) --awaiting_;
     if (read_paused_ && awaiting_ < max_awaiting_ && call_ != nullptr) {
       read_paused_ = false;
@@ -162,7 +168,7 @@ bool StreamSink::Push(v1::WatchEvent event, bool coalesce) {
     }
   }
   if (coalesce) {
-    if (auto it = pushes_.find(event.agent_id()); it != pushes_.end()) {
+    if (auto it = pushes_.find(event.agent_id); it != pushes_.end()) {
       *it->second = std::move(event);
       return true;
     }
@@ -183,7 +189,7 @@ bool StreamSink::Push(v1::WatchEvent event, bool coalesce) {
     return false;
   }
   queue_.push_back(std::move(event));
-  if (coalesce) pushes_[queue_.back().agent_id()] = &queue_.back();
+  if (coalesce) pushes_[queue_.back().agent_id] = &queue_.back();
   if (!writing_) Next(lock);
   return true;
 }
@@ -211,14 +217,17 @@ void StreamSink::ReadsDone() {
 void StreamSink::Next(std::unique_lock<std::mutex>& lock) {
   if (writing_ || finished_ || call_ == nullptr) return;
   if (!queue_.empty()) {
-    v1::WatchEvent* front = &queue_.front();
-    auto it = pushes_.find(front->agent_id());
+    const WatchEvent* front = &queue_.front();
+    auto it = pushes_.find(front->agent_id);
     if (it != pushes_.end() && it->second == front) pushes_.erase(it);
     writing_ = true;
     WatchCall* call = call_;
     lock.unlock();
+    // Written outside the lock: pushes do not wait for it.
+    wire_.Clear();
+    WatchEventToProto(*front, &wire_);
     // Alive: the call finishes only from here, once nothing is written.
-    call->StartWrite(front);
+    call->StartWrite(&wire_);
     return;
   }
   if (!closed_) return;

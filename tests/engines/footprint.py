@@ -65,7 +65,7 @@ BUILT_ON = {
         "ALGORITHM_UNSPECIFIED means auto, the default",
     ("auto", "server/rpc/map_requests.cc"):
         "MapInfo.auto_algorithm and auto_candidates report auto's choice",
-    ("auto", "server/rpc/search_jobs.cc"):
+    ("auto", "server/maps/path_jobs.cc"):
         "a query that asked for auto never gets a fallback note",
 }
 SKIP = ("tests/", "docs/", "client/python/gridstar/v1/", "README.md")

@@ -1,5 +1,7 @@
 // WatchHub (server/watch/watch_hub.h) in process: a real registry and search
-// scheduler, a sink that records events. Every wait is for a condition
+// scheduler, a sink that records events. Requests and events pass through
+// the stream's own translation (watch_wire.h), so the assertions read the
+// proto as a client does. Every wait is for a condition
 // (events received, the hub idle) with a deadline the test does not mean to
 // hit; what the hub decides on a change it decides before MapUpdated
 // returns, so "nothing was replanned" is read from its counters, not from
@@ -9,10 +11,10 @@
 #include <chrono>
 #include <condition_variable>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <random>
-#include <map>
 #include <set>
 #include <string>
 #include <thread>
@@ -25,6 +27,7 @@
 #include "testing/drawn_maps.h"
 #include "testing/reference.h"
 #include "testing/status_matchers.h"
+#include "watch/watch_wire.h"
 
 namespace gridstar::server {
 namespace {
@@ -33,9 +36,11 @@ constexpr auto kGenerous = std::chrono::seconds(300);
 
 class RecordingSink : public WatchSink {
  public:
-  bool Push(v1::WatchEvent event, bool /*coalesce*/) override {
+  bool Push(WatchEvent event, bool /*coalesce*/) override {
+    v1::WatchEvent wire;
+    WatchEventToProto(event, &wire);
     std::lock_guard<std::mutex> lock(mu_);
-    events_.push_back(std::move(event));
+    events_.push_back(std::move(wire));
     changed_.notify_all();
     return !refuse_;
   }
@@ -139,7 +144,7 @@ GridMap Room() {
 
 TEST_F(WatchHubTest, AddAnswersWithAnOptimalPath) {
   Register(Room());
-  hub_.Handle(sink_, Add(7, {0, 0}, {9, 0}));
+  HandleRequest(hub_, sink_, Add(7, {0, 0}, {9, 0}));
   std::vector<v1::WatchEvent> e = sink_->WaitFor(1);
   ASSERT_EQ(e.size(), 1u);
   EXPECT_EQ(e[0].request_id(), 1u);
@@ -153,7 +158,7 @@ TEST_F(WatchHubTest, AddAnswersWithAnOptimalPath) {
 
 TEST_F(WatchHubTest, BlockingACellOnThePathPushesANewPath) {
   Register(Room());
-  hub_.Handle(sink_, Add(1, {0, 0}, {9, 0}));
+  HandleRequest(hub_, sink_, Add(1, {0, 0}, {9, 0}));
   sink_->WaitFor(1);
   Block({4, 0});  // The top row is its path: only the gap below is left.
   std::vector<v1::WatchEvent> e = sink_->WaitFor(2);
@@ -174,7 +179,7 @@ TEST_F(WatchHubTest, BlockingACellOnThePathPushesANewPath) {
 TEST_F(WatchHubTest, ChangesOffTheRemainingPathReplanNothing) {
   GridMap big = testing::Draw(std::vector<std::string>(80, std::string(80, '.')));
   Register(std::move(big));
-  hub_.Handle(sink_, Add(1, {0, 0}, {70, 0}));
+  HandleRequest(hub_, sink_, Add(1, {0, 0}, {70, 0}));
   sink_->WaitFor(1);
   WaitIdle();
   Block({10, 5});   // Same tile, not on the path nor a corner of it.
@@ -185,7 +190,7 @@ TEST_F(WatchHubTest, ChangesOffTheRemainingPathReplanNothing) {
   // Walk past x = 20, then block behind the agent: nothing to replan.
   v1::WatchRequest move = Simple(1, v1::WATCH_ACTION_MOVE);
   move.mutable_position()->set_x(30);
-  hub_.Handle(sink_, move);
+  HandleRequest(hub_, sink_, move);
   std::vector<v1::WatchEvent> e = sink_->WaitFor(2);
   EXPECT_EQ(e[1].reason(), v1::WATCH_REASON_MOVED);
   EXPECT_EQ(e[1].path_index(), 30u);
@@ -204,7 +209,7 @@ TEST_F(WatchHubTest, ABlockedCornerOfADiagonalMoveIsCrossing) {
       "....",
       "....",
   }));
-  hub_.Handle(sink_, Add(1, {0, 0}, {3, 3}));  // The diagonal.
+  HandleRequest(hub_, sink_, Add(1, {0, 0}, {3, 3}));  // The diagonal.
   sink_->WaitFor(1);
   WaitIdle();
   Block({1, 0});  // A corner of the move (0,0) -> (1,1).
@@ -218,12 +223,12 @@ TEST_F(WatchHubTest, ABlockedCornerOfADiagonalMoveIsCrossing) {
 
 TEST_F(WatchHubTest, MoveOffThePathReplansFromThere) {
   Register(Room());
-  hub_.Handle(sink_, Add(1, {0, 0}, {9, 0}));
+  HandleRequest(hub_, sink_, Add(1, {0, 0}, {9, 0}));
   sink_->WaitFor(1);
   v1::WatchRequest move = Simple(1, v1::WATCH_ACTION_MOVE);
   move.mutable_position()->set_x(2);
   move.mutable_position()->set_y(4);
-  hub_.Handle(sink_, move);
+  HandleRequest(hub_, sink_, move);
   std::vector<v1::WatchEvent> e = sink_->WaitFor(2);
   EXPECT_EQ(e[1].reason(), v1::WATCH_REASON_OFF_PATH);
   EXPECT_EQ(e[1].request_id(), move.request_id());
@@ -232,16 +237,16 @@ TEST_F(WatchHubTest, MoveOffThePathReplansFromThere) {
 
 TEST_F(WatchHubTest, RetargetAndRemove) {
   Register(Room());
-  hub_.Handle(sink_, Add(1, {0, 0}, {9, 0}));
+  HandleRequest(hub_, sink_, Add(1, {0, 0}, {9, 0}));
   sink_->WaitFor(1);
   v1::WatchRequest retarget = Simple(1, v1::WATCH_ACTION_RETARGET);
   retarget.mutable_goal()->set_x(9);
   retarget.mutable_goal()->set_y(5);
-  hub_.Handle(sink_, retarget);
+  HandleRequest(hub_, sink_, retarget);
   std::vector<v1::WatchEvent> e = sink_->WaitFor(2);
   EXPECT_EQ(e[1].reason(), v1::WATCH_REASON_RETARGETED);
   EXPECT_EQ(convert::UnpackCells(e[1].path().cells()).back(), (Cell{9, 5}));
-  hub_.Handle(sink_, Simple(1, v1::WATCH_ACTION_REMOVE));
+  HandleRequest(hub_, sink_, Simple(1, v1::WATCH_ACTION_REMOVE));
   e = sink_->WaitFor(3);
   EXPECT_EQ(e[2].reason(), v1::WATCH_REASON_REMOVED);
   EXPECT_EQ(e[2].code(), 0);
@@ -285,7 +290,7 @@ TEST_F(WatchHubTest, BadRequestsAreAnsweredAndChangeNothing) {
   size_t n = 0;
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
-    hub_.Handle(sink_, c.make());
+    HandleRequest(hub_, sink_, c.make());
     std::vector<v1::WatchEvent> e = sink_->WaitFor(++n);
     ASSERT_EQ(e.size(), n);
     EXPECT_EQ(e.back().code(), c.code) << e.back().message();
@@ -301,7 +306,8 @@ TEST_F(WatchHubTest, StreamLimitOnAgents) {
   options.max_agents_per_stream = 2;
   Metrics metrics;
   WatchHub hub(&registry_, &search_, &metrics, options);
-  for (uint64_t a = 1; a <= 3; ++a) hub.Handle(sink_, Add(a, {0, 0}, {9, 0}));
+  for (uint64_t a = 1; a <= 3; ++a)
+    HandleRequest(hub, sink_, Add(a, {0, 0}, {9, 0}));
   std::vector<v1::WatchEvent> e = sink_->WaitFor(3);
   int exhausted = 0;
   for (const auto& ev : e) exhausted += ev.code() == 8;
@@ -311,7 +317,7 @@ TEST_F(WatchHubTest, StreamLimitOnAgents) {
 
 TEST_F(WatchHubTest, OpeningAShortcutPushesACheaperPath) {
   Register(Room());
-  hub_.Handle(sink_, Add(1, {3, 1}, {5, 1}, /*cheaper=*/0.2));
+  HandleRequest(hub_, sink_, Add(1, {3, 1}, {5, 1}, /*cheaper=*/0.2));
   std::vector<v1::WatchEvent> e = sink_->WaitFor(1);
   EXPECT_NEAR(e[0].path().cost(), 4, 1e-9);  // Over the wall's top.
   WaitIdle();
@@ -321,7 +327,7 @@ TEST_F(WatchHubTest, OpeningAShortcutPushesACheaperPath) {
   EXPECT_EQ(e[1].reason(), v1::WATCH_REASON_CHEAPER);
   EXPECT_NEAR(e[1].path().cost(), 2, 1e-9);
   // Without the option nobody is told.
-  hub_.Handle(sink_, Add(2, {3, 2}, {5, 2}));
+  HandleRequest(hub_, sink_, Add(2, {3, 2}, {5, 2}));
   sink_->WaitFor(3);
   WaitIdle();
   Block({4, 2}, 1);
@@ -334,7 +340,7 @@ TEST_F(WatchHubTest, AnAgentWithoutAPathHearsWhenItHasOne) {
       "...#...",
       "...#...",
   }));
-  hub_.Handle(sink_, Add(1, {0, 0}, {6, 0}));
+  HandleRequest(hub_, sink_, Add(1, {0, 0}, {6, 0}));
   std::vector<v1::WatchEvent> e = sink_->WaitFor(1);
   EXPECT_EQ(e[0].code(), 9) << e[0].message();  // FAILED_PRECONDITION.
   WaitIdle();
@@ -347,7 +353,7 @@ TEST_F(WatchHubTest, AnAgentWithoutAPathHearsWhenItHasOne) {
 TEST_F(WatchHubTest, ProgressiveAnswersComeTwice) {
   GridMap big = testing::Draw(std::vector<std::string>(60, std::string(60, '.')));
   Register(std::move(big));
-  hub_.Handle(sink_, Add(1, {0, 0}, {59, 59}, 0, /*progressive=*/5));
+  HandleRequest(hub_, sink_, Add(1, {0, 0}, {59, 59}, 0, /*progressive=*/5));
   std::vector<v1::WatchEvent> e = sink_->WaitFor(2);
   ASSERT_EQ(e.size(), 2u);
   EXPECT_TRUE(e[0].path().partial());
@@ -358,7 +364,7 @@ TEST_F(WatchHubTest, ProgressiveAnswersComeTwice) {
 
 TEST_F(WatchHubTest, DeletingTheMapDropsItsAgents) {
   Register(Room());
-  hub_.Handle(sink_, Add(1, {0, 0}, {9, 0}));
+  HandleRequest(hub_, sink_, Add(1, {0, 0}, {9, 0}));
   sink_->WaitFor(1);
   WaitIdle();
   ASSERT_OK(registry_.Delete("m"));
@@ -371,7 +377,7 @@ TEST_F(WatchHubTest, DeletingTheMapDropsItsAgents) {
 
 TEST_F(WatchHubTest, ARefusingSinkDropsItsStream) {
   Register(Room());
-  hub_.Handle(sink_, Add(1, {0, 0}, {9, 0}));
+  HandleRequest(hub_, sink_, Add(1, {0, 0}, {9, 0}));
   sink_->WaitFor(1);
   WaitIdle();
   sink_->Refuse();
@@ -410,7 +416,7 @@ TEST_F(WatchHubTest, RepeatedlyBlockedAgentsAreRepairedOptimally) {
       const Cell s = passable_in_column(static_cast<int32_t>(rng() % 5));
       const Cell g = passable_in_column(spec.width - 1 - rng() % 5);
       if (!Map().Connected(s, g)) continue;
-      hub_.Handle(sink, Add(a, s, g));
+      HandleRequest(hub_, sink, Add(a, s, g));
       ++added;
     }
     sink->WaitFor(added);
@@ -486,7 +492,7 @@ TEST_F(WatchHubTest, RandomChangesReplanExactlyTheBrokenPaths) {
     };
     const int kAgents = 40;
     for (int a = 1; a <= kAgents; ++a) {
-      hub_.Handle(sink, Add(a, random_passable(), random_passable()));
+      HandleRequest(hub_, sink, Add(a, random_passable(), random_passable()));
     }
     sink->WaitFor(kAgents);
     WaitIdle();

@@ -1,0 +1,100 @@
+#include "watch/watch_wire.h"
+
+#include <string>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "convert/convert.h"
+#include "rpc/search_jobs.h"
+
+namespace gridstar::server {
+
+// WatchReason's values are the proto's numbers.
+#define GRIDSTAR_SAME_REASON(ours, theirs)                       \
+  static_assert(static_cast<int>(WatchReason::ours) ==           \
+                    static_cast<int>(v1::WATCH_REASON_##theirs), \
+                #ours " and WATCH_REASON_" #theirs " differ")
+GRIDSTAR_SAME_REASON(kUnspecified, UNSPECIFIED);
+GRIDSTAR_SAME_REASON(kAdded, ADDED);
+GRIDSTAR_SAME_REASON(kMoved, MOVED);
+GRIDSTAR_SAME_REASON(kOffPath, OFF_PATH);
+GRIDSTAR_SAME_REASON(kRetargeted, RETARGETED);
+GRIDSTAR_SAME_REASON(kRemoved, REMOVED);
+GRIDSTAR_SAME_REASON(kBlocked, BLOCKED);
+GRIDSTAR_SAME_REASON(kCheaper, CHEAPER);
+GRIDSTAR_SAME_REASON(kReachable, REACHABLE);
+GRIDSTAR_SAME_REASON(kMapDeleted, MAP_DELETED);
+#undef GRIDSTAR_SAME_REASON
+static_assert(kWatchReasons == v1::WatchReason_ARRAYSIZE,
+              "a WatchReason is missing");
+
+v1::WatchReason WatchReasonToProto(WatchReason reason) {
+  return static_cast<v1::WatchReason>(static_cast<int>(reason));
+}
+
+bool CommandFromProto(const v1::WatchRequest& r, WatchCommand* command,
+                      WatchEvent* refusal) {
+  command->request_id = r.request_id();
+  command->agent_id = r.agent_id();
+  refusal->request_id = r.request_id();
+  refusal->agent_id = r.agent_id();
+  switch (r.action()) {
+    case v1::WATCH_ACTION_ADD:
+      command->action = WatchAction::kAdd;
+      if (absl::Status s = PathAskFromProto(r.path(), "path.", &command->path);
+          !s.ok()) {
+        refusal->reason = WatchReason::kAdded;
+        refusal->status = std::move(s);
+        return false;
+      }
+      command->replan_if_cheaper = r.replan_if_cheaper();
+      command->progressive_expansions = r.progressive_expansions();
+      return true;
+    case v1::WATCH_ACTION_MOVE:
+      command->action = WatchAction::kMove;
+      command->position = convert::CellFromProto(r.position());
+      return true;
+    case v1::WATCH_ACTION_RETARGET:
+      command->action = WatchAction::kRetarget;
+      command->goal = convert::CellFromProto(r.goal());
+      return true;
+    case v1::WATCH_ACTION_REMOVE:
+      command->action = WatchAction::kRemove;
+      return true;
+    default:
+      refusal->reason = WatchReason::kUnspecified;
+      refusal->status = absl::InvalidArgumentError(
+          absl::StrCat("action: ", static_cast<int>(r.action()),
+                       " is not ADD, MOVE, RETARGET or REMOVE"));
+      return false;
+  }
+}
+
+void HandleRequest(WatchHub& hub, const std::shared_ptr<WatchSink>& sink,
+                   const v1::WatchRequest& request) {
+  WatchCommand command;
+  WatchEvent refusal;
+  if (CommandFromProto(request, &command, &refusal)) {
+    hub.Handle(sink, command);
+  } else if (!sink->Push(std::move(refusal), /*coalesce=*/false)) {
+    hub.DropStream(sink.get());
+  }
+}
+
+void WatchEventToProto(const WatchEvent& e, v1::WatchEvent* out) {
+  out->set_request_id(e.request_id);
+  out->set_agent_id(e.agent_id);
+  out->set_reason(WatchReasonToProto(e.reason));
+  out->set_code(static_cast<int32_t>(e.status.code()));
+  out->set_message(std::string(e.status.message()));
+  if (e.path.has_value()) {
+    PathResponseFrom(e.path->result, e.path->facts, e.status.ok(),
+                     out->mutable_path());
+  }
+  out->set_path_index(e.path_index);
+  out->set_map_version(e.map_version);
+  out->set_since_update_micros(e.since_update_micros);
+  out->set_incremental(e.incremental);
+}
+
+}  // namespace gridstar::server
