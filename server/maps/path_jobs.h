@@ -137,8 +137,8 @@ struct Fallback {
     kAgentMap,       // As kServes, on the agent class's own map.
   };
   Why why = Why::kNone;
-  Algorithm asked = Algorithm::kAStar;
-  Algorithm ran = Algorithm::kAStar;
+  Algorithm asked{};
+  Algorithm ran{};
   std::string map_id;  // With kNotRegistered.
 };
 
