@@ -126,39 +126,12 @@ void PrintJson(const google::protobuf::Message& m) {
   std::printf("%s\n", out.c_str());
 }
 
-std::string JsonString(absl::string_view text) {
-  std::string out = "\"";
-  for (char c : text) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          out += absl::StrFormat("\\u%04x", c);
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out + "\"";
-}
-
 namespace {
 // With --json: the failure as one JSON line on standard output.
 void PrintJsonError(absl::string_view code, absl::string_view message) {
   if (!absl::GetFlag(FLAGS_json)) return;
   std::printf("{\"error\":{\"code\":\"%s\",\"message\":%s}}\n",
-              std::string(code).c_str(), JsonString(message).c_str());
+              std::string(code).c_str(), convert::JsonQuote(message).c_str());
 }
 }  // namespace
 

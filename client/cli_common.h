@@ -65,8 +65,6 @@ int Fail(const absl::Status& s);
 int FailLocal(const std::string& what, const std::string& path, int error);
 // Whether the connection was set up with TLS (the hint of Fail).
 void SetUsingTls(bool tls);
-// `text` as a JSON string literal, quotes included.
-std::string JsonString(absl::string_view text);
 // The canonical code name of a status code number ("NOT_FOUND").
 std::string CodeName(int code);
 // One line of protobuf's JSON mapping (lowerCamelCase names, enums by name,

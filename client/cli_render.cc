@@ -148,8 +148,9 @@ int Render(Client& client, const std::vector<std::string>& args) {
     std::printf(
         "{\"wrote\":%s,\"format\":\"%s\",\"mapWidthPx\":%d,"
         "\"mapHeightPx\":%d,\"bytes\":%zu,\"caption\":%s}\n",
-        JsonString(out_path).c_str(), svg ? "svg" : "png", map->width() * k,
-        map->height() * k, picture->size(), JsonString(scene.caption).c_str());
+        convert::JsonQuote(out_path).c_str(), svg ? "svg" : "png",
+        map->width() * k, map->height() * k, picture->size(),
+        convert::JsonQuote(scene.caption).c_str());
     return 0;
   }
   std::printf("wrote %s (%s, %dx%d px, %zu bytes)%s%s\n", out_path.c_str(),

@@ -28,11 +28,12 @@ build_packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   prometheus-cpp-dev
+  libcpp-httplib-dev libssl-dev libcurl4-openssl-dev
   libhiredis-dev
   libpng-dev
   clang-14 libclang-rt-14-dev
 )
-test_packages=(nginx prometheus redis-server redis-sentinel python3 python3-yaml python3-grpcio python3-protobuf
+test_packages=(curl nginx prometheus redis-server redis-sentinel python3 python3-yaml python3-grpcio python3-protobuf
                python3-venv python3-pip python3-setuptools python3-wheel)
 # Another package's kubectl (a cloud SDK's) serves as well, and would clash.
 command -v kubectl >/dev/null || test_packages+=(kubernetes-client)
@@ -40,7 +41,7 @@ container_packages=(podman runc mmdebstrap uidmap slirp4netns fuse-overlayfs pod
                     golang-github-containernetworking-plugin-dnsname)
 runtime_packages=(
   libabsl20220623 libgrpc++1.51 libgrpc29 libprotobuf32
-  libprometheus-cpp-core1.0 libprometheus-cpp-pull1.0 libcivetweb1
+  libprometheus-cpp-core1.0 libprometheus-cpp-pull1.0 libcivetweb1 libcpp-httplib0.11
   libre2-9 libc-ares2 libssl3 libhiredis0.14 libpng16-16 ca-certificates
 )
 

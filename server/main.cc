@@ -52,12 +52,14 @@ int Run() {
     return server.status().code() == absl::StatusCode::kInvalidArgument ? 2
                                                                          : 1;
   }
+  // Logged before the port file appears: who waits for that file finds
+  // the other ports (metrics, HTTP) in the log.
+  std::fprintf(stderr, "gridstar-server: %s\n", (*server)->Describe().c_str());
   if (!absl::GetFlag(FLAGS_port_file).empty()) {
     const std::string tmp = absl::GetFlag(FLAGS_port_file) + ".tmp";
     std::ofstream(tmp) << (*server)->port() << "\n";
     std::rename(tmp.c_str(), absl::GetFlag(FLAGS_port_file).c_str());
   }
-  std::fprintf(stderr, "gridstar-server: %s\n", (*server)->Describe().c_str());
 
   // SIGHUP re-reads the token files (a bad file keeps the old keys).
   int signal = 0;
@@ -81,19 +83,22 @@ int main(int argc, char** argv) {
   info.name = "gridstar-server";
   info.usage =
       "gridstar-server [flags]: serves grid paths over gRPC "
-      "(gridstar.v1.Pathfinding).\n"
+      "(gridstar.v1.Pathfinding), and over HTTP/JSON with --http_port.\n"
       "Example: gridstar-server --data_dir /var/lib/gridstar --preload "
       "dungeon=data/sample/dungeon.map\n"
       "Without --data_dir or --store, maps live in memory only and are lost "
       "on exit.";
   info.groups = {
-      {"Listening", {"host", "port", "port_file", "metrics_port", "max_message_bytes"}},
+      {"Listening",
+       {"host", "port", "port_file", "metrics_port", "http_port",
+        "max_message_bytes"}},
       {"Maps kept and loaded",
        {"data_dir", "store", "store_password_file", "store_min_replicas",
-        "store_replica_timeout", "store_connect_timeout", "preload", "preload_replace",
-        "preload_landmarks"}},
-      {"Security", {"tls_cert", "tls_key", "tls_client_ca", "admin_token_file",
-                    "query_token_file"}},
+        "store_replica_timeout", "store_connect_timeout", "preload",
+        "preload_replace", "preload_landmarks"}},
+      {"Security",
+       {"tls_cert", "tls_key", "tls_client_ca", "admin_token_file",
+        "query_token_file"}},
       {"Searching",
        {"workers", "search_nice", "queue_capacity", "max_search_time",
         "max_search_nodes", "inline_expansions", "inline_contexts",

@@ -25,6 +25,7 @@
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/grpcpp.h"
 #include "grpcpp/health_check_service_interface.h"
+#include "http/http_gateway.h"
 #include "maps/flow_field_cache.h"
 #include "maps/store_follower.h"
 #include "prometheus/exposer.h"
@@ -46,16 +47,16 @@ absl::Status NotSettings(const absl::Status& s, absl::string_view what = "") {
                       absl::StrCat(what, s.message()));
 }
 
-// Destroys the metrics endpoint. civetweb 1.15 (Debian's, under
-// prometheus-cpp) stops when its master thread's poll wakes, which without
-// traffic takes up to 2 s (civetweb issue #1163, fixed in 1.16): connecting
-// to the port while it stops wakes it at once.
-void StopExposer(std::unique_ptr<prometheus::Exposer> exposer,
-                 const std::string& host, int port) {
-  if (exposer == nullptr) return;
+// Runs `stop`, which stops a civetweb server listening on host:port (the
+// metrics endpoint, the HTTP/JSON port). civetweb 1.15 (Debian's) stops
+// when its master thread's poll wakes, which without traffic takes up to
+// 2 s (civetweb issue #1163, fixed in 1.16): connecting to the port while it
+// stops wakes it at once.
+void StopCivetweb(const std::function<void()>& stop, const std::string& host,
+                  int port) {
   std::atomic<bool> stopped{false};
   std::thread stopper([&] {
-    exposer.reset();
+    stop();
     stopped.store(true);
   });
   std::string address = host;
@@ -184,6 +185,7 @@ struct Server::Parts {
   std::unique_ptr<PathfindingService> service;
   std::unique_ptr<StoreFollower> store_follower;
   std::unique_ptr<grpc::Server> server;
+  std::unique_ptr<HttpGateway> http;
   int port = 0;
   int metrics_port = 0;
   int workers = 1;
@@ -352,6 +354,28 @@ absl::StatusOr<std::unique_ptr<Server>> Server::BuildAndStart(
         " (is another process using the port? are the TLS files a valid "
         "pair?)"));
   }
+  if (o.http_port != 0) {
+    HttpOptions http;
+    http.host = o.host;
+    http.port = o.http_port;
+    http.tls = o.tls;
+    http.max_body_bytes = o.service.max_message_bytes;
+    http.max_call_time = o.service.max_search_time;
+    // Each connection holds a thread while its call runs.
+    http.threads = std::max(8, 2 * p->workers);
+    grpc::ChannelArguments args;
+    args.SetMaxReceiveMessageSize(
+        static_cast<int>(o.service.max_message_bytes));
+    args.SetMaxSendMessageSize(static_cast<int>(o.service.max_message_bytes));
+    absl::StatusOr<std::unique_ptr<HttpGateway>> gateway = HttpGateway::Start(
+        http, p->server->InProcessChannel(args), p->metrics.registry().get());
+    if (!gateway.ok()) {
+      std::unique_ptr<Server> partial(new Server(std::move(p)));
+      partial->Shutdown(absl::ZeroDuration());
+      return gateway.status();
+    }
+    p->http = *std::move(gateway);
+  }
   p->server->GetHealthCheckService()->SetServingStatus(true);
 
   // Gauges are sampled twice a second.
@@ -379,6 +403,9 @@ Server::~Server() { Shutdown(absl::ZeroDuration()); }
 
 int Server::port() const { return parts_->port; }
 int Server::metrics_port() const { return parts_->metrics_port; }
+int Server::http_port() const {
+  return parts_->http != nullptr ? parts_->http->port() : 0;
+}
 MapRegistry& Server::registry() { return *parts_->registry; }
 
 std::string Server::Describe() const {
@@ -391,7 +418,11 @@ std::string Server::Describe() const {
       ") with ", parts_->workers, " workers, ", parts_->registry->map_count(),
       " maps, metrics ",
       parts_->exposer ? absl::StrCat("on :", parts_->metrics_port, "/metrics")
-                      : "off");
+                      : "off",
+      parts_->http != nullptr
+          ? absl::StrCat(", HTTP/JSON on :", parts_->http->port(),
+                         parts_->http->tls() ? " (HTTPS)" : "")
+          : "");
 }
 
 absl::Status Server::ReloadKeys() {
@@ -427,13 +458,17 @@ void Server::Shutdown(absl::Duration grace) {
       // cancelled (their searches see the flag and stop).
       p.server->Shutdown(absl::ToChronoTime(absl::Now() + grace));
     }
+    // Its calls were answered (or cancelled) by the server's shutdown.
+    p.http.reset();
     p.store_follower.reset();
     if (p.search != nullptr) p.search->Shutdown();
     if (p.admin != nullptr) p.admin->Shutdown();
     p.finisher.Shutdown();  // After the workers: their last batches end here.
     p.stopping.Notify();
     if (p.sampler.joinable()) p.sampler.join();
-    StopExposer(std::move(p.exposer), p.options.host, p.metrics_port);
+    if (p.exposer != nullptr) {
+      StopCivetweb([&p] { p.exposer.reset(); }, p.options.host, p.metrics_port);
+    }
   });
 }
 

@@ -1,8 +1,8 @@
 // Server: a whole gridstar-server, built from its options and started in
 // this process: the map registry and its store, the schedulers, the
-// service, metrics and the gRPC port. `main` (server/main.cc) builds one
-// from its flags and owns signals; tests build one in-process on a port
-// gRPC picks.
+// service, metrics, the gRPC port and the HTTP/JSON port. `main`
+// (server/main.cc) builds one from its flags and owns signals; tests build one
+// in-process on a port gRPC picks.
 //
 // BuildAndStart checks the settings, opens the store and loads its maps,
 // registers the --preload files, and starts serving; an error stops the
@@ -36,6 +36,8 @@ struct ServerOptions {
   std::string host = "0.0.0.0";
   int port = 50051;  // 0 = a free one (Server::port says which).
   int metrics_port = 9464;  // 0 = off; -1 = a free one.
+  int http_port =
+      0;  // HTTP/JSON (http/http_gateway.h): 0 = off; -1 = a free one.
   TlsFiles tls;
   std::string admin_token_file;
   std::string query_token_file;
@@ -72,11 +74,12 @@ class Server {
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;
 
-  // The gRPC port, and the metrics port (0 when off).
+  // The gRPC port, the metrics port and the HTTP/JSON port (0 when off).
   int port() const;
   int metrics_port() const;
+  int http_port() const;
   // "serving on HOST:PORT (plaintext) with N workers, M maps, metrics on
-  // :P/metrics": what main logs once started.
+  // :P/metrics, HTTP/JSON on :Q": what main logs once started.
   std::string Describe() const;
   MapRegistry& registry();
 

@@ -15,6 +15,10 @@ ABSL_FLAG(std::string, host, "0.0.0.0", "Address to listen on for gRPC");
 ABSL_FLAG(int, port, 50051, "gRPC port; 0 picks a free one (see --port_file)");
 ABSL_FLAG(int, metrics_port, 9464,
           "Port of the Prometheus /metrics endpoint; 0 turns it off");
+ABSL_FLAG(int, http_port, 0,
+          "Port of the HTTP/JSON API (POST /gridstar.v1.Pathfinding/<Method>, "
+          "docs/http.md); 0 turns it off, -1 picks a free one (the start's "
+          "log line names it). Same keys, limits and TLS as the gRPC port");
 ABSL_FLAG(int, workers, 0, "Search worker threads; 0 = hardware threads");
 ABSL_FLAG(
     int64_t, inline_expansions, 128,
@@ -150,6 +154,7 @@ ServerOptions ServerOptionsFromFlags() {
   o.host = absl::GetFlag(FLAGS_host);
   o.port = absl::GetFlag(FLAGS_port);
   o.metrics_port = absl::GetFlag(FLAGS_metrics_port);
+  o.http_port = absl::GetFlag(FLAGS_http_port);
   o.tls = {absl::GetFlag(FLAGS_tls_cert), absl::GetFlag(FLAGS_tls_key),
            absl::GetFlag(FLAGS_tls_client_ca)};
   o.admin_token_file = absl::GetFlag(FLAGS_admin_token_file);

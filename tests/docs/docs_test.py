@@ -54,22 +54,30 @@ def commands(block):
 
 
 class Server:
-    """gridstar-server with the sample maps, as scripts/run.sh starts it."""
+    """gridstar-server with the sample maps, as scripts/run.sh starts it, and
+    its HTTP/JSON port on a free port (`http` is 127.0.0.1:PORT)."""
 
     def __init__(self, tmp):
-        port_file = os.path.join(tmp, f"port.{time.monotonic_ns()}")
+        stamp = time.monotonic_ns()
+        port_file = os.path.join(tmp, f"port.{stamp}")
+        log = os.path.join(tmp, f"log.{stamp}")
         sample = os.path.join(ROOT, "data", "sample")
-        self.process = subprocess.Popen(
-            [os.path.join(BUILD, "server", "gridstar-server"), "--host=127.0.0.1", "--port=0",
-             "--metrics_port=0", "--workers=2", f"--port_file={port_file}",
-             f"--preload=dungeon={sample}/dungeon.map,terrain={sample}/terrain.pgm"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        with open(log, "w", encoding="utf-8") as err:
+            self.process = subprocess.Popen(
+                [os.path.join(BUILD, "server", "gridstar-server"), "--host=127.0.0.1",
+                 "--port=0", "--metrics_port=0", "--http_port=-1", "--workers=2",
+                 f"--port_file={port_file}",
+                 f"--preload=dungeon={sample}/dungeon.map,terrain={sample}/terrain.pgm"],
+                stdout=subprocess.DEVNULL, stderr=err)
         for _ in range(GENEROUS_S * 50):
             if os.path.exists(port_file) or self.process.poll() is not None:
                 break
             time.sleep(0.02)
         with open(port_file, encoding="ascii") as f:
             self.target = "127.0.0.1:" + f.read().strip()
+        # The port file is written after the start is logged.
+        with open(log, encoding="utf-8") as f:
+            self.http = "127.0.0.1:" + re.search(r"HTTP/JSON on :(\d+)", f.read()).group(1)
 
     def stop(self):
         self.process.kill()
@@ -164,6 +172,28 @@ class DocsTest(unittest.TestCase):
             finally:
                 server.stop()
         self.assertGreaterEqual(ran, 15)
+
+    def test_every_curl_line_answers_200_from_a_real_server(self):
+        ran = 0
+        for doc in documents():
+            server = Server(self.tmp)
+            try:
+                for block in blocks(read(doc), "sh"):
+                    for line in commands(block):
+                        if not line.startswith("curl "):
+                            continue
+                        with self.subTest(doc=doc, line=line):
+                            cmd = ("curl -w '\\n%{http_code}' --max-time 600 " +
+                                   line[len("curl "):].replace("localhost:8080", server.http))
+                            out = subprocess.run(cmd, shell=True, cwd=self.tmp,
+                                                 capture_output=True, text=True,
+                                                 timeout=GENEROUS_S)
+                            self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
+                            self.assertEqual(out.stdout.rsplit("\n", 1)[-1], "200", out.stdout)
+                            ran += 1
+            finally:
+                server.stop()
+        self.assertGreaterEqual(ran, 5)
 
     def test_readme_code_blocks_run(self):
         readme = read("README.md")

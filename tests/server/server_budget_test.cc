@@ -113,19 +113,7 @@ TEST(ServerLimitsTest, DeadlineGivesDeadlineExceededOrPartial) {
   // against that thread, which took over 300 s (and no server in this
   // process, hence not the ServerTest fixture).
   const int side = 3000;
-  std::string pgm = absl::StrCat("P5\n", side, " ", side, "\n255\n");
-  const size_t header = pgm.size();
-  pgm.resize(header + static_cast<size_t>(side) * side);
-  for (size_t i = 0; i < static_cast<size_t>(side) * side; ++i) {
-    const size_t x = i % side, y = i / side;
-    pgm[header + i] = static_cast<char>(1 + (x * 7 + y * 13 + x * y) % 9);
-  }
-  const std::string file =
-      absl::StrCat(::testing::TempDir(), "/big.", getpid(), ".pgm");
-  {
-    std::ofstream out(file, std::ios::binary);
-    out << pgm;
-  }
+  const std::string file = WriteTerrainPgm(side, "big");
   ServerProcess server(
       {absl::StrCat("--preload=big=", file), "--preload_landmarks=0"});
   ASSERT_TRUE(server.started());

@@ -115,6 +115,25 @@ inline std::vector<Cell> Unpack(
   return convert::UnpackCells(packed);
 }
 
+// Writes a `side` x `side` terrain PGM (costs 1..9 in a fixed pattern, no
+// wall) to a temporary file named after `name` and returns its path: a map
+// on which a Dijkstra search corner to corner expands every cell through the
+// open list (terrain leaves no ties to skip it), for tests that must pass a
+// deadline. Preloaded from the file, not sent (see ServerLimitsTest).
+inline std::string WriteTerrainPgm(int side, const std::string& name) {
+  std::string pgm = absl::StrCat("P5\n", side, " ", side, "\n255\n");
+  const size_t header = pgm.size();
+  pgm.resize(header + static_cast<size_t>(side) * side);
+  for (size_t i = 0; i < static_cast<size_t>(side) * side; ++i) {
+    const size_t x = i % side, y = i / side;
+    pgm[header + i] = static_cast<char>(1 + (x * 7 + y * 13 + x * y) % 9);
+  }
+  const std::string file =
+      absl::StrCat(::testing::TempDir(), "/", name, ".", getpid(), ".pgm");
+  std::ofstream(file, std::ios::binary) << pgm;
+  return file;
+}
+
 // One ComputeFlowField call.
 inline grpc::Status Field(v1::Pathfinding::Stub& stub, const std::string& map, Cell goal,
                    v1::FlowFieldResponse* out, double max_cost = 0) {
@@ -174,18 +193,19 @@ using testing::CoreAStarCost;
 using testing::Field;
 using testing::FreePort;
 using testing::GetMapWithCells;
+using testing::InProcessServer;
 using testing::MeasuredFastest;
 using testing::Path;
 using testing::ReadSample;
 using testing::Register;
 using testing::Scrape;
 using testing::ScrapeUntil;
-using testing::InProcessServer;
 using testing::ServerProcess;
 using testing::ServerTest;
 using testing::SetDeadline;
 using testing::Unpack;
 using testing::WaitFor;
+using testing::WriteTerrainPgm;
 }  // namespace server_suite
 
 }  // namespace gridstar::testing

@@ -1,0 +1,354 @@
+#include "http/http_gateway.h"
+
+#include <httplib.h>
+#include <openssl/ssl.h>
+
+#include <cstdio>
+#include <cstring>
+#include <future>
+#include <map>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/time/clock.h"
+#include "convert/convert.h"
+#include "google/protobuf/descriptor.h"
+#include "google/protobuf/dynamic_message.h"
+#include "google/protobuf/util/json_util.h"
+#include "gridstar/v1/gridstar.grpc.pb.h"
+#include "grpcpp/impl/client_unary_call.h"
+#include "grpcpp/impl/rpc_method.h"
+#include "prometheus/counter.h"
+#include "prometheus/histogram.h"
+
+namespace gridstar::server {
+namespace {
+
+constexpr absl::string_view kPrefix = "/gridstar.v1.Pathfinding/";
+
+}  // namespace
+
+int HttpGateway::HttpStatusOf(int grpc_code) {
+  // google.rpc.Code's HTTP mapping (Google's API design guide, "Errors").
+  static const int kStatus[] = {200, 499, 500, 400, 504, 404, 409, 403, 429,
+                                400, 409, 400, 501, 500, 503, 500, 401};
+  return grpc_code >= 0 && grpc_code <= 16 ? kStatus[grpc_code] : 500;
+}
+
+struct HttpGateway::State {
+  HttpOptions options;
+  std::shared_ptr<grpc::Channel> channel;
+  // Each unary method's path and its registration on the channel.
+  struct Method {
+    std::string path;
+    std::unique_ptr<grpc::internal::RpcMethod> rpc;
+  };
+  std::map<std::string, Method, std::less<>> methods;
+  std::unique_ptr<httplib::Server> http;
+  std::thread listener;
+  prometheus::Family<prometheus::Counter>* requests = nullptr;
+  prometheus::Family<prometheus::Histogram>* durations = nullptr;
+  std::string tls_error;  // Set by SetUpTls when the files do not load.
+
+  // One HTTP call's outcome, as written and counted.
+  struct Reply {
+    int status = 200;
+    std::string body;
+  };
+
+  static Reply Error(int http_status, int grpc_code,
+                     absl::string_view message) {
+    Reply r;
+    r.status = http_status;
+    r.body = absl::StrCat(
+        "{\"error\":{\"code\":", http_status,
+        ",\"message\":", convert::JsonQuote(message), ",\"status\":\"",
+        convert::CodeName(static_cast<grpc::StatusCode>(grpc_code)), "\"}}\n");
+    return r;
+  }
+  static Reply Error(int grpc_code, absl::string_view message) {
+    return Error(HttpStatusOf(grpc_code), grpc_code, message);
+  }
+
+  bool SetUpTls(SSL_CTX& ctx);
+  Reply Call(const httplib::Request& request,
+             const google::protobuf::MethodDescriptor* method);
+  void Serve(const httplib::Request& request, httplib::Response& response);
+  void Count(absl::string_view method, int status, double seconds);
+};
+
+void HttpGateway::State::Count(absl::string_view method, int status,
+                               double seconds) {
+  const std::map<std::string, std::string> labels = {
+      {"method", std::string(method)}, {"code", absl::StrCat(status)}};
+  requests->Add(labels).Increment();
+  static const prometheus::Histogram::BucketBoundaries kBuckets = {
+      0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05,
+      0.1,    0.25,    0.5,    1,     2.5,    5,     10,   30};
+  durations->Add({{"method", std::string(method)}}, kBuckets).Observe(seconds);
+}
+
+HttpGateway::State::Reply HttpGateway::State::Call(
+    const httplib::Request& http_request,
+    const google::protobuf::MethodDescriptor* method) {
+  absl::string_view body = http_request.body;
+  if (absl::StripAsciiWhitespace(body).empty()) body = "{}";
+  google::protobuf::DynamicMessageFactory factory;
+  factory.SetDelegateToGeneratedFactory(true);
+  std::unique_ptr<google::protobuf::Message> request(
+      factory.GetPrototype(method->input_type())->New());
+  std::unique_ptr<google::protobuf::Message> response(
+      factory.GetPrototype(method->output_type())->New());
+  google::protobuf::util::JsonParseOptions parse;
+  parse.ignore_unknown_fields = false;
+  if (auto s = google::protobuf::util::JsonStringToMessage(
+          google::protobuf::StringPiece(body.data(), body.size()),
+          request.get(), parse);
+      !s.ok()) {
+    return Error(3, absl::StrCat("body: not a ", method->input_type()->name(),
+                                 " in JSON: ", s.message().as_string()));
+  }
+
+  // The deadline: the header, else the query parameter, else the most.
+  absl::Duration timeout = options.max_call_time;
+  std::string given;
+  const char* field = "X-Server-Timeout";
+  if (http_request.has_header("X-Server-Timeout")) {
+    given = http_request.get_header_value("X-Server-Timeout");
+  } else if (http_request.has_param("timeout")) {
+    given = http_request.get_param_value("timeout");
+    field = "timeout";
+  }
+  if (http_request.has_header("X-Server-Timeout") ||
+      http_request.has_param("timeout")) {
+    double seconds = 0;
+    if (!absl::SimpleAtod(given, &seconds) || !(seconds > 0)) {
+      return Error(3, absl::StrCat(field, ": '", given,
+                                   "' is not a positive number of seconds"));
+    }
+    timeout = std::min(timeout, absl::Seconds(seconds));
+  }
+
+  grpc::ClientContext context;
+  context.set_deadline(absl::ToChronoTime(absl::Now() + timeout));
+  if (http_request.has_header("Authorization")) {
+    context.AddMetadata("authorization",
+                        http_request.get_header_value("Authorization"));
+  }
+  // A blocking call: this thread drives it (no hand-off to a callback
+  // thread and back), as generated stubs do.
+  const Method& m = methods.find(method->name())->second;
+  const grpc::Status status =
+      grpc::internal::BlockingUnaryCall<google::protobuf::Message,
+                                        google::protobuf::Message>(
+          channel.get(), *m.rpc, &context, *request, response.get());
+  if (!status.ok()) {
+    return Error(status.error_code(), status.error_message());
+  }
+  google::protobuf::util::JsonPrintOptions print;
+  print.always_print_primitive_fields = true;
+  Reply r;
+  if (auto s = google::protobuf::util::MessageToJsonString(*response, &r.body,
+                                                           print);
+      !s.ok()) {
+    return Error(13, absl::StrCat("the answer could not be written as JSON: ",
+                                  s.message().as_string()));
+  }
+  r.body += "\n";
+  return r;
+}
+
+void HttpGateway::State::Serve(const httplib::Request& request,
+                               httplib::Response& response) {
+  const absl::Time begin = absl::Now();
+  static const google::protobuf::ServiceDescriptor* const service =
+      google::protobuf::DescriptorPool::generated_pool()->FindServiceByName(
+          v1::Pathfinding::service_full_name());
+  const std::string name =
+      request.matches.size() > 1 ? request.matches[1].str() : "";
+  const google::protobuf::MethodDescriptor* method =
+      service->FindMethodByName(name);
+  Reply reply;
+  if (method == nullptr) {
+    std::vector<std::string> unary;
+    for (int i = 0; i < service->method_count(); ++i) {
+      const auto* m = service->method(i);
+      if (!m->client_streaming() && !m->server_streaming()) {
+        unary.push_back(m->name());
+      }
+    }
+    reply =
+        Error(5, absl::StrCat("no method '", name, "' in ",
+                              service->full_name(), " (POST ", kPrefix,
+                              "<Method>: ", absl::StrJoin(unary, ", "), ")"));
+  } else if (request.method != "POST") {
+    reply = Error(405, 12,
+                  absl::StrCat(request.method, " ", request.path,
+                               ": calls are POST, the request as JSON in the "
+                               "body"));
+    response.set_header("Allow", "POST");
+  } else if (method->client_streaming() || method->server_streaming()) {
+    reply = Error(
+        12, absl::StrCat(method->name(),
+                         " is a stream, served on the gRPC port only; over "
+                         "HTTP ",
+                         method->name() == "FindPathsStream"
+                             ? "send the queries as one FindPaths batch"
+                             : "poll FindPath (or use a gRPC client)"));
+  } else {
+    reply = Call(request, method);
+  }
+  response.status = reply.status;
+  response.set_header("Cache-Control", "no-store");
+  response.set_content(std::move(reply.body), "application/json");
+  Count(method != nullptr ? method->name() : "unknown", reply.status,
+        absl::ToDoubleSeconds(absl::Now() - begin));
+}
+
+bool HttpGateway::State::SetUpTls(SSL_CTX& ctx) {
+  const TlsFiles& tls = options.tls;
+  if (SSL_CTX_use_certificate_chain_file(&ctx, tls.cert.c_str()) != 1) {
+    tls_error = absl::StrCat("--tls_cert: ", tls.cert,
+                             " is not a PEM certificate chain");
+    return false;
+  }
+  if (SSL_CTX_use_PrivateKey_file(&ctx, tls.key.c_str(), SSL_FILETYPE_PEM) !=
+          1 ||
+      SSL_CTX_check_private_key(&ctx) != 1) {
+    tls_error = absl::StrCat("--tls_key: ", tls.key,
+                             " is not the PEM key of --tls_cert");
+    return false;
+  }
+  if (!tls.client_ca.empty()) {
+    if (SSL_CTX_load_verify_locations(&ctx, tls.client_ca.c_str(), nullptr) !=
+        1) {
+      tls_error = absl::StrCat("--tls_client_ca: ", tls.client_ca,
+                               " is not a PEM certificate");
+      return false;
+    }
+    SSL_CTX_set_verify(&ctx, SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT,
+                       nullptr);
+  }
+  return true;
+}
+
+absl::StatusOr<std::unique_ptr<HttpGateway>> HttpGateway::Start(
+    const HttpOptions& options, std::shared_ptr<grpc::Channel> channel,
+    prometheus::Registry* metrics) {
+  auto state = std::make_unique<State>();
+  State* st = state.get();
+  st->options = options;
+  st->channel = std::move(channel);
+  {
+    const google::protobuf::ServiceDescriptor* service =
+        google::protobuf::DescriptorPool::generated_pool()->FindServiceByName(
+            v1::Pathfinding::service_full_name());
+    for (int i = 0; i < service->method_count(); ++i) {
+      const google::protobuf::MethodDescriptor* m = service->method(i);
+      if (m->client_streaming() || m->server_streaming()) continue;
+      State::Method& entry = st->methods[m->name()];
+      entry.path = absl::StrCat(kPrefix, m->name());
+      entry.rpc = std::make_unique<grpc::internal::RpcMethod>(
+          entry.path.c_str(), grpc::internal::RpcMethod::NORMAL_RPC,
+          st->channel);
+    }
+  }
+  st->requests = &prometheus::BuildCounter()
+                      .Name("gridstar_http_requests_total")
+                      .Help(
+                          "HTTP/JSON calls by method and HTTP status (each "
+                          "also counts as its RPC in "
+                          "gridstar_requests_total)")
+                      .Register(*metrics);
+  st->durations = &prometheus::BuildHistogram()
+                       .Name("gridstar_http_request_duration_seconds")
+                       .Help(
+                           "Wall time of HTTP/JSON calls by method, from "
+                           "the request read to the answer made")
+                       .Register(*metrics);
+  const bool tls = !options.tls.cert.empty();
+  if (tls) {
+    st->http = std::make_unique<httplib::SSLServer>(
+        [st](SSL_CTX& ctx) { return st->SetUpTls(ctx); });
+  } else {
+    st->http = std::make_unique<httplib::Server>();
+  }
+  if (!st->http->is_valid()) {
+    return absl::InvalidArgumentError(
+        st->tls_error.empty() ? "--tls_cert: OpenSSL refused the TLS setup"
+                              : st->tls_error);
+  }
+  const int threads = std::max(2, options.threads);
+  st->http->new_task_queue = [threads] {
+    return new httplib::ThreadPool(static_cast<size_t>(threads));
+  };
+  st->http->set_payload_max_length(options.max_body_bytes);
+  st->http->set_keep_alive_max_count(100000);
+  st->http->set_tcp_nodelay(true);
+  const std::string route =
+      absl::StrCat("/gridstar\\.v1\\.Pathfinding/([A-Za-z0-9_]*)");
+  auto serve = [st](const httplib::Request& q, httplib::Response& r) {
+    st->Serve(q, r);
+  };
+  st->http->Post(route, serve);
+  st->http->Get(route, serve);
+  st->http->Put(route, serve);
+  st->http->Delete(route, serve);
+  st->http->Patch(route, serve);
+  // What the library answers itself (no route, a body over the limit, a
+  // request that does not parse) gets the same JSON error body.
+  st->http->set_error_handler([st](const httplib::Request& q,
+                                   httplib::Response& r) {
+    if (!r.body.empty()) return;
+    const int code = r.status == 413   ? 8
+                     : r.status == 404 ? 5
+                     : r.status >= 500 ? 13
+                                       : 3;
+    std::string message =
+        r.status == 413 ? absl::StrCat("body: more than the server's limit of ",
+                                       st->options.max_body_bytes,
+                                       " bytes (--max_message_bytes)")
+        : r.status == 404
+            ? absl::StrCat("no route ", q.path, " (POST ", kPrefix, "<Method>)")
+            : absl::StrCat("the request could not be read (HTTP ", r.status,
+                           ")");
+    const int status = r.status == 413 ? HttpStatusOf(code) : r.status;
+    State::Reply reply = State::Error(status, code, message);
+    r.status = status;
+    r.set_content(std::move(reply.body), "application/json");
+  });
+  int port = 0;
+  if (options.port < 0) {
+    port = st->http->bind_to_any_port(options.host);
+  } else if (st->http->bind_to_port(options.host, options.port)) {
+    port = options.port;
+  }
+  if (port <= 0) {
+    return absl::UnavailableError(
+        absl::StrCat("--http_port: cannot listen on ", options.host, ":",
+                     options.port, " (is another process using the port?)"));
+  }
+  httplib::Server* server = st->http.get();
+  st->listener = std::thread([server] { server->listen_after_bind(); });
+  auto gateway =
+      std::unique_ptr<HttpGateway>(new HttpGateway(std::move(state)));
+  gateway->port_ = port;
+  gateway->tls_ = tls;
+  return gateway;
+}
+
+HttpGateway::HttpGateway(std::unique_ptr<State> state)
+    : state_(std::move(state)) {}
+
+HttpGateway::~HttpGateway() {
+  state_->http->stop();
+  if (state_->listener.joinable()) state_->listener.join();
+}
+
+}  // namespace gridstar::server

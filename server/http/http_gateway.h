@@ -1,0 +1,86 @@
+// HttpGateway: the service's unary RPCs over HTTP/1.1 with protobuf's JSON
+// mapping, on a port of its own (--http_port), served by cpp-httplib. (Not
+// civetweb, which serves /metrics: Debian's civetweb 1.15 looks up OpenSSL
+// 1.1's SSL_get_peer_certificate in OpenSSL 3 at run time, gets null, and
+// crashes on the first HTTPS connection.)
+//
+//   POST /gridstar.v1.Pathfinding/<Method>   body: the request as JSON
+//
+// A call goes to the same service through the server's in-process gRPC
+// channel, so it meets the same validation, limits, keys (the
+// `Authorization: Bearer <token>` header) and deadlines (the
+// `X-Server-Timeout` header or the `timeout` query parameter, in seconds;
+// else the server's --max_search_time) as a gRPC call. Requests are read
+// with field names in lowerCamelCase or as the proto spells them, enums by
+// name or number; answers are written in lowerCamelCase with every field,
+// 64-bit integers as strings (the proto3 JSON mapping). A failure answers the
+// HTTP status Google's API design guide maps its gRPC code to, with a body
+// {"error": {"code": <http status>, "message": "...", "status": "<CODE>"}}.
+// Streaming methods are not served here (501, naming the unary method to
+// use instead).
+//
+// With --tls_cert and --tls_key the port speaks HTTPS with the same
+// certificate (and with --tls_client_ca requires client certificates).
+//
+// Thread-safety: each connection is served on one of the gateway's threads;
+// the gateway keeps no state between calls besides its metrics.
+#ifndef GRIDSTAR_SERVER_HTTP_HTTP_GATEWAY_H_
+#define GRIDSTAR_SERVER_HTTP_HTTP_GATEWAY_H_
+
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/time/time.h"
+#include "auth/tls.h"
+#include "grpcpp/channel.h"
+#include "prometheus/registry.h"
+
+namespace gridstar::server {
+
+struct HttpOptions {
+  std::string host = "0.0.0.0";
+  int port = 0;  // REQUIRES: not 0 (off is the caller's); -1 = a free one.
+  TlsFiles tls;
+  // The largest request body read; a larger one answers 429
+  // RESOURCE_EXHAUSTED (the gRPC port's --max_message_bytes).
+  size_t max_body_bytes = 80 << 20;
+  // A call's deadline when the request names none, and the most it may
+  // name (--max_search_time).
+  absl::Duration max_call_time = absl::Seconds(30);
+  // Connections served at once (a connection kept alive holds its thread
+  // until it has been idle for 5 s).
+  int threads = 16;
+};
+
+class HttpGateway {
+ public:
+  // Starts serving; `channel` reaches the service (Server's in-process
+  // channel). Unavailable when the port cannot be opened, InvalidArgument
+  // for TLS files OpenSSL cannot use (naming the flag).
+  static absl::StatusOr<std::unique_ptr<HttpGateway>> Start(
+      const HttpOptions& options, std::shared_ptr<grpc::Channel> channel,
+      prometheus::Registry* metrics);
+  // Stops accepting and waits for the calls being served.
+  ~HttpGateway();
+  HttpGateway(const HttpGateway&) = delete;
+  HttpGateway& operator=(const HttpGateway&) = delete;
+
+  int port() const { return port_; }
+  bool tls() const { return tls_; }
+
+  // The HTTP status Google's API design guide gives gRPC code `code`.
+  static int HttpStatusOf(int grpc_code);
+
+ private:
+  struct State;
+  explicit HttpGateway(std::unique_ptr<State> state);
+  std::unique_ptr<State> state_;
+  int port_ = 0;
+  bool tls_ = false;
+};
+
+}  // namespace gridstar::server
+
+#endif  // GRIDSTAR_SERVER_HTTP_HTTP_GATEWAY_H_
