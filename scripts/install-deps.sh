@@ -28,7 +28,7 @@ build_packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   prometheus-cpp-dev
-  libcpp-httplib-dev libssl-dev libcurl4-openssl-dev
+  libcpp-httplib-dev libssl-dev libcurl4-openssl-dev nlohmann-json3-dev
   libhiredis-dev
   libpng-dev
   clang-14 libclang-rt-14-dev

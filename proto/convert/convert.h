@@ -106,9 +106,9 @@ absl::Status FromGrpcStatus(const grpc::Status& status);
 // "OK", "INVALID_ARGUMENT", ...: the label of a code in metrics.
 std::string CodeName(grpc::StatusCode code);
 
-// `text` as a JSON string literal (RFC 8259: quotes, backslashes and control
-// characters escaped, the rest as given): for the error bodies the CLI's
-// --json and the HTTP port write by hand.
+// `text` as a JSON string literal, escaped as protobuf's JSON writer
+// escapes (AppendJsonString): for the error bodies the CLI's --json and the
+// HTTP port write by hand.
 std::string JsonQuote(absl::string_view text);
 
 }  // namespace gridstar::convert

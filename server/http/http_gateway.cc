@@ -3,34 +3,64 @@
 #include <httplib.h>
 #include <openssl/ssl.h>
 
+#include <atomic>
+#include <condition_variable>
 #include <cstdio>
 #include <cstring>
-#include <future>
 #include <map>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/synchronization/notification.h"
 #include "absl/time/clock.h"
 #include "convert/convert.h"
+#include "convert/json_codec.h"
 #include "google/protobuf/descriptor.h"
-#include "google/protobuf/dynamic_message.h"
-#include "google/protobuf/util/json_util.h"
 #include "gridstar/v1/gridstar.grpc.pb.h"
-#include "grpcpp/impl/client_unary_call.h"
-#include "grpcpp/impl/rpc_method.h"
 #include "prometheus/counter.h"
 #include "prometheus/histogram.h"
+#include "rpc/calls.h"
+#include "rpc/service.h"
 
 namespace gridstar::server {
 namespace {
 
 constexpr absl::string_view kPrefix = "/gridstar.v1.Pathfinding/";
+
+// A call of the service made over HTTP: its handler runs on the gateway's
+// thread (or hands it to a worker), and Wait blocks until it is done.
+class HttpCall final : public Call {
+ public:
+  HttpCall(Metrics* metrics, absl::string_view method, absl::Time deadline,
+           absl::optional<absl::string_view> authorization)
+      : Call(metrics, method, deadline, authorization) {}
+
+  void Done(const absl::Status& s) override {
+    status_ = s;
+    Record(static_cast<int>(s.code()));
+    done_.Notify();  // The last touch: Wait may return and end the call.
+  }
+  void SayStoreShared() override { store_shared_.store(true); }
+
+  const absl::Status& Wait() {
+    done_.WaitForNotification();
+    return status_;
+  }
+  bool store_shared() const { return store_shared_.load(); }
+
+ private:
+  absl::Status status_;
+  std::atomic<bool> store_shared_{false};
+  absl::Notification done_;
+};
 
 }  // namespace
 
@@ -43,13 +73,11 @@ int HttpGateway::HttpStatusOf(int grpc_code) {
 
 struct HttpGateway::State {
   HttpOptions options;
-  std::shared_ptr<grpc::Channel> channel;
-  // Each unary method's path and its registration on the channel.
-  struct Method {
-    std::string path;
-    std::unique_ptr<grpc::internal::RpcMethod> rpc;
-  };
-  std::map<std::string, Method, std::less<>> methods;
+  PathfindingService* service = nullptr;
+  // The calls being served (Shutdown cancels what is left after the grace).
+  std::mutex mu;
+  std::condition_variable idle;
+  absl::flat_hash_set<Call*> calls ABSL_GUARDED_BY(mu);
   std::unique_ptr<httplib::Server> http;
   std::thread listener;
   prometheus::Family<prometheus::Counter>* requests = nullptr;
@@ -60,6 +88,7 @@ struct HttpGateway::State {
   struct Reply {
     int status = 200;
     std::string body;
+    bool store_shared = false;  // The kStoreHeader answer header.
   };
 
   static Reply Error(int http_status, int grpc_code,
@@ -77,8 +106,8 @@ struct HttpGateway::State {
   }
 
   bool SetUpTls(SSL_CTX& ctx);
-  Reply Call(const httplib::Request& request,
-             const google::protobuf::MethodDescriptor* method);
+  Reply Handle(const httplib::Request& request,
+               const google::protobuf::MethodDescriptor* method);
   void Serve(const httplib::Request& request, httplib::Response& response);
   void Count(absl::string_view method, int status, double seconds);
 };
@@ -94,25 +123,20 @@ void HttpGateway::State::Count(absl::string_view method, int status,
   durations->Add({{"method", std::string(method)}}, kBuckets).Observe(seconds);
 }
 
-HttpGateway::State::Reply HttpGateway::State::Call(
+HttpGateway::State::Reply HttpGateway::State::Handle(
     const httplib::Request& http_request,
     const google::protobuf::MethodDescriptor* method) {
   absl::string_view body = http_request.body;
   if (absl::StripAsciiWhitespace(body).empty()) body = "{}";
-  google::protobuf::DynamicMessageFactory factory;
-  factory.SetDelegateToGeneratedFactory(true);
+  google::protobuf::MessageFactory* factory =
+      google::protobuf::MessageFactory::generated_factory();
   std::unique_ptr<google::protobuf::Message> request(
-      factory.GetPrototype(method->input_type())->New());
+      factory->GetPrototype(method->input_type())->New());
   std::unique_ptr<google::protobuf::Message> response(
-      factory.GetPrototype(method->output_type())->New());
-  google::protobuf::util::JsonParseOptions parse;
-  parse.ignore_unknown_fields = false;
-  if (auto s = google::protobuf::util::JsonStringToMessage(
-          google::protobuf::StringPiece(body.data(), body.size()),
-          request.get(), parse);
-      !s.ok()) {
+      factory->GetPrototype(method->output_type())->New());
+  if (absl::Status s = convert::JsonToMessage(body, request.get()); !s.ok()) {
     return Error(3, absl::StrCat("body: not a ", method->input_type()->name(),
-                                 " in JSON: ", s.message().as_string()));
+                                 " in JSON: ", s.message()));
   }
 
   // The deadline: the header, else the query parameter, else the most.
@@ -135,57 +159,60 @@ HttpGateway::State::Reply HttpGateway::State::Call(
     timeout = std::min(timeout, absl::Seconds(seconds));
   }
 
-  grpc::ClientContext context;
-  context.set_deadline(absl::ToChronoTime(absl::Now() + timeout));
-  if (http_request.has_header("Authorization")) {
-    context.AddMetadata("authorization",
-                        http_request.get_header_value("Authorization"));
+  const bool timed = http_request.has_header("X-Server-Timeout") ||
+                     http_request.has_param("timeout");
+  const std::string authorization =
+      http_request.get_header_value("Authorization");
+  HttpCall call(service->metrics(), method->name(),
+                timed ? absl::Now() + timeout : absl::InfiniteFuture(),
+                http_request.has_header("Authorization")
+                    ? absl::optional<absl::string_view>(authorization)
+                    : absl::nullopt);
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    calls.insert(&call);
   }
-  // A blocking call: this thread drives it (no hand-off to a callback
-  // thread and back), as generated stubs do.
-  const Method& m = methods.find(method->name())->second;
-  const grpc::Status status =
-      grpc::internal::BlockingUnaryCall<google::protobuf::Message,
-                                        google::protobuf::Message>(
-          channel.get(), *m.rpc, &context, *request, response.get());
+  service->ServeUnary(method->name(), &call, *request, response.get());
+  const absl::Status status = call.Wait();
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    calls.erase(&call);
+    if (calls.empty()) idle.notify_all();
+  }
   if (!status.ok()) {
-    return Error(status.error_code(), status.error_message());
+    Reply r = Error(static_cast<int>(status.code()), status.message());
+    r.store_shared = call.store_shared();
+    return r;
   }
-  google::protobuf::util::JsonPrintOptions print;
-  print.always_print_primitive_fields = true;
   Reply r;
-  if (auto s = google::protobuf::util::MessageToJsonString(*response, &r.body,
-                                                           print);
-      !s.ok()) {
-    return Error(13, absl::StrCat("the answer could not be written as JSON: ",
-                                  s.message().as_string()));
-  }
+  convert::MessageToJson(*response, &r.body);
   r.body += "\n";
+  r.store_shared = call.store_shared();
   return r;
 }
 
 void HttpGateway::State::Serve(const httplib::Request& request,
                                httplib::Response& response) {
   const absl::Time begin = absl::Now();
-  static const google::protobuf::ServiceDescriptor* const service =
+  static const google::protobuf::ServiceDescriptor* const api =
       google::protobuf::DescriptorPool::generated_pool()->FindServiceByName(
           v1::Pathfinding::service_full_name());
   const std::string name =
       request.matches.size() > 1 ? request.matches[1].str() : "";
   const google::protobuf::MethodDescriptor* method =
-      service->FindMethodByName(name);
+      api->FindMethodByName(name);
   Reply reply;
   if (method == nullptr) {
     std::vector<std::string> unary;
-    for (int i = 0; i < service->method_count(); ++i) {
-      const auto* m = service->method(i);
+    for (int i = 0; i < api->method_count(); ++i) {
+      const auto* m = api->method(i);
       if (!m->client_streaming() && !m->server_streaming()) {
         unary.push_back(m->name());
       }
     }
     reply =
-        Error(5, absl::StrCat("no method '", name, "' in ",
-                              service->full_name(), " (POST ", kPrefix,
+        Error(5, absl::StrCat("no method '", name, "' in ", api->full_name(),
+                              " (POST ", kPrefix,
                               "<Method>: ", absl::StrJoin(unary, ", "), ")"));
   } else if (request.method != "POST") {
     reply = Error(405, 12,
@@ -202,10 +229,11 @@ void HttpGateway::State::Serve(const httplib::Request& request,
                              ? "send the queries as one FindPaths batch"
                              : "poll FindPath (or use a gRPC client)"));
   } else {
-    reply = Call(request, method);
+    reply = Handle(request, method);
   }
   response.status = reply.status;
   response.set_header("Cache-Control", "no-store");
+  if (reply.store_shared) response.set_header(kStoreHeader, "shared");
   response.set_content(std::move(reply.body), "application/json");
   Count(method != nullptr ? method->name() : "unknown", reply.status,
         absl::ToDoubleSeconds(absl::Now() - begin));
@@ -239,26 +267,12 @@ bool HttpGateway::State::SetUpTls(SSL_CTX& ctx) {
 }
 
 absl::StatusOr<std::unique_ptr<HttpGateway>> HttpGateway::Start(
-    const HttpOptions& options, std::shared_ptr<grpc::Channel> channel,
+    const HttpOptions& options, PathfindingService* service,
     prometheus::Registry* metrics) {
   auto state = std::make_unique<State>();
   State* st = state.get();
   st->options = options;
-  st->channel = std::move(channel);
-  {
-    const google::protobuf::ServiceDescriptor* service =
-        google::protobuf::DescriptorPool::generated_pool()->FindServiceByName(
-            v1::Pathfinding::service_full_name());
-    for (int i = 0; i < service->method_count(); ++i) {
-      const google::protobuf::MethodDescriptor* m = service->method(i);
-      if (m->client_streaming() || m->server_streaming()) continue;
-      State::Method& entry = st->methods[m->name()];
-      entry.path = absl::StrCat(kPrefix, m->name());
-      entry.rpc = std::make_unique<grpc::internal::RpcMethod>(
-          entry.path.c_str(), grpc::internal::RpcMethod::NORMAL_RPC,
-          st->channel);
-    }
-  }
+  st->service = service;
   st->requests = &prometheus::BuildCounter()
                       .Name("gridstar_http_requests_total")
                       .Help(
@@ -346,9 +360,21 @@ absl::StatusOr<std::unique_ptr<HttpGateway>> HttpGateway::Start(
 HttpGateway::HttpGateway(std::unique_ptr<State> state)
     : state_(std::move(state)) {}
 
-HttpGateway::~HttpGateway() {
-  state_->http->stop();
-  if (state_->listener.joinable()) state_->listener.join();
+void HttpGateway::Shutdown(absl::Time deadline) {
+  State& st = *state_;
+  if (st.listener.joinable()) {
+    {
+      std::unique_lock<std::mutex> lock(st.mu);
+      st.idle.wait_until(lock, absl::ToChronoTime(deadline),
+                         [&st] { return st.calls.empty(); });
+      // What is left after the grace is cancelled (its searches stop).
+      for (Call* call : st.calls) call->cancelled()->store(true);
+    }
+    st.http->stop();
+    st.listener.join();
+  }
 }
+
+HttpGateway::~HttpGateway() { Shutdown(absl::Now()); }
 
 }  // namespace gridstar::server

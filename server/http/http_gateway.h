@@ -6,9 +6,10 @@
 //
 //   POST /gridstar.v1.Pathfinding/<Method>   body: the request as JSON
 //
-// A call goes to the same service through the server's in-process gRPC
-// channel, so it meets the same validation, limits, keys (the
-// `Authorization: Bearer <token>` header) and deadlines (the
+// A call goes to the same handler as a gRPC call (PathfindingService::
+// ServeUnary, on the gateway's thread), so it meets the same validation,
+// limits, keys (the `Authorization: Bearer <token>` header), metrics
+// (gridstar_requests_total counts it as its RPC) and deadlines (the
 // `X-Server-Timeout` header or the `timeout` query parameter, in seconds;
 // else the server's --max_search_time) as a gRPC call. Requests are read
 // with field names in lowerCamelCase or as the proto spells them, enums by
@@ -34,8 +35,8 @@
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "auth/tls.h"
-#include "grpcpp/channel.h"
 #include "prometheus/registry.h"
+#include "rpc/service.h"
 
 namespace gridstar::server {
 
@@ -56,13 +57,16 @@ struct HttpOptions {
 
 class HttpGateway {
  public:
-  // Starts serving; `channel` reaches the service (Server's in-process
-  // channel). Unavailable when the port cannot be opened, InvalidArgument
-  // for TLS files OpenSSL cannot use (naming the flag).
+  // Starts serving `service`'s unary methods. Unavailable when the port
+  // cannot be opened, InvalidArgument for TLS files OpenSSL cannot use
+  // (naming the flag). REQUIRES: `service` outlives the gateway.
   static absl::StatusOr<std::unique_ptr<HttpGateway>> Start(
-      const HttpOptions& options, std::shared_ptr<grpc::Channel> channel,
+      const HttpOptions& options, PathfindingService* service,
       prometheus::Registry* metrics);
-  // Stops accepting and waits for the calls being served.
+  // Waits until `deadline` for the calls being served, cancels the rest,
+  // and stops (the port closed, every thread joined). Idempotent.
+  void Shutdown(absl::Time deadline);
+  // Shutdown(now).
   ~HttpGateway();
   HttpGateway(const HttpGateway&) = delete;
   HttpGateway& operator=(const HttpGateway&) = delete;

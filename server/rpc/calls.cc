@@ -9,21 +9,51 @@
 
 namespace gridstar::server {
 
-UnaryCall::UnaryCall(Metrics* metrics, absl::string_view method)
+Call::Call(Metrics* metrics, absl::string_view method, absl::Time deadline,
+           absl::optional<absl::string_view> authorization)
     : metrics_(metrics),
       method_(method),
       start_(absl::Now()),
+      deadline_(deadline),
+      authorization_(authorization),
       cancelled_(std::make_shared<std::atomic<bool>>(false)) {
   metrics_->RequestStarted();
 }
 
-void UnaryCall::Done(const grpc::Status& s) {
-  metrics_->Request(method_, static_cast<int>(s.error_code()),
+void Call::Record(int grpc_code) {
+  metrics_->Request(method_, grpc_code,
                     absl::ToDoubleSeconds(absl::Now() - start_));
-  Finish(s);
 }
 
-void UnaryCall::Done(const absl::Status& s) { Done(convert::ToGrpcStatus(s)); }
+namespace {
+
+absl::Time DeadlineOf(const grpc::CallbackServerContext* ctx) {
+  const auto d = ctx->deadline();
+  if (d == std::chrono::system_clock::time_point::max()) {
+    return absl::InfiniteFuture();
+  }
+  return absl::FromChrono(d);
+}
+
+}  // namespace
+
+UnaryCall::UnaryCall(Metrics* metrics, absl::string_view method,
+                     grpc::CallbackServerContext* ctx)
+    : Call(metrics, method, DeadlineOf(ctx), AuthorizationOf(ctx)), ctx_(ctx) {}
+
+void UnaryCall::Done(const absl::Status& s) {
+  const grpc::Status status = convert::ToGrpcStatus(s);
+  Record(static_cast<int>(status.error_code()));
+  Finish(status);
+}
+
+void UnaryCall::SayStoreShared() {
+  ctx_->AddInitialMetadata(kStoreHeader, "shared");
+}
+
+absl::Time CallDeadline(const Call& call, absl::Duration max_search_time) {
+  return std::min(absl::Now() + max_search_time, call.deadline());
+}
 
 absl::Time CallDeadline(const grpc::CallbackServerContext* ctx,
                         absl::Duration max_search_time) {
@@ -36,7 +66,7 @@ absl::Time CallDeadline(const grpc::CallbackServerContext* ctx,
 std::shared_ptr<const MapSnapshot> SnapshotOrFinish(MapRegistry& registry,
                                                     absl::string_view field,
                                                     const std::string& id,
-                                                    UnaryCall* call) {
+                                                    Call* call) {
   absl::StatusOr<std::shared_ptr<const MapSnapshot>> snapshot =
       registry.FindOrLoad(id);
   if (!snapshot.ok()) {

@@ -24,18 +24,61 @@
 
 namespace gridstar::server {
 
-class UnaryCall : public grpc::ServerUnaryReactor {
- public:
-  UnaryCall(Metrics* metrics, absl::string_view method);
+// The header (gRPC initial metadata, an HTTP response header) by which a
+// server on a shared store says so (the C++ client's gridstar::kStoreHeader).
+inline constexpr char kStoreHeader[] = "x-gridstar-store";
 
-  // Finishes the call with `s` and records it.
-  void Done(const grpc::Status& s);
-  void Done(const absl::Status& s);
+// One unary call of the service, whatever carried it: gRPC (UnaryCall
+// below) or the HTTP/JSON port (http/http_gateway.cc). The handlers
+// (PathfindingService::Serve*) see only this.
+class Call {
+ public:
+  virtual ~Call() = default;
+  Call(const Call&) = delete;
+  Call& operator=(const Call&) = delete;
+
+  // Finishes the call with `s` and records it (gridstar_requests_total and
+  // the duration, by method and code). Exactly once; the call may be gone
+  // when it returns.
+  virtual void Done(const absl::Status& s) = 0;
+  // Tells the caller that this server is on a shared store (kStoreHeader,
+  // before anything else is sent).
+  virtual void SayStoreShared() = 0;
 
   const CancelFlag& cancelled() const { return cancelled_; }
   const std::string& method() const { return method_; }
+  // The caller's deadline; InfiniteFuture when it gave none.
+  absl::Time deadline() const { return deadline_; }
+  // The caller's `authorization` (metadata or header), nullopt when none.
+  // Valid while the handler that received the call runs.
+  absl::optional<absl::string_view> authorization() const {
+    return authorization_;
+  }
 
-  void OnCancel() override { cancelled_->store(true); }
+ protected:
+  Call(Metrics* metrics, absl::string_view method, absl::Time deadline,
+       absl::optional<absl::string_view> authorization);
+  // Records the outcome (Done's metrics).
+  void Record(int grpc_code);
+
+ private:
+  Metrics* const metrics_;
+  const std::string method_;
+  const absl::Time start_;
+  const absl::Time deadline_;
+  const absl::optional<absl::string_view> authorization_;
+  const CancelFlag cancelled_;
+};
+
+class UnaryCall : public grpc::ServerUnaryReactor, public Call {
+ public:
+  UnaryCall(Metrics* metrics, absl::string_view method,
+            grpc::CallbackServerContext* ctx);
+
+  void Done(const absl::Status& s) override;
+  void SayStoreShared() override;
+
+  void OnCancel() override { cancelled()->store(true); }
   void OnDone() override { delete this; }
   // Both reactions above are trivial and never block (an atomic store, a
   // delete), so gRPC may run them on the thread that completes the call.
@@ -48,13 +91,11 @@ class UnaryCall : public grpc::ServerUnaryReactor {
   bool InternalInlineable() override { return true; }
 
  private:
-  Metrics* const metrics_;
-  const std::string method_;
-  const absl::Time start_;
-  const CancelFlag cancelled_;
+  grpc::CallbackServerContext* const ctx_;
 };
 
 // The call's deadline, capped by the server's budget for one call.
+absl::Time CallDeadline(const Call& call, absl::Duration max_search_time);
 absl::Time CallDeadline(const grpc::CallbackServerContext* ctx,
                         absl::Duration max_search_time);
 
@@ -63,7 +104,7 @@ absl::Time CallDeadline(const grpc::CallbackServerContext* ctx,
 std::shared_ptr<const MapSnapshot> SnapshotOrFinish(MapRegistry& registry,
                                                     absl::string_view field,
                                                     const std::string& id,
-                                                    UnaryCall* call);
+                                                    Call* call);
 
 // The call's `authorization` metadata value, nullopt when it has none.
 absl::optional<absl::string_view> AuthorizationOf(

@@ -4,6 +4,8 @@
 
 #include "rpc/service.h"
 
+#include <utility>
+
 namespace gridstar::server {
 
 PathfindingService::PathfindingService(MapRegistry* registry, Scheduler* search,
@@ -46,13 +48,120 @@ absl::Status PathfindingService::Authorize(
   return options_.access->Authorize(AuthorizationOf(ctx), need, method);
 }
 
-bool PathfindingService::Admit(grpc::CallbackServerContext* ctx,
-                               AccessLevel need, UnaryCall* call) const {
-  if (registry_->shared_store())
-    ctx->AddInitialMetadata("x-gridstar-store", "shared");
-  absl::Status s = Authorize(ctx, need, call->method());
+bool PathfindingService::Admit(Call* call, AccessLevel need) const {
+  if (registry_->shared_store()) call->SayStoreShared();
+  absl::Status s = options_.access == nullptr
+                       ? absl::OkStatus()
+                       : options_.access->Authorize(call->authorization(), need,
+                                                    call->method());
   if (s.ok()) return true;
   call->Done(s);
+  return false;
+}
+
+grpc::ServerUnaryReactor* PathfindingService::RegisterMap(
+    grpc::CallbackServerContext* ctx, const v1::RegisterMapRequest* request,
+    v1::MapInfo* response) {
+  return Unary(ctx, "RegisterMap", &PathfindingService::ServeRegisterMap,
+               request, response);
+}
+grpc::ServerUnaryReactor* PathfindingService::UpdateCells(
+    grpc::CallbackServerContext* ctx, const v1::UpdateCellsRequest* request,
+    v1::MapInfo* response) {
+  return Unary(ctx, "UpdateCells", &PathfindingService::ServeUpdateCells,
+               request, response);
+}
+grpc::ServerUnaryReactor* PathfindingService::GetMap(
+    grpc::CallbackServerContext* ctx, const v1::GetMapRequest* request,
+    v1::GetMapResponse* response) {
+  return Unary(ctx, "GetMap", &PathfindingService::ServeGetMap, request,
+               response);
+}
+grpc::ServerUnaryReactor* PathfindingService::ListMaps(
+    grpc::CallbackServerContext* ctx, const v1::ListMapsRequest* request,
+    v1::ListMapsResponse* response) {
+  return Unary(ctx, "ListMaps", &PathfindingService::ServeListMaps, request,
+               response);
+}
+grpc::ServerUnaryReactor* PathfindingService::DeleteMap(
+    grpc::CallbackServerContext* ctx, const v1::DeleteMapRequest* request,
+    v1::DeleteMapResponse* response) {
+  return Unary(ctx, "DeleteMap", &PathfindingService::ServeDeleteMap, request,
+               response);
+}
+grpc::ServerUnaryReactor* PathfindingService::FindPath(
+    grpc::CallbackServerContext* ctx, const v1::PathRequest* request,
+    v1::PathResponse* response) {
+  return Unary(ctx, "FindPath", &PathfindingService::ServeFindPath, request,
+               response);
+}
+grpc::ServerUnaryReactor* PathfindingService::FindPaths(
+    grpc::CallbackServerContext* ctx, const v1::FindPathsRequest* request,
+    v1::FindPathsResponse* response) {
+  return Unary(ctx, "FindPaths", &PathfindingService::ServeFindPaths, request,
+               response);
+}
+grpc::ServerUnaryReactor* PathfindingService::FindGroupPaths(
+    grpc::CallbackServerContext* ctx, const v1::GroupPathsRequest* request,
+    v1::GroupPathsResponse* response) {
+  return Unary(ctx, "FindGroupPaths", &PathfindingService::ServeFindGroupPaths,
+               request, response);
+}
+grpc::ServerUnaryReactor* PathfindingService::ComputeFlowField(
+    grpc::CallbackServerContext* ctx, const v1::FlowFieldRequest* request,
+    v1::FlowFieldResponse* response) {
+  return Unary(ctx, "ComputeFlowField",
+               &PathfindingService::ServeComputeFlowField, request, response);
+}
+
+namespace {
+
+// A unary handler with its message types erased (ServeUnary's table).
+template <typename Request, typename Response,
+          void (PathfindingService::*kServe)(Call*, const Request*, Response*)>
+void Erased(PathfindingService* service, Call* call,
+            const google::protobuf::Message& request,
+            google::protobuf::Message* response) {
+  (service->*kServe)(call, static_cast<const Request*>(&request),
+                     static_cast<Response*>(response));
+}
+
+using ErasedServe = void (*)(PathfindingService*, Call*,
+                             const google::protobuf::Message&,
+                             google::protobuf::Message*);
+
+}  // namespace
+
+bool PathfindingService::ServeUnary(absl::string_view name, Call* call,
+                                    const google::protobuf::Message& request,
+                                    google::protobuf::Message* response) {
+  using S = PathfindingService;
+  static const std::pair<absl::string_view, ErasedServe> kTable[] = {
+      {"RegisterMap",
+       &Erased<v1::RegisterMapRequest, v1::MapInfo, &S::ServeRegisterMap>},
+      {"UpdateCells",
+       &Erased<v1::UpdateCellsRequest, v1::MapInfo, &S::ServeUpdateCells>},
+      {"GetMap",
+       &Erased<v1::GetMapRequest, v1::GetMapResponse, &S::ServeGetMap>},
+      {"ListMaps",
+       &Erased<v1::ListMapsRequest, v1::ListMapsResponse, &S::ServeListMaps>},
+      {"DeleteMap", &Erased<v1::DeleteMapRequest, v1::DeleteMapResponse,
+                            &S::ServeDeleteMap>},
+      {"FindPath",
+       &Erased<v1::PathRequest, v1::PathResponse, &S::ServeFindPath>},
+      {"FindPaths", &Erased<v1::FindPathsRequest, v1::FindPathsResponse,
+                            &S::ServeFindPaths>},
+      {"FindGroupPaths", &Erased<v1::GroupPathsRequest, v1::GroupPathsResponse,
+                                 &S::ServeFindGroupPaths>},
+      {"ComputeFlowField", &Erased<v1::FlowFieldRequest, v1::FlowFieldResponse,
+                                   &S::ServeComputeFlowField>},
+  };
+  for (const auto& [method, serve] : kTable) {
+    if (method == name) {
+      serve(this, call, request, response);
+      return true;
+    }
+  }
   return false;
 }
 

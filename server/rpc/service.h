@@ -110,6 +110,37 @@ class PathfindingService final : public v1::Pathfinding::CallbackService {
   const ServiceOptions& options() const { return options_; }
   WatchHub* watch() { return &watch_; }
 
+  // The unary handlers, whatever carried the call (the gRPC methods above
+  // wrap each in a UnaryCall; the HTTP/JSON port calls them through
+  // ServeUnary). Each finishes `call` once, maybe on another thread, and
+  // reads `request` and writes `response` until then. REQUIRES: both
+  // outlive the call's Done.
+  void ServeRegisterMap(Call* call, const v1::RegisterMapRequest* request,
+                        v1::MapInfo* response);
+  void ServeUpdateCells(Call* call, const v1::UpdateCellsRequest* request,
+                        v1::MapInfo* response);
+  void ServeGetMap(Call* call, const v1::GetMapRequest* request,
+                   v1::GetMapResponse* response);
+  void ServeListMaps(Call* call, const v1::ListMapsRequest* request,
+                     v1::ListMapsResponse* response);
+  void ServeDeleteMap(Call* call, const v1::DeleteMapRequest* request,
+                      v1::DeleteMapResponse* response);
+  void ServeFindPath(Call* call, const v1::PathRequest* request,
+                     v1::PathResponse* response);
+  void ServeFindPaths(Call* call, const v1::FindPathsRequest* request,
+                      v1::FindPathsResponse* response);
+  void ServeFindGroupPaths(Call* call, const v1::GroupPathsRequest* request,
+                           v1::GroupPathsResponse* response);
+  void ServeComputeFlowField(Call* call, const v1::FlowFieldRequest* request,
+                             v1::FlowFieldResponse* response);
+  // The handler of unary method `name` ("FindPath") given its messages as
+  // the method's types; false (nothing done) when the service has no unary
+  // method of that name. REQUIRES: request and response are of the types
+  // `name` takes and answers.
+  bool ServeUnary(absl::string_view name, Call* call,
+                  const google::protobuf::Message& request,
+                  google::protobuf::Message* response);
+
   // Map `id` changed through another replica (StoreFollower): its cached
   // flow fields go, and its pending derived data is claimed for the
   // background thread as after an update here.
@@ -121,10 +152,19 @@ class PathfindingService final : public v1::Pathfinding::CallbackService {
 
  private:
   // Authorize, finishing `call` with the refusal; false when refused.
-  // Also tells the caller, in initial metadata, that this server is on a
-  // shared store (gridstar::kStoreHeader: clients then never re-register).
-  bool Admit(grpc::CallbackServerContext* ctx, AccessLevel need,
-             UnaryCall* call) const;
+  // Also tells the caller that this server is on a shared store
+  // (kStoreHeader: clients then never re-register).
+  bool Admit(Call* call, AccessLevel need) const;
+  // A gRPC unary method: its call, served by `serve`.
+  template <typename Request, typename Response>
+  grpc::ServerUnaryReactor* Unary(
+      grpc::CallbackServerContext* ctx, absl::string_view method,
+      void (PathfindingService::*serve)(Call*, const Request*, Response*),
+      const Request* request, Response* response) {
+    auto* call = new UnaryCall(metrics_, method, ctx);
+    (this->*serve)(call, request, response);
+    return call;
+  }
   // How many levels the background thread runs below the rest of the server
   // (searches run --search_nice, 10 by default).
   static constexpr int kBackgroundNice = 5;

@@ -15,19 +15,18 @@
 
 namespace gridstar::server {
 
-grpc::ServerUnaryReactor* PathfindingService::RegisterMap(
-    grpc::CallbackServerContext* ctx, const v1::RegisterMapRequest* request,
-    v1::MapInfo* response) {
-  auto* call = new UnaryCall(metrics_, "RegisterMap");
-  if (!Admit(ctx, AccessLevel::kAdmin, call)) return call;
+void PathfindingService::ServeRegisterMap(Call* call,
+                                          const v1::RegisterMapRequest* request,
+                                          v1::MapInfo* response) {
+  if (!Admit(call, AccessLevel::kAdmin)) return;
   if (absl::Status s = ValidateMapId(request->id(), "id"); !s.ok()) {
     call->Done(s);
-    return call;
+    return;
   }
   absl::StatusOr<MapOptions> map_options = MapOptionsOfRequest(*request);
   if (!map_options.ok()) {
     call->Done(map_options.status());
-    return call;
+    return;
   }
   const bool queued = admin_->TrySubmit(
       [this, call, request, response, options = *map_options](SearchContext&) {
@@ -59,21 +58,19 @@ grpc::ServerUnaryReactor* PathfindingService::RegisterMap(
         if (replaced) watch_.MapReplaced(id);
       });
   if (!queued) call->Done(Overloaded(*admin_));
-  return call;
 }
 
-grpc::ServerUnaryReactor* PathfindingService::UpdateCells(
-    grpc::CallbackServerContext* ctx, const v1::UpdateCellsRequest* request,
-    v1::MapInfo* response) {
-  auto* call = new UnaryCall(metrics_, "UpdateCells");
-  if (!Admit(ctx, AccessLevel::kAdmin, call)) return call;
+void PathfindingService::ServeUpdateCells(Call* call,
+                                          const v1::UpdateCellsRequest* request,
+                                          v1::MapInfo* response) {
+  if (!Admit(call, AccessLevel::kAdmin)) return;
   const size_t n =
       static_cast<size_t>(request->cells_size() + request->rects_size());
   if (n > options_.max_updates) {
     call->Done(absl::ResourceExhaustedError(
         absl::StrCat("cells, rects: ", n, " changes, more than the limit of ",
                      options_.max_updates)));
-    return call;
+    return;
   }
   std::vector<CellChange> changes;
   std::vector<AreaChange> area_changes;
@@ -81,7 +78,7 @@ grpc::ServerUnaryReactor* PathfindingService::UpdateCells(
           convert::ChangesFromProto(*request, &changes, &area_changes);
       !s.ok()) {
     call->Done(s);
-    return call;
+    return;
   }
   const bool queued = admin_->TrySubmit(
       [this, call, request, response, changes = std::move(changes),
@@ -122,7 +119,6 @@ grpc::ServerUnaryReactor* PathfindingService::UpdateCells(
         replaced.reset();
       });
   if (!queued) call->Done(Overloaded(*admin_));
-  return call;
 }
 
 void PathfindingService::NotifyWatchers(const MapSnapshot& s,
@@ -184,18 +180,17 @@ void PathfindingService::RebuildLater(const std::string& id) {
   }
 }
 
-grpc::ServerUnaryReactor* PathfindingService::GetMap(
-    grpc::CallbackServerContext* ctx, const v1::GetMapRequest* request,
-    v1::GetMapResponse* response) {
-  auto* call = new UnaryCall(metrics_, "GetMap");
-  if (!Admit(ctx, AccessLevel::kQuery, call)) return call;
+void PathfindingService::ServeGetMap(Call* call,
+                                     const v1::GetMapRequest* request,
+                                     v1::GetMapResponse* response) {
+  if (!Admit(call, AccessLevel::kQuery)) return;
   std::shared_ptr<const MapSnapshot> s =
       SnapshotOrFinish(*registry_, "id", request->id(), call);
-  if (s == nullptr) return call;
+  if (s == nullptr) return;
   MapInfoToProto(*s, response->mutable_info());
   if (!request->include_cells()) {
-    call->Done(grpc::Status::OK);
-    return call;
+    call->Done(absl::OkStatus());
+    return;
   }
   const bool queued = admin_->TrySubmit([call, s, response](SearchContext&) {
     const std::vector<uint8_t> costs = s->Terrain().CopyCosts();
@@ -203,17 +198,14 @@ grpc::ServerUnaryReactor* PathfindingService::GetMap(
     if (s->areas != nullptr) {
       response->set_areas(std::string(s->areas->begin(), s->areas->end()));
     }
-    call->Done(grpc::Status::OK);
+    call->Done(absl::OkStatus());
   });
   if (!queued) call->Done(Overloaded(*admin_));
-  return call;
 }
 
-grpc::ServerUnaryReactor* PathfindingService::ListMaps(
-    grpc::CallbackServerContext* ctx, const v1::ListMapsRequest*,
-    v1::ListMapsResponse* response) {
-  auto* call = new UnaryCall(metrics_, "ListMaps");
-  if (!Admit(ctx, AccessLevel::kQuery, call)) return call;
+void PathfindingService::ServeListMaps(Call* call, const v1::ListMapsRequest*,
+                                       v1::ListMapsResponse* response) {
+  if (!Admit(call, AccessLevel::kQuery)) return;
   std::vector<std::shared_ptr<const MapSnapshot>> held = registry_->List();
   // With a shared store, the maps stored but not loaded here are listed too,
   // with their id and version only; with Redis away, the maps held here.
@@ -240,18 +232,16 @@ grpc::ServerUnaryReactor* PathfindingService::ListMaps(
       ++next_stored;
     }
   }
-  call->Done(grpc::Status::OK);
-  return call;
+  call->Done(absl::OkStatus());
 }
 
-grpc::ServerUnaryReactor* PathfindingService::DeleteMap(
-    grpc::CallbackServerContext* ctx, const v1::DeleteMapRequest* request,
-    v1::DeleteMapResponse*) {
-  auto* call = new UnaryCall(metrics_, "DeleteMap");
-  if (!Admit(ctx, AccessLevel::kAdmin, call)) return call;
+void PathfindingService::ServeDeleteMap(Call* call,
+                                        const v1::DeleteMapRequest* request,
+                                        v1::DeleteMapResponse*) {
+  if (!Admit(call, AccessLevel::kAdmin)) return;
   if (absl::Status s = ValidateMapId(request->id(), "id"); !s.ok()) {
     call->Done(s);
-    return call;
+    return;
   }
   const bool queued = admin_->TrySubmit([this, call, request](SearchContext&) {
     // A map stored but not held here is loaded first.
@@ -263,7 +253,6 @@ grpc::ServerUnaryReactor* PathfindingService::DeleteMap(
     if (s.ok()) watch_.MapDeleted(id);
   });
   if (!queued) call->Done(Overloaded(*admin_));
-  return call;
 }
 
 }  // namespace gridstar::server

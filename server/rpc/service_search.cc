@@ -19,22 +19,21 @@
 
 namespace gridstar::server {
 
-grpc::ServerUnaryReactor* PathfindingService::FindPath(
-    grpc::CallbackServerContext* ctx, const v1::PathRequest* request,
-    v1::PathResponse* response) {
-  auto* call = new UnaryCall(metrics_, "FindPath");
-  if (!Admit(ctx, AccessLevel::kQuery, call)) return call;
+void PathfindingService::ServeFindPath(Call* call,
+                                       const v1::PathRequest* request,
+                                       v1::PathResponse* response) {
+  if (!Admit(call, AccessLevel::kQuery)) return;
   std::shared_ptr<const MapSnapshot> snapshot =
       SnapshotOrFinish(*registry_, "map_id", request->map_id(), call);
-  if (snapshot == nullptr) return call;
+  if (snapshot == nullptr) return;
   PathJob inline_job;
   absl::Status s =
       MakeJob(*request, std::move(snapshot),
-              CallDeadline(ctx, options_.max_search_time), call->cancelled(),
+              CallDeadline(*call, options_.max_search_time), call->cancelled(),
               "", options_.max_message_bytes, &inline_job);
   if (!s.ok()) {
     call->Done(s);
-    return call;
+    return;
   }
   // A cheap search is answered here, without the hop to a worker.
   if (options_.inline_searches != nullptr &&
@@ -42,7 +41,7 @@ grpc::ServerUnaryReactor* PathfindingService::FindPath(
     if (absl::optional<absl::Status> done =
             options_.inline_searches->TryRun(inline_job, metrics_, response)) {
       call->Done(*done);
-      return call;
+      return;
     }
   }
   auto job = std::make_shared<PathJob>(std::move(inline_job));
@@ -51,24 +50,22 @@ grpc::ServerUnaryReactor* PathfindingService::FindPath(
         call->Done(RunJob(*job, metrics_, context, response));
       });
   if (!queued) call->Done(Overloaded(*search_));
-  return call;
 }
 
-grpc::ServerUnaryReactor* PathfindingService::FindPaths(
-    grpc::CallbackServerContext* ctx, const v1::FindPathsRequest* request,
-    v1::FindPathsResponse* response) {
-  auto* call = new UnaryCall(metrics_, "FindPaths");
-  if (!Admit(ctx, AccessLevel::kQuery, call)) return call;
+void PathfindingService::ServeFindPaths(Call* call,
+                                        const v1::FindPathsRequest* request,
+                                        v1::FindPathsResponse* response) {
+  if (!Admit(call, AccessLevel::kQuery)) return;
   const size_t n = static_cast<size_t>(request->items_size());
   if (n > options_.max_batch) {
     call->Done(absl::ResourceExhaustedError(
         absl::StrCat("items: ", n, " items, more than the limit of ",
                      options_.max_batch, " (--max_batch)")));
-    return call;
+    return;
   }
   std::shared_ptr<const MapSnapshot> snapshot =
       SnapshotOrFinish(*registry_, "map_id", request->map_id(), call);
-  if (snapshot == nullptr) return call;
+  if (snapshot == nullptr) return;
   for (size_t i = 0; i < n; ++i) response->add_results();
   // One count per item plus one for this handler, so the call finishes once,
   // after the last item and after the loop below.
@@ -79,12 +76,12 @@ grpc::ServerUnaryReactor* PathfindingService::FindPaths(
   auto finish_one = [call, remaining, finisher] {
     if (remaining->fetch_sub(1) != 1) return;
     if (finisher != nullptr) {
-      finisher->Run([call] { call->Done(grpc::Status::OK); });
+      finisher->Run([call] { call->Done(absl::OkStatus()); });
     } else {
-      call->Done(grpc::Status::OK);
+      call->Done(absl::OkStatus());
     }
   };
-  const absl::Time deadline = CallDeadline(ctx, options_.max_search_time);
+  const absl::Time deadline = CallDeadline(*call, options_.max_search_time);
   // Items go out in chunks, two per worker, so that every worker gets a
   // share while a batch of cheap searches does not pay one task each.
   const size_t tasks = 2 * static_cast<size_t>(search_->workers());
@@ -127,7 +124,6 @@ grpc::ServerUnaryReactor* PathfindingService::FindPaths(
   }
   submit();
   finish_one();
-  return call;
 }
 
 namespace {
@@ -152,33 +148,32 @@ void UnitToProto(const UnitPath& u, const MapSnapshot& snapshot,
 
 }  // namespace
 
-grpc::ServerUnaryReactor* PathfindingService::FindGroupPaths(
-    grpc::CallbackServerContext* ctx, const v1::GroupPathsRequest* request,
+void PathfindingService::ServeFindGroupPaths(
+    Call* call, const v1::GroupPathsRequest* request,
     v1::GroupPathsResponse* response) {
-  auto* call = new UnaryCall(metrics_, "FindGroupPaths");
-  if (!Admit(ctx, AccessLevel::kQuery, call)) return call;
+  if (!Admit(call, AccessLevel::kQuery)) return;
   std::shared_ptr<const MapSnapshot> snapshot =
       SnapshotOrFinish(*registry_, "map_id", request->map_id(), call);
-  if (snapshot == nullptr) return call;
+  if (snapshot == nullptr) return;
   if (static_cast<size_t>(request->starts_size()) > options_.max_group) {
     call->Done(absl::ResourceExhaustedError(absl::StrCat(
         "starts: ", request->starts_size(), " units, more than the limit of ",
         options_.max_group, " (--max_group)")));
-    return call;
+    return;
   }
   auto q = std::make_shared<GroupQuery>();
   if (absl::Status s = convert::GroupQueryFromProto(
           *request, snapshot->options.default_diagonal, q.get());
       !s.ok()) {
     call->Done(s);
-    return call;
+    return;
   }
   absl::StatusOr<ResolvedAgent> agent =
       ResolveAgent(*snapshot, request->areas(), request->area_costs(),
                    request->agent_size(), "");
   if (!agent.ok()) {
     call->Done(agent.status());
-    return call;
+    return;
   }
   q->movement.diagonal = AgentPolicy(q->movement.diagonal, agent->agent.size);
   // Held by the task: the agent map lives as long as the search.
@@ -192,7 +187,7 @@ grpc::ServerUnaryReactor* PathfindingService::FindGroupPaths(
     cached = flow_fields_->Find(key);
     q->flow_field = cached.get();
   }
-  q->budget.deadline = CallDeadline(ctx, options_.max_search_time);
+  q->budget.deadline = CallDeadline(*call, options_.max_search_time);
   CancelFlag cancelled = call->cancelled();
   q->budget.cancelled = cancelled.get();
   const absl::Time enqueued = absl::Now();
@@ -228,20 +223,18 @@ grpc::ServerUnaryReactor* PathfindingService::FindGroupPaths(
     response->set_max_cost_overhead(r.max_cost_overhead);
     response->set_queue_micros(absl::ToDoubleMicroseconds(begin - enqueued));
     response->set_search_micros(seconds * 1e6);
-    call->Done(grpc::Status::OK);
+    call->Done(absl::OkStatus());
   });
   if (!queued) call->Done(Overloaded(*search_));
-  return call;
 }
 
-grpc::ServerUnaryReactor* PathfindingService::ComputeFlowField(
-    grpc::CallbackServerContext* ctx, const v1::FlowFieldRequest* request,
+void PathfindingService::ServeComputeFlowField(
+    Call* call, const v1::FlowFieldRequest* request,
     v1::FlowFieldResponse* response) {
-  auto* call = new UnaryCall(metrics_, "ComputeFlowField");
-  if (!Admit(ctx, AccessLevel::kQuery, call)) return call;
+  if (!Admit(call, AccessLevel::kQuery)) return;
   std::shared_ptr<const MapSnapshot> snapshot =
       SnapshotOrFinish(*registry_, "map_id", request->map_id(), call);
-  if (snapshot == nullptr) return call;
+  if (snapshot == nullptr) return;
   FlowFieldQuery fq;
   absl::Status s = convert::FlowFieldQueryFromProto(
       *request, snapshot->options.default_diagonal, &fq);
@@ -251,7 +244,7 @@ grpc::ServerUnaryReactor* PathfindingService::ComputeFlowField(
              : absl::StatusOr<ResolvedAgent>(s);
   if (!agent.ok()) {
     call->Done(agent.status());
-    return call;
+    return;
   }
   fq.movement.diagonal = AgentPolicy(fq.movement.diagonal, agent->agent.size);
   // Held by the task: the agent map lives as long as the search.
@@ -269,9 +262,9 @@ grpc::ServerUnaryReactor* PathfindingService::ComputeFlowField(
   }
   if (!s.ok()) {
     call->Done(s);
-    return call;
+    return;
   }
-  fq.budget.deadline = CallDeadline(ctx, options_.max_search_time);
+  fq.budget.deadline = CallDeadline(*call, options_.max_search_time);
   CancelFlag cancelled = call->cancelled();
   fq.budget.cancelled = cancelled.get();
   const FlowFieldKey key{snapshot->id, snapshot->version, fq.goal,
@@ -328,10 +321,9 @@ grpc::ServerUnaryReactor* PathfindingService::ComputeFlowField(
     response->set_queue_micros(absl::ToDoubleMicroseconds(begin - enqueued));
     response->set_search_micros(
         absl::ToDoubleMicroseconds(absl::Now() - begin));
-    call->Done(grpc::Status::OK);
+    call->Done(absl::OkStatus());
   });
   if (!queued) call->Done(Overloaded(*search_));
-  return call;
 }
 
 }  // namespace gridstar::server

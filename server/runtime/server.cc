@@ -363,12 +363,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::BuildAndStart(
     http.max_call_time = o.service.max_search_time;
     // Each connection holds a thread while its call runs.
     http.threads = std::max(8, 2 * p->workers);
-    grpc::ChannelArguments args;
-    args.SetMaxReceiveMessageSize(
-        static_cast<int>(o.service.max_message_bytes));
-    args.SetMaxSendMessageSize(static_cast<int>(o.service.max_message_bytes));
-    absl::StatusOr<std::unique_ptr<HttpGateway>> gateway = HttpGateway::Start(
-        http, p->server->InProcessChannel(args), p->metrics.registry().get());
+    absl::StatusOr<std::unique_ptr<HttpGateway>> gateway =
+        HttpGateway::Start(http, p->service.get(), p->metrics.registry().get());
     if (!gateway.ok()) {
       std::unique_ptr<Server> partial(new Server(std::move(p)));
       partial->Shutdown(absl::ZeroDuration());
@@ -452,13 +448,15 @@ absl::Status Server::ReloadKeys() {
 void Server::Shutdown(absl::Duration grace) {
   Parts& p = *parts_;
   std::call_once(p.shut_down, [&] {
+    const absl::Time deadline = absl::Now() + grace;
+    // HTTP calls get the same grace, then are cancelled.
+    if (p.http != nullptr) p.http->Shutdown(deadline);
     if (p.server != nullptr) {
       p.server->GetHealthCheckService()->SetServingStatus(false);
       // Stops accepting calls; calls still running after the grace are
       // cancelled (their searches see the flag and stop).
-      p.server->Shutdown(absl::ToChronoTime(absl::Now() + grace));
+      p.server->Shutdown(absl::ToChronoTime(deadline));
     }
-    // Its calls were answered (or cancelled) by the server's shutdown.
     p.http.reset();
     p.store_follower.reset();
     if (p.search != nullptr) p.search->Shutdown();

@@ -210,8 +210,8 @@ TEST_F(HttpTest, ErrorsAnswerTheMappedStatusWithTheCodeAndMessage) {
 }
 
 TEST_F(HttpTest, MarkupAndQuotesInAMessageStayText) {
-  // The parser's message repeats the value: the body stays one JSON object
-  // whose message holds the text as sent.
+  // The parser's message repeats the value as JSON (`"<b>\"x"`): the body
+  // stays one JSON object whose message holds that text.
   const Answer a = Post(port(), "FindPath",
                         "{\"mapId\": \"room\", \"algorithm\": \"<b>\\\"x\"}");
   EXPECT_EQ(a.status, 400) << a.body;
@@ -224,7 +224,7 @@ TEST_F(HttpTest, MarkupAndQuotesInAMessageStayText) {
                                   .fields()
                                   .at("message")
                                   .string_value();
-  EXPECT_TRUE(absl::StrContains(message, "<b>\"x")) << message;
+  EXPECT_TRUE(absl::StrContains(message, "\"<b>\\\"x\"")) << message;
 }
 
 TEST(HttpDeadlineTest, FromTheHeaderOrTheQuery) {
