@@ -25,6 +25,7 @@
 #include "convert/json_codec.h"
 #include "google/protobuf/descriptor.h"
 #include "gridstar/v1/gridstar.grpc.pb.h"
+#include "http/http_watch.h"
 #include "prometheus/counter.h"
 #include "prometheus/histogram.h"
 #include "rpc/calls.h"
@@ -64,6 +65,14 @@ class HttpCall final : public Call {
 
 }  // namespace
 
+std::string HttpErrorBody(int http_status, int grpc_code,
+                          absl::string_view message) {
+  return absl::StrCat(
+      "{\"error\":{\"code\":", http_status,
+      ",\"message\":", convert::JsonQuote(message), ",\"status\":\"",
+      convert::CodeName(static_cast<grpc::StatusCode>(grpc_code)), "\"}}\n");
+}
+
 int HttpGateway::HttpStatusOf(int grpc_code) {
   // google.rpc.Code's HTTP mapping (Google's API design guide, "Errors").
   static const int kStatus[] = {200, 499, 500, 400, 504, 404, 409, 403, 429,
@@ -74,6 +83,7 @@ int HttpGateway::HttpStatusOf(int grpc_code) {
 struct HttpGateway::State {
   HttpOptions options;
   PathfindingService* service = nullptr;
+  std::unique_ptr<HttpWatchStreams> watch_streams;
   // The calls being served (Shutdown cancels what is left after the grace).
   std::mutex mu;
   std::condition_variable idle;
@@ -95,10 +105,7 @@ struct HttpGateway::State {
                      absl::string_view message) {
     Reply r;
     r.status = http_status;
-    r.body = absl::StrCat(
-        "{\"error\":{\"code\":", http_status,
-        ",\"message\":", convert::JsonQuote(message), ",\"status\":\"",
-        convert::CodeName(static_cast<grpc::StatusCode>(grpc_code)), "\"}}\n");
+    r.body = HttpErrorBody(http_status, grpc_code, message);
     return r;
   }
   static Reply Error(int grpc_code, absl::string_view message) {
@@ -220,14 +227,17 @@ void HttpGateway::State::Serve(const httplib::Request& request,
                                ": calls are POST, the request as JSON in the "
                                "body"));
     response.set_header("Allow", "POST");
+  } else if (method->name() == "WatchPaths") {
+    watch_streams->Serve(request, response);
+    Count(method->name(), response.status,
+          absl::ToDoubleSeconds(absl::Now() - begin));
+    return;
   } else if (method->client_streaming() || method->server_streaming()) {
     reply = Error(
         12, absl::StrCat(method->name(),
                          " is a stream, served on the gRPC port only; over "
                          "HTTP ",
-                         method->name() == "FindPathsStream"
-                             ? "send the queries as one FindPaths batch"
-                             : "poll FindPath (or use a gRPC client)"));
+                         "send the queries as one FindPaths batch"));
   } else {
     reply = Handle(request, method);
   }
@@ -273,6 +283,9 @@ absl::StatusOr<std::unique_ptr<HttpGateway>> HttpGateway::Start(
   State* st = state.get();
   st->options = options;
   st->service = service;
+  // Each open event stream holds one of the threads: at most half of them.
+  st->watch_streams = std::make_unique<HttpWatchStreams>(
+      service, static_cast<size_t>(std::max(1, options.threads / 2)));
   st->requests = &prometheus::BuildCounter()
                       .Name("gridstar_http_requests_total")
                       .Help(
@@ -370,6 +383,7 @@ void HttpGateway::Shutdown(absl::Time deadline) {
       // What is left after the grace is cancelled (its searches stop).
       for (Call* call : st.calls) call->cancelled()->store(true);
     }
+    st.watch_streams->CloseAll();
     st.http->stop();
     st.listener.join();
   }

@@ -17,14 +17,15 @@
 // 64-bit integers as strings (the proto3 JSON mapping). A failure answers the
 // HTTP status Google's API design guide maps its gRPC code to, with a body
 // {"error": {"code": <http status>, "message": "...", "status": "<CODE>"}}.
-// Streaming methods are not served here (501, naming the unary method to
-// use instead).
+// WatchPaths is served as server-sent events (http_watch.h); FindPathsStream
+// is not served here (501, naming FindPaths).
 //
 // With --tls_cert and --tls_key the port speaks HTTPS with the same
 // certificate (and with --tls_client_ca requires client certificates).
 //
 // Thread-safety: each connection is served on one of the gateway's threads;
-// the gateway keeps no state between calls besides its metrics.
+// the gateway keeps, besides its metrics, the calls in flight (for
+// Shutdown) and the open watch streams, each under its own mutex.
 #ifndef GRIDSTAR_SERVER_HTTP_HTTP_GATEWAY_H_
 #define GRIDSTAR_SERVER_HTTP_HTTP_GATEWAY_H_
 
@@ -54,6 +55,11 @@ struct HttpOptions {
   // until it has been idle for 5 s).
   int threads = 16;
 };
+
+// The body of a failed call: {"error":{"code":<http_status>,"message":
+// "...","status":"<gRPC code name>"}}.
+std::string HttpErrorBody(int http_status, int grpc_code,
+                          absl::string_view message);
 
 class HttpGateway {
  public:

@@ -2,18 +2,23 @@
 // called by curl as a user calls it: answers equal the gRPC port's for every
 // algorithm, errors carry the mapped HTTP status and the gRPC code's name,
 // deadlines, keys and TLS hold as on the gRPC port, metrics count the calls.
+#include <httplib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <condition_variable>
 #include <cstdio>
 #include <fstream>
+#include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
+#include "convert/json_codec.h"
 #include "google/protobuf/struct.pb.h"
 #include "google/protobuf/util/json_util.h"
 #include "gtest/gtest.h"
@@ -186,8 +191,10 @@ TEST_F(HttpTest, ErrorsAnswerTheMappedStatusWithTheCodeAndMessage) {
        "no method 'FindAPath'"},
       {"a stream", "FindPathsStream", "{}", "", 501, "UNIMPLEMENTED",
        "FindPaths batch"},
-      {"the watch stream", "WatchPaths", "{}", "", 501, "UNIMPLEMENTED",
-       "WatchPaths is a stream"},
+      {"a watch request that does not read", "WatchPaths", "{\"agentId\": []}",
+       "", 400, "INVALID_ARGUMENT", "body: not a WatchRequest in JSON"},
+      {"an unknown watch stream", "WatchPaths?stream=0123", "{}", "", 404,
+       "NOT_FOUND", "stream: no open WatchPaths stream '0123'"},
       {"GET", "FindPath", "", "-G", 405, "UNIMPLEMENTED", "calls are POST"},
       {"bad timeout header", "FindPath", "{}", "-H 'X-Server-Timeout: soon'",
        400, "INVALID_ARGUMENT", "X-Server-Timeout: 'soon'"},
@@ -323,6 +330,126 @@ TEST(HttpLimitsTest, ABodyOverTheMessageLimitAndAnUnknownRoute) {
   EXPECT_TRUE(absl::StrContains(a.body, "no route /other/Path")) << a.body;
   // The server still answers.
   EXPECT_EQ(Post(port, "ListMaps", "{}").status, 200);
+}
+
+// A WatchPaths event stream read by cpp-httplib's client on a thread of its
+// own: the events (the stream's first, its id, apart) as they come.
+class EventStream {
+ public:
+  EventStream(int port, const std::string& body) : client_("127.0.0.1", port) {
+    client_.set_read_timeout(300);
+    reader_ = std::thread([this, body] {
+      httplib::Request request;
+      request.method = "POST";
+      request.path = "/gridstar.v1.Pathfinding/WatchPaths";
+      request.body = body;
+      request.set_header("Content-Type", "application/json");
+      request.content_receiver = [this](const char* data, size_t n, uint64_t,
+                                        uint64_t) {
+        std::lock_guard<std::mutex> lock(mu_);
+        text_.append(data, n);
+        for (size_t end; (end = text_.find("\n\n")) != std::string::npos;) {
+          const std::string event = text_.substr(0, end);
+          text_.erase(0, end + 2);
+          if (absl::StartsWith(event, "event: stream\ndata: ")) {
+            const size_t at = event.find("\"streamId\":\"") + 12;
+            id_ = event.substr(at, event.find('"', at) - at);
+          } else if (absl::StartsWith(event, "data: ")) {
+            v1::WatchEvent e;
+            EXPECT_TRUE(convert::JsonToMessage(event.substr(6), &e).ok())
+                << event;
+            events_.push_back(e);
+          }
+        }
+        changed_.notify_all();
+        return !leave_;
+      };
+      httplib::Response response;
+      httplib::Error error;
+      client_.send(request, response, error);
+    });
+  }
+  ~EventStream() {
+    Leave();
+    reader_.join();
+  }
+  // Waits for the stream's id, then for `count` events; returns them all.
+  std::string Id() {
+    std::unique_lock<std::mutex> lock(mu_);
+    changed_.wait_for(lock, std::chrono::seconds(300),
+                      [&] { return !id_.empty(); });
+    return id_;
+  }
+  std::vector<v1::WatchEvent> WaitFor(size_t count) {
+    std::unique_lock<std::mutex> lock(mu_);
+    changed_.wait_for(lock, std::chrono::seconds(300),
+                      [&] { return events_.size() >= count; });
+    return events_;
+  }
+  // The client leaves at its next read (a keep-alive line comes within 5 s).
+  void Leave() {
+    std::lock_guard<std::mutex> lock(mu_);
+    leave_ = true;
+  }
+
+ private:
+  httplib::Client client_;
+  std::thread reader_;
+  std::mutex mu_;
+  std::condition_variable changed_;
+  std::string text_, id_;
+  std::vector<v1::WatchEvent> events_;
+  bool leave_ = false;
+};
+
+TEST_F(HttpTest, WatchPathsStreamsEventsAndTakesPostedRequests) {
+  const std::string add =
+      "[{\"requestId\": 1, \"agentId\": 7, \"action\": \"WATCH_ACTION_ADD\", "
+      "\"path\": {\"mapId\": \"room\", \"start\": {\"x\": 0, \"y\": 0}, "
+      "\"goal\": {\"x\": 7, \"y\": 0}, \"algorithm\": \"ALGORITHM_ASTAR\"}}]";
+  EventStream stream(port(), add);
+  const std::string id = stream.Id();
+  ASSERT_EQ(id.size(), 32u);
+  std::vector<v1::WatchEvent> events = stream.WaitFor(1);
+  ASSERT_EQ(events.size(), 1u);
+  EXPECT_EQ(events[0].reason(), v1::WATCH_REASON_ADDED);
+  EXPECT_EQ(events[0].code(), 0) << events[0].message();
+  EXPECT_EQ(events[0].path().cost(), 7);
+  // A change of the map over HTTP: the agent's path is blocked, a new one
+  // is pushed on the stream.
+  Answer a =
+      Post(port(), "UpdateCells",
+           "{\"id\": \"room\", \"cells\": [{\"cell\": {\"x\": 4, \"y\": 0}, "
+           "\"cost\": 0}]}");
+  ASSERT_EQ(a.status, 200) << a.body;
+  events = stream.WaitFor(2);
+  ASSERT_EQ(events.size(), 2u);
+  EXPECT_EQ(events[1].reason(), v1::WATCH_REASON_BLOCKED);
+  EXPECT_EQ(events[1].request_id(), 0u);
+  EXPECT_EQ(events[1].path().cost(),
+            CoreAStarCost(*ParseMovingAiMap(absl::StrReplaceAll(
+                              kRoom, {{"map\n........", "map\n....@..."}})),
+                          {0, 0}, {7, 0}));
+  // A request posted to the stream is answered on it.
+  a = Post(port(), absl::StrCat("WatchPaths?stream=", id),
+           "{\"requestId\": 2, \"agentId\": 7, \"action\": "
+           "\"WATCH_ACTION_REMOVE\"}");
+  ASSERT_EQ(a.status, 200) << a.body;
+  EXPECT_EQ(a.body, "{\"accepted\":1}\n");
+  events = stream.WaitFor(3);
+  ASSERT_EQ(events.size(), 3u);
+  EXPECT_EQ(events[2].reason(), v1::WATCH_REASON_REMOVED);
+  EXPECT_EQ(events[2].request_id(), 2u);
+  // The client leaves: the stream is dropped (noticed at its next write).
+  stream.Leave();
+  const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(300);
+  while (Post(port(), absl::StrCat("WatchPaths?stream=", id), "[]").status !=
+             404 &&
+         std::chrono::steady_clock::now() < end) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  EXPECT_EQ(Post(port(), absl::StrCat("WatchPaths?stream=", id), "[]").status,
+            404);
 }
 
 std::string WriteFile(const std::string& dir, const std::string& name,
