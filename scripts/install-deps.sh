@@ -41,7 +41,7 @@ container_packages=(podman runc mmdebstrap uidmap slirp4netns fuse-overlayfs pod
                     golang-github-containernetworking-plugin-dnsname)
 runtime_packages=(
   libabsl20220623 libgrpc++1.51 libgrpc29 libprotobuf32
-  libprometheus-cpp-core1.0 libprometheus-cpp-pull1.0 libcivetweb1 libcpp-httplib0.11
+  libprometheus-cpp-core1.0 libprometheus-cpp-pull1.0 libcivetweb1 libcpp-httplib0.11 libbrotli1
   libre2-9 libc-ares2 libssl3 libhiredis0.14 libpng16-16 ca-certificates
 )
 
