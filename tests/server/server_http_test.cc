@@ -380,10 +380,13 @@ class EventStream {
                       [&] { return events_.size() >= count; });
     return events_;
   }
-  // The client leaves at its next read (a keep-alive line comes within 5 s).
+  // The client leaves: its connection is closed now.
   void Leave() {
-    std::lock_guard<std::mutex> lock(mu_);
-    leave_ = true;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      leave_ = true;
+    }
+    client_.stop();
   }
 
  private:
