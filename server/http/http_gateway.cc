@@ -19,6 +19,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
 #include "convert/convert.h"
 #include "convert/json_codec.h"
@@ -126,7 +127,25 @@ struct HttpGateway::State {
                const google::protobuf::MethodDescriptor* method);
   void Serve(const httplib::Request& request, httplib::Response& response);
   void Count(absl::string_view method, int status, double seconds);
+  // The CORS headers for a request from `origin` (none when not allowed).
+  void AllowOrigin(const httplib::Request& request,
+                   httplib::Response& response) const;
 };
+
+void HttpGateway::State::AllowOrigin(const httplib::Request& request,
+                                     httplib::Response& response) const {
+  if (options.cors_origins.empty() || !request.has_header("Origin")) return;
+  const std::string origin = request.get_header_value("Origin");
+  bool allowed = options.cors_origins == "*";
+  for (absl::string_view o : absl::StrSplit(options.cors_origins, ',')) {
+    allowed = allowed || absl::StripAsciiWhitespace(o) == origin;
+  }
+  if (!allowed) return;
+  response.set_header("Access-Control-Allow-Origin",
+                      options.cors_origins == "*" ? "*" : origin);
+  response.set_header("Vary", "Origin");
+  response.set_header("Access-Control-Expose-Headers", kStoreHeader);
+}
 
 void HttpGateway::State::Count(absl::string_view method, int status,
                                double seconds) {
@@ -210,6 +229,7 @@ HttpGateway::State::Reply HttpGateway::State::Handle(
 void HttpGateway::State::Serve(const httplib::Request& request,
                                httplib::Response& response) {
   const absl::Time begin = absl::Now();
+  AllowOrigin(request, response);
   static const google::protobuf::ServiceDescriptor* const api =
       google::protobuf::DescriptorPool::generated_pool()->FindServiceByName(
           v1::Pathfinding::service_full_name());
@@ -337,6 +357,18 @@ absl::StatusOr<std::unique_ptr<HttpGateway>> HttpGateway::Start(
   st->http->Put(route, serve);
   st->http->Delete(route, serve);
   st->http->Patch(route, serve);
+  // A browser's preflight: which methods and headers a call may use.
+  st->http->Options(
+      route, [st](const httplib::Request& q, httplib::Response& r) {
+        st->AllowOrigin(q, r);
+        if (r.has_header("Access-Control-Allow-Origin")) {
+          r.set_header("Access-Control-Allow-Methods", "POST");
+          r.set_header("Access-Control-Allow-Headers",
+                       "Authorization, Content-Type, X-Server-Timeout");
+          r.set_header("Access-Control-Max-Age", "600");
+        }
+        r.status = 204;
+      });
   // What the library answers itself (no route, a body over the limit, a
   // request that does not parse) gets the same JSON error body.
   st->http->set_error_handler([st](const httplib::Request& q,

@@ -54,6 +54,10 @@ struct HttpOptions {
   // Connections served at once (a connection kept alive holds its thread
   // until it has been idle for 5 s).
   int threads = 16;
+  // Browser pages of these origins ("https://tools.example.com", comma
+  // separated, or "*" for any) may call the port (CORS: the allow headers,
+  // and OPTIONS preflights answered 204). Empty: no CORS headers.
+  std::string cors_origins;
 };
 
 // The body of a failed call: {"error":{"code":<http_status>,"message":

@@ -361,6 +361,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::BuildAndStart(
     http.tls = o.tls;
     http.max_body_bytes = o.service.max_message_bytes;
     http.max_call_time = o.service.max_search_time;
+    http.cors_origins = o.http_cors_origins;
     // Each connection holds a thread while its call runs.
     http.threads = std::max(8, 2 * p->workers);
     absl::StatusOr<std::unique_ptr<HttpGateway>> gateway =

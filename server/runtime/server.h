@@ -36,8 +36,9 @@ struct ServerOptions {
   std::string host = "0.0.0.0";
   int port = 50051;  // 0 = a free one (Server::port says which).
   int metrics_port = 9464;  // 0 = off; -1 = a free one.
-  int http_port =
-      0;  // HTTP/JSON (http/http_gateway.h): 0 = off; -1 = a free one.
+  // HTTP/JSON (http/http_gateway.h): 0 = off; -1 = a free one.
+  int http_port = 0;
+  std::string http_cors_origins;
   TlsFiles tls;
   std::string admin_token_file;
   std::string query_token_file;

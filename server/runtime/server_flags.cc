@@ -19,6 +19,10 @@ ABSL_FLAG(int, http_port, 0,
           "Port of the HTTP/JSON API (POST /gridstar.v1.Pathfinding/<Method>, "
           "docs/http.md); 0 turns it off, -1 picks a free one (the start's "
           "log line names it). Same keys, limits and TLS as the gRPC port");
+ABSL_FLAG(std::string, http_cors_origins, "",
+          "Origins of browser pages that may call the HTTP/JSON port "
+          "(comma separated, or * for any): CORS headers and preflights. "
+          "Empty: none");
 ABSL_FLAG(int, workers, 0, "Search worker threads; 0 = hardware threads");
 ABSL_FLAG(
     int64_t, inline_expansions, 128,
@@ -155,6 +159,7 @@ ServerOptions ServerOptionsFromFlags() {
   o.port = absl::GetFlag(FLAGS_port);
   o.metrics_port = absl::GetFlag(FLAGS_metrics_port);
   o.http_port = absl::GetFlag(FLAGS_http_port);
+  o.http_cors_origins = absl::GetFlag(FLAGS_http_cors_origins);
   o.tls = {absl::GetFlag(FLAGS_tls_cert), absl::GetFlag(FLAGS_tls_key),
            absl::GetFlag(FLAGS_tls_client_ca)};
   o.admin_token_file = absl::GetFlag(FLAGS_admin_token_file);

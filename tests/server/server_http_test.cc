@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -447,6 +448,58 @@ TEST_F(HttpTest, WatchPathsStreamsEventsAndTakesPostedRequests) {
   }
   EXPECT_EQ(Post(port(), absl::StrCat("WatchPaths?stream=", id), "[]").status,
             404);
+}
+
+// The response headers and status of curl `args` (-i: headers in the output).
+std::string Headers(const std::string& args) {
+  const std::string cmd =
+      absl::StrCat("curl -sS -i --max-time 300 ", args, " 2>&1");
+  FILE* pipe = popen(cmd.c_str(), "r");
+  std::string out;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) out.append(buf, n);
+  pclose(pipe);
+  return absl::AsciiStrToLower(out);
+}
+
+TEST(HttpCorsTest, AllowedOriginsGetTheHeadersAndPreflightsOthersNone) {
+  InProcessServer server(
+      {"--http_port=-1",
+       "--http_cors_origins=https://tools.example, https://b.example"});
+  ASSERT_TRUE(server.started());
+  const std::string url = Url(server.server().http_port(), "ListMaps");
+  // A preflight from an allowed page.
+  std::string h =
+      Headers(absl::StrCat("-X OPTIONS -H 'Origin: https://tools.example' "
+                           "-H 'Access-Control-Request-Method: POST' ",
+                           url));
+  EXPECT_TRUE(absl::StrContains(h, "http/1.1 204")) << h;
+  EXPECT_TRUE(absl::StrContains(
+      h, "access-control-allow-origin: https://tools.example"))
+      << h;
+  EXPECT_TRUE(absl::StrContains(h, "access-control-allow-methods: post")) << h;
+  EXPECT_TRUE(absl::StrContains(h,
+                                "access-control-allow-headers: authorization, "
+                                "content-type, x-server-timeout"))
+      << h;
+  // A call from the second allowed page, and one from elsewhere.
+  h = Headers(absl::StrCat("-H 'Origin: https://b.example' -d '{}' ", url));
+  EXPECT_TRUE(absl::StrContains(h, "http/1.1 200")) << h;
+  EXPECT_TRUE(
+      absl::StrContains(h, "access-control-allow-origin: https://b.example"))
+      << h;
+  EXPECT_TRUE(absl::StrContains(h, "vary: origin")) << h;
+  h = Headers(absl::StrCat("-H 'Origin: https://evil.example' -d '{}' ", url));
+  EXPECT_TRUE(absl::StrContains(h, "http/1.1 200"))
+      << h;  // Not a browser: answered.
+  EXPECT_FALSE(absl::StrContains(h, "access-control-allow-origin")) << h;
+  // Without the flag no page is allowed.
+  InProcessServer plain({"--http_port=-1"});
+  ASSERT_TRUE(plain.started());
+  h = Headers(absl::StrCat("-H 'Origin: https://tools.example' -d '{}' ",
+                           Url(plain.server().http_port(), "ListMaps")));
+  EXPECT_FALSE(absl::StrContains(h, "access-control-allow-origin")) << h;
 }
 
 std::string WriteFile(const std::string& dir, const std::string& name,
