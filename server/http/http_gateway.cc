@@ -174,32 +174,25 @@ HttpGateway::State::Reply HttpGateway::State::Handle(
                                  " in JSON: ", s.message()));
   }
 
-  // The deadline: the header, else the query parameter, else the most.
-  absl::Duration timeout = options.max_call_time;
-  std::string given;
-  const char* field = "X-Server-Timeout";
-  if (http_request.has_header("X-Server-Timeout")) {
-    given = http_request.get_header_value("X-Server-Timeout");
-  } else if (http_request.has_param("timeout")) {
-    given = http_request.get_param_value("timeout");
-    field = "timeout";
-  }
-  if (http_request.has_header("X-Server-Timeout") ||
-      http_request.has_param("timeout")) {
+  // The deadline: the header, else the query parameter, else none (the
+  // handler caps every call at --max_search_time: CallDeadline).
+  absl::Time deadline = absl::InfiniteFuture();
+  const bool in_header = http_request.has_header("X-Server-Timeout");
+  if (in_header || http_request.has_param("timeout")) {
+    const char* field = in_header ? "X-Server-Timeout" : "timeout";
+    const std::string given = in_header ? http_request.get_header_value(field)
+                                        : http_request.get_param_value(field);
     double seconds = 0;
     if (!absl::SimpleAtod(given, &seconds) || !(seconds > 0)) {
       return Error(3, absl::StrCat(field, ": '", given,
                                    "' is not a positive number of seconds"));
     }
-    timeout = std::min(timeout, absl::Seconds(seconds));
+    deadline = absl::Now() + absl::Seconds(seconds);
   }
 
-  const bool timed = http_request.has_header("X-Server-Timeout") ||
-                     http_request.has_param("timeout");
   const std::string authorization =
       http_request.get_header_value("Authorization");
-  HttpCall call(service->metrics(), method->name(),
-                timed ? absl::Now() + timeout : absl::InfiniteFuture(),
+  HttpCall call(service->metrics(), method->name(), deadline,
                 http_request.has_header("Authorization")
                     ? absl::optional<absl::string_view>(authorization)
                     : absl::nullopt);

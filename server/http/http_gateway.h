@@ -48,9 +48,6 @@ struct HttpOptions {
   // The largest request body read; a larger one answers 429
   // RESOURCE_EXHAUSTED (the gRPC port's --max_message_bytes).
   size_t max_body_bytes = 80 << 20;
-  // A call's deadline when the request names none, and the most it may
-  // name (--max_search_time).
-  absl::Duration max_call_time = absl::Seconds(30);
   // Connections served at once (a connection kept alive holds its thread
   // until it has been idle for 5 s).
   int threads = 16;

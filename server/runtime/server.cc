@@ -360,7 +360,6 @@ absl::StatusOr<std::unique_ptr<Server>> Server::BuildAndStart(
     http.port = o.http_port;
     http.tls = o.tls;
     http.max_body_bytes = o.service.max_message_bytes;
-    http.max_call_time = o.service.max_search_time;
     http.cors_origins = o.http_cors_origins;
     // Each connection holds a thread while its call runs.
     http.threads = std::max(8, 2 * p->workers);

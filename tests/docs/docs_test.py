@@ -152,48 +152,44 @@ class DocsTest(unittest.TestCase):
             cwd=ROOT, capture_output=True, text=True).stdout
         self.assertEqual(found, "")
 
-    def test_every_cli_line_runs_against_a_real_server(self):
-        cli = os.path.join(BUILD, "client", "gridstar")
-        ran = 0
+    def run_lines(self, program, command_of):
+        """Runs every `program ...` line of the documents' sh blocks as
+        command_of(server, rest of the line) makes it, against one real
+        server per document; each must exit 0. Returns them, each with its
+        output."""
+        ran = []
         for doc in documents():
             server = Server(self.tmp)
             try:
                 for block in blocks(read(doc), "sh"):
                     for line in commands(block):
-                        if not line.startswith("gridstar "):
+                        if not line.startswith(program + " "):
                             continue
                         with self.subTest(doc=doc, line=line):
                             out = subprocess.run(
-                                f"{cli} --server={server.target} {line[len('gridstar '):]}",
-                                shell=True, cwd=self.tmp, capture_output=True, text=True,
+                                command_of(server, line[len(program) + 1:]), shell=True,
+                                cwd=self.tmp, capture_output=True, text=True,
                                 timeout=GENEROUS_S)
                             self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
-                            ran += 1
+                            ran.append((doc, line, out.stdout))
             finally:
                 server.stop()
-        self.assertGreaterEqual(ran, 15)
+        return ran
+
+    def test_every_cli_line_runs_against_a_real_server(self):
+        cli = os.path.join(BUILD, "client", "gridstar")
+        ran = self.run_lines("gridstar", lambda server, rest:
+                             f"{cli} --server={server.target} {rest}")
+        self.assertGreaterEqual(len(ran), 15)
 
     def test_every_curl_line_answers_200_from_a_real_server(self):
-        ran = 0
-        for doc in documents():
-            server = Server(self.tmp)
-            try:
-                for block in blocks(read(doc), "sh"):
-                    for line in commands(block):
-                        if not line.startswith("curl "):
-                            continue
-                        with self.subTest(doc=doc, line=line):
-                            cmd = ("curl -w '\\n%{http_code}' --max-time 600 " +
-                                   line[len("curl "):].replace("localhost:8080", server.http))
-                            out = subprocess.run(cmd, shell=True, cwd=self.tmp,
-                                                 capture_output=True, text=True,
-                                                 timeout=GENEROUS_S)
-                            self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
-                            self.assertEqual(out.stdout.rsplit("\n", 1)[-1], "200", out.stdout)
-                            ran += 1
-            finally:
-                server.stop()
-        self.assertGreaterEqual(ran, 5)
+        ran = self.run_lines("curl", lambda server, rest:
+                             "curl -w '\\n%{http_code}' --max-time 600 " +
+                             rest.replace("localhost:8080", server.http))
+        for doc, line, stdout in ran:
+            with self.subTest(doc=doc, line=line):
+                self.assertEqual(stdout.rsplit("\n", 1)[-1], "200", stdout)
+        self.assertGreaterEqual(len(ran), 5)
 
     def test_readme_code_blocks_run(self):
         readme = read("README.md")

@@ -53,14 +53,11 @@ struct Answer {
 
 // curl with `args`; the body and the HTTP status.
 Answer Curl(const std::string& args) {
-  const std::string cmd = absl::StrCat(
-      "curl -sS --max-time 300 -w '\\n%{http_code}' ", args, " 2>&1");
-  FILE* pipe = popen(cmd.c_str(), "r");
-  std::string out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) out.append(buf, n);
-  pclose(pipe);
+  int code = 0;
+  const std::string out = testing::RunAndCapture(
+      absl::StrCat("curl -sS --max-time 300 -w '\\n%{http_code}' ", args,
+                   " 2>&1"),
+      &code);
   Answer a;
   const size_t nl = out.rfind('\n');
   a.body = out.substr(0, nl == std::string::npos ? 0 : nl);
@@ -450,17 +447,12 @@ TEST_F(HttpTest, WatchPathsStreamsEventsAndTakesPostedRequests) {
             404);
 }
 
-// The response headers and status of curl `args` (-i: headers in the output).
+// The response headers and status of curl `args` (-i: headers in the
+// output), in lower case.
 std::string Headers(const std::string& args) {
-  const std::string cmd =
-      absl::StrCat("curl -sS -i --max-time 300 ", args, " 2>&1");
-  FILE* pipe = popen(cmd.c_str(), "r");
-  std::string out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) out.append(buf, n);
-  pclose(pipe);
-  return absl::AsciiStrToLower(out);
+  int code = 0;
+  return absl::AsciiStrToLower(testing::RunAndCapture(
+      absl::StrCat("curl -sS -i --max-time 300 ", args, " 2>&1"), &code));
 }
 
 TEST(HttpCorsTest, AllowedOriginsGetTheHeadersAndPreflightsOthersNone) {
