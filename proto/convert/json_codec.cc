@@ -290,9 +290,11 @@ absl::Status ReadInteger(const Json& v, const std::string& path, T* out) {
   }
   if (v.is_number_float()) {
     const double d = v.get<double>();
+    // Below max + 1, strictly: a 64-bit max rounds up to 2^63 or 2^64 as a
+    // double, and converting that back is undefined.
     if (d != std::floor(d) ||
         !(d >= static_cast<double>(std::numeric_limits<T>::min())) ||
-        !(d <= static_cast<double>(std::numeric_limits<T>::max()))) {
+        !(d < static_cast<double>(std::numeric_limits<T>::max()) + 1.0)) {
       return Invalid(path, absl::StrCat("not an integer in range: ", Shown(v)));
     }
     *out = static_cast<T>(d);

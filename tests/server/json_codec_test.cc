@@ -279,6 +279,24 @@ TEST(JsonCodecTest, RefusesNamingThePath) {
   s = JsonToMessage(R"({"cells": [{"cost": -1}]})", &update);
   EXPECT_TRUE(absl::StrContains(s.message(), "cells[0].cost: out of range"))
       << s;
+  // One past the largest uint64 (2^64) and int32 written as floats; the
+  // largest double below 2^64 still reads.
+  s = JsonToMessage(R"({"expectedVersion": 1.8446744073709552e19})", &update);
+  EXPECT_TRUE(absl::StrContains(s.message(),
+                                "expectedVersion: not an integer in range"))
+      << s;
+  v1::PathResponse response;
+  s = JsonToMessage(R"({"expanded": 1.8446744073709552e19})", &response);
+  EXPECT_TRUE(
+      absl::StrContains(s.message(), "expanded: not an integer in range"))
+      << s;
+  ASSERT_OK(JsonToMessage(R"({"expanded": 1.844674407370955e19})", &response));
+  EXPECT_EQ(response.expanded(), 18446744073709549568u);
+  v1::PathRequest request;
+  s = JsonToMessage(R"({"start": {"x": 2147483648.0}})", &request);
+  EXPECT_TRUE(
+      absl::StrContains(s.message(), "start.x: not an integer in range"))
+      << s;
 }
 
 TEST(JsonCodecTest, DamagedTextNeverCrashes) {
