@@ -250,4 +250,16 @@ absl::StatusOr<absl::Duration> LoadDuration() {
   return d;
 }
 
+// " structures=NAME:BYTES,..." for a map's precomputed structures, each
+// with the bytes this version holds ("pending" while the server finishes
+// it after an update); empty for none.
+std::string StructuresColumn(const v1::MapInfo& m) {
+  std::string column;
+  for (const v1::DerivedInfo& d : m.derived()) {
+    absl::StrAppend(&column, column.empty() ? " structures=" : ",", d.name(),
+                    ":", d.current() ? absl::StrCat(d.bytes()) : "pending");
+  }
+  return column;
+}
+
 }  // namespace gridstar::cli

@@ -84,6 +84,10 @@ absl::StatusOr<v1::FlowFieldRequest> FlowRequest(const std::string& map_id, int 
 // --duration: plain seconds ("20", "2.5") or an absl duration ("90s", "2m").
 absl::StatusOr<absl::Duration> LoadDuration();
 
+// The structures column of a map's line (" structures=jump_table:1234,...").
+std::string StructuresColumn(const v1::MapInfo& m);
+// The register command (cli_register.cc).
+int Register(Client& client, const std::vector<std::string>& args);
 // The scen and load commands (cli_load.cc).
 int Scen(Client& client, const std::vector<std::string>& args);
 int Load(Client& client, const std::vector<std::string>& args);

@@ -43,18 +43,6 @@
 
 namespace gridstar::cli {
 
-// " structures=NAME:BYTES,..." for a map's precomputed structures, each
-// with the bytes this version holds ("pending" while the server finishes
-// it after an update); empty for none.
-std::string StructuresColumn(const v1::MapInfo& m) {
-  std::string column;
-  for (const v1::DerivedInfo& d : m.derived()) {
-    absl::StrAppend(&column, column.empty() ? " structures=" : ",", d.name(),
-                    ":", d.current() ? absl::StrCat(d.bytes()) : "pending");
-  }
-  return column;
-}
-
 int Run(const std::vector<std::string>& argv) {
   if (argv.empty()) {
     std::fprintf(stderr, "gridstar: give a command (see --help)\n");
@@ -135,55 +123,7 @@ int Run(const std::vector<std::string>& argv) {
     }
     return 0;
   }
-  if (cmd == "register") {
-    if (args.size() != 1 || absl::GetFlag(FLAGS_id).empty()) {
-      std::fprintf(stderr,
-                   "usage: gridstar register --id ID [--replace] FILE\n");
-      return 2;
-    }
-    absl::StatusOr<std::string> data = ReadFile(args[0], int64_t{1} << 30);
-    if (!data.ok()) {
-      std::fprintf(stderr, "gridstar: cannot read %s\n",
-                   std::string(data.status().message()).c_str());
-      return 1;
-    }
-    v1::RegisterMapRequest r;
-    r.set_id(absl::GetFlag(FLAGS_id));
-    r.set_replace(absl::GetFlag(FLAGS_replace));
-    r.set_jump_table(absl::GetFlag(FLAGS_jump_table));
-    r.set_landmarks(absl::GetFlag(FLAGS_landmarks));
-    r.set_hpa(absl::GetFlag(FLAGS_hpa));
-    r.set_subgoal_graph(absl::GetFlag(FLAGS_subgoal_graph));
-    for (const std::string& spec : absl::GetFlag(FLAGS_structures)) {
-      std::pair<std::string, std::string> parts = absl::StrSplit(spec, ':');
-      v1::StructureRequest* s = r.add_structures();
-      s->set_name(parts.first);
-      int count = 0;
-      if (!parts.second.empty() && !absl::SimpleAtoi(parts.second, &count)) {
-        std::fprintf(stderr,
-                     "gridstar: --structures %s: the count after ':' is not a "
-                     "number\n",
-                     spec.c_str());
-        return 2;
-      }
-      s->set_count(count);
-    }
-    if (data->rfind("P5", 0) == 0 || data->rfind("P2", 0) == 0) {
-      r.set_pgm(*data);
-    } else {
-      r.set_movingai(*data);
-    }
-    absl::StatusOr<v1::MapInfo> info = client.RegisterMap(r);
-    if (!info.ok()) return Fail(info.status());
-    if (json) {
-      PrintJson(*info);
-      return 0;
-    }
-    std::printf("%s version=%llu size=%dx%d%s\n", info->id().c_str(),
-                static_cast<unsigned long long>(info->version()), info->width(),
-                info->height(), StructuresColumn(*info).c_str());
-    return 0;
-  }
+  if (cmd == "register") return Register(client, args);
   if (cmd == "delete") {
     if (args.size() != 1) {
       std::fprintf(stderr, "usage: gridstar delete ID\n");
@@ -247,19 +187,24 @@ int main(int argc, char** argv) {
       "Commands:\n"
       "  health                              is the server serving?\n"
       "  maps                                the maps held, one a line\n"
-      "  register --id ID FILE               a Moving AI .map or PGM file\n"
+      "  register --id ID FILE               a map file: Moving AI .map, .pgm, "
+      ".png, Tiled .tmx or .tmj\n"
       "  delete ID\n"
       "  update ID X Y COST [X Y COST ...]    COST 0 blocks the cell\n"
       "  path ID SX SY GX GY                 one path (--algo, --diagonal, "
       "--smooth, --trace, ...)\n"
-      "  watch ID [AGENT SX SY GX GY ...]     watched agents: prints each event "
+      "  watch ID [AGENT SX SY GX GY ...]     watched agents: prints each "
+      "event "
       "(--agents FILE, --events N)\n"
-      "  group ID GX GY SX SY [SX SY ...]    units to one shared goal (--method)\n"
-      "  flow ID GX GY                       the goal's flow field, summarised\n"
+      "  group ID GX GY SX SY [SX SY ...]    units to one shared goal "
+      "(--method)\n"
+      "  flow ID GX GY                       the goal's flow field, "
+      "summarised\n"
       "  render ID OUT.png|OUT.svg [SX SY GX GY [--trace] | GX GY --flow]\n"
       "  scen --map ID SCEN                  a Moving AI scenario, checked\n"
       "  load --map ID SCEN --concurrency C --duration S   a load test\n"
-      "  names                               every enum value's name (algorithms, "
+      "  names                               every enum value's name "
+      "(algorithms, "
       "policies, ...)\n"
       "Coordinates are cells, x right and y down from (0, 0) at the top left.";
   info.groups = {
@@ -269,6 +214,9 @@ int main(int argc, char** argv) {
       {"register",
        {"id", "replace", "jump_table", "landmarks", "hpa", "subgoal_graph",
         "structures"}},
+      {"register: images (.png, .pgm)",
+       {"image_mode", "threshold", "invert", "floor_cost", "palette"}},
+      {"register: Tiled maps (.tmx, .tmj)", {"tiled_layers", "tiled_rules"}},
       {"path, scen, load: the query",
        {"algo", "diagonal", "weight", "smooth", "allow_partial",
         "max_expansions", "snap_radius", "agent_size", "areas", "area_costs",

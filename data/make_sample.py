@@ -6,12 +6,18 @@ written here, independent of the C++ code, using gridstar's cost model:
 a move a->b costs step * (cost(a) + cost(b)) / 2, step 1 or sqrt(2),
 diagonals only when both orthogonal neighbours are passable.
 
-    python3 data/make_sample.py    # rewrites data/sample/* (dungeon, terrain, lakeside)
+    python3 data/make_sample.py    # rewrites data/sample/* (dungeon, terrain, lakeside,
+                                   # tavern.tmx/.tsx, courtyard.png)
+
+The studio samples are made by the tools studios use: tavern.tmx is saved
+by Tiled itself (`tiled --export-map tmx`, headless) and courtyard.png is
+drawn by ImageMagick; both must be installed (scripts/install-deps.sh --test).
 """
 import heapq
 import math
 import os
 import random
+import subprocess
 
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sample")
 SQRT2 = math.sqrt(2.0)
@@ -181,6 +187,126 @@ def main():
         f.write("type octile\nheight 64\nwidth 96\nmap\n")
         for row in lakeside:
             f.write("".join(row) + "\n")
+
+    write_studio_samples()
+
+
+TAVERN_TSX = """<?xml version="1.0" encoding="UTF-8"?>
+<tileset version="1.8" tiledversion="1.8.2" name="tavern" tilewidth="16" tileheight="16" tilecount="8" columns="4">
+ <image source="tavern.png" width="64" height="32"/>
+ <tile id="1" type="wall">
+  <properties>
+   <property name="blocked" type="bool" value="true"/>
+  </properties>
+ </tile>
+ <tile id="2" type="furniture">
+  <properties>
+   <property name="blocked" type="bool" value="true"/>
+  </properties>
+ </tile>
+ <tile id="3">
+  <properties>
+   <property name="cost" type="int" value="2"/>
+  </properties>
+ </tile>
+ <tile id="4" type="water">
+  <properties>
+   <property name="area" type="int" value="2"/>
+   <property name="cost" type="int" value="3"/>
+  </properties>
+ </tile>
+ <tile id="5">
+  <properties>
+   <property name="area" type="int" value="0"/>
+   <property name="blocked" type="bool" value="false"/>
+   <property name="cost" type="int" value="1"/>
+  </properties>
+ </tile>
+</tileset>
+"""
+
+
+def tavern_layers(w, h):
+    """Tile ids (local; 0 floor, 1 wall, 2 table, 3 rug, 4 water, 5 bridge)
+    of the ground and decor layers: a hall with a wall and two doors, a
+    cellar stream crossed by a bridge, tables and a rug."""
+    ground = [[0] * w for _ in range(h)]
+    decor = [[None] * w for _ in range(h)]
+    for x in range(w):
+        ground[0][x] = ground[h - 1][x] = 1
+    for y in range(h):
+        ground[y][0] = ground[y][w - 1] = 1
+        if y not in (4, 5, 14):
+            ground[y][20] = 1  # The inner wall, with two doors.
+    for y in range(1, h - 1):
+        ground[y][26] = ground[y][27] = 4  # The stream.
+    for y in (9, 10):
+        decor[y][26] = decor[y][27] = 5  # The bridge.
+    for tx, ty in ((4, 4), (10, 4), (4, 12), (10, 12), (15, 8)):
+        for dx in (0, 1):
+            decor[ty][tx + dx] = 2
+    for y in range(7, 12):
+        for x in range(3, 9):
+            decor[y][x] = decor[y][x] or 3
+    return ground, decor
+
+
+def write_studio_samples():
+    w, h = 32, 20
+    ground, decor = tavern_layers(w, h)
+
+    def csv(layer):
+        return ",\n".join(",".join("0" if t is None else str(t + 1) for t in row)
+                           for row in layer)
+
+    tmx = f"""<?xml version="1.0" encoding="UTF-8"?>
+<map version="1.8" orientation="orthogonal" renderorder="right-down" width="{w}" height="{h}" tilewidth="16" tileheight="16" infinite="0" nextlayerid="4" nextobjectid="3">
+ <tileset firstgid="1" source="tavern.tsx"/>
+ <layer id="1" name="ground" width="{w}" height="{h}">
+  <data encoding="csv">
+{csv(ground)}
+</data>
+ </layer>
+ <layer id="2" name="decor" width="{w}" height="{h}">
+  <data encoding="csv">
+{csv(decor)}
+</data>
+ </layer>
+ <objectgroup id="3" name="collision" visible="0">
+  <object id="1" name="bar" type="furniture" x="208" y="240" width="96" height="16">
+   <properties>
+    <property name="blocked" type="bool" value="true"/>
+   </properties>
+  </object>
+  <object id="2" name="fallen pillar" x="352" y="256">
+   <properties>
+    <property name="blocked" type="bool" value="true"/>
+   </properties>
+   <polygon points="0,0 48,-16 56,-4 8,12"/>
+  </object>
+ </objectgroup>
+</map>
+"""
+    with open(os.path.join(HERE, "tavern.tsx"), "w") as f:
+        f.write(TAVERN_TSX)
+    subprocess.run(["/usr/bin/convert", "-size", "64x32", "xc:#c8a878",
+                    os.path.join(HERE, "tavern.png")], check=True)
+    with open(os.path.join(HERE, "tavern.draft.tmx"), "w") as f:
+        f.write(tmx)
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    subprocess.run(["tiled", "--export-map", "tmx", "tavern.draft.tmx", "tavern.tmx"],
+                   cwd=HERE, env=env, check=True, stderr=subprocess.DEVNULL)
+    os.remove(os.path.join(HERE, "tavern.draft.tmx"))
+    # A courtyard drawn the usual way: white floor, black walls and trees,
+    # a blue pond (#2080ff) for the palette example.
+    subprocess.run(["/usr/bin/convert", "-size", "48x32", "xc:white", "+antialias",
+                    "-fill", "black",
+                    "-draw", "rectangle 0,0 47,0", "-draw", "rectangle 0,31 47,31",
+                    "-draw", "rectangle 0,0 0,31", "-draw", "rectangle 47,0 47,31",
+                    "-draw", "rectangle 16,0 17,20", "-draw", "circle 8,24 10,24",
+                    "-draw", "circle 36,8 38,8",
+                    "-fill", "#2080ff", "-draw", "rectangle 26,18 40,27",
+                    "-strip", "PNG24:" + os.path.join(HERE, "courtyard.png")], check=True)
 
 
 if __name__ == "__main__":

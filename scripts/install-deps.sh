@@ -3,7 +3,9 @@
 # packages: the README, .ci/run and the Dockerfile all call this script.
 # Usage: scripts/install-deps.sh [--build|--test|--container|--runtime|--list-runtime]
 #   --build    (default) what building gridstar and running it needs;
-#   --test     that, plus the tools the tests drive: nginx (the gRPC load
+#   --test     that, plus the tools the tests drive: Tiled and ImageMagick
+#              (they make the Tiled and PNG maps the import tests read),
+#              nginx (the gRPC load
 #              balancer of the scale-out test), redis-server and
 #              redis-sentinel (the map store of the Redis and failover
 #              tests, started on loopback by the tests themselves), promtool
@@ -30,10 +32,10 @@ build_packages=(
   prometheus-cpp-dev
   libcpp-httplib-dev libssl-dev libcurl4-openssl-dev nlohmann-json3-dev
   libhiredis-dev
-  libpng-dev
+  libpng-dev libpugixml-dev zlib1g-dev libzstd-dev
   clang-14 libclang-rt-14-dev
 )
-test_packages=(curl nginx prometheus redis-server redis-sentinel python3 python3-yaml python3-grpcio python3-protobuf
+test_packages=(curl tiled imagemagick nginx prometheus redis-server redis-sentinel python3 python3-yaml python3-grpcio python3-protobuf
                python3-venv python3-pip python3-setuptools python3-wheel)
 # Another package's kubectl (a cloud SDK's) serves as well, and would clash.
 command -v kubectl >/dev/null || test_packages+=(kubernetes-client)
@@ -42,7 +44,7 @@ container_packages=(podman runc mmdebstrap uidmap slirp4netns fuse-overlayfs pod
 runtime_packages=(
   libabsl20220623 libgrpc++1.51 libgrpc29 libprotobuf32
   libprometheus-cpp-core1.0 libprometheus-cpp-pull1.0 libcivetweb1 libcpp-httplib0.11 libbrotli1
-  libre2-9 libc-ares2 libssl3 libhiredis0.14 libpng16-16 ca-certificates
+  libre2-9 libc-ares2 libssl3 libhiredis0.14 libpng16-16 libpugixml1v5 zlib1g libzstd1 ca-certificates
 )
 
 case "${1:---build}" in

@@ -1,24 +1,84 @@
 #include "rpc/map_requests.h"
 
 #include <algorithm>
+#include <optional>
 #include <utility>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
 #include "convert/convert.h"
+#include "convert/map_formats.h"
 #include "gridstar/agents.h"
 #include "gridstar/auto_choice.h"
 #include "gridstar/derived_data.h"
 #include "gridstar/engines/alt.h"
 #include "gridstar/find_path.h"
+#include "gridstar/map_import.h"
 #include "gridstar/map_io.h"
 
 namespace gridstar::server {
 
+namespace {
+
+// A reader's error with the request's field named: "movingai: line 3: ...",
+// "tiled.data: line 12: <layer> ...", "tiled.rules[0]: ..."; a size over the
+// limits names the flags.
+absl::Status CellsError(v1::RegisterMapRequest::CellsCase cells,
+                        const absl::Status& s) {
+  absl::string_view message = s.message();
+  std::string field;
+  switch (cells) {
+    case v1::RegisterMapRequest::kRaw:
+      field = "raw: ";
+      break;
+    case v1::RegisterMapRequest::kMovingai:
+      field = "movingai: ";
+      break;
+    case v1::RegisterMapRequest::kPgm:
+      field = "pgm: ";
+      break;
+    case v1::RegisterMapRequest::kPng:
+      // libpng's errors already say "png: ".
+      field = absl::StartsWith(message, "png: ") ? "" : "png: ";
+      break;
+    default:
+      if (absl::StartsWith(message, "rules[") ||
+          absl::StartsWith(message, "layers")) {
+        field = "tiled.";
+      } else {
+        absl::ConsumePrefix(&message, "tiled: ");
+        field = "tiled.data: ";
+      }
+  }
+  // Core says which sizes are limits (ResourceExhausted); name the flags.
+  return absl::Status(s.code(),
+                      absl::StrCat(field, message,
+                                   absl::IsResourceExhausted(s)
+                                       ? " (--max_map_side, --max_map_cells)"
+                                       : ""));
+}
+
+}  // namespace
+
 absl::StatusOr<MapWithAreas> MapOfRequest(const v1::RegisterMapRequest& r,
                                           const MapLimits& limits) {
   absl::StatusOr<GridMap> map;
+  // Set by the readers that give areas with the cells (images, Tiled).
+  std::optional<absl::StatusOr<MapWithAreas>> imported;
   std::vector<uint8_t> text_areas;
+  const bool image = r.cells_case() == v1::RegisterMapRequest::kPgm ||
+                     r.cells_case() == v1::RegisterMapRequest::kPng;
+  if (r.has_image_mapping() && !image) {
+    return absl::InvalidArgumentError(
+        "image_mapping: only with png or pgm cells");
+  }
+  absl::StatusOr<ImageMapping> mapping = ImageMapping{};
+  if (r.has_image_mapping()) {
+    mapping = convert::ImageMappingFromProto(r.image_mapping());
+    if (!mapping.ok()) return mapping.status();
+  }
   switch (r.cells_case()) {
     case v1::RegisterMapRequest::kRaw:
       if (r.width() <= 0 || r.height() <= 0) {
@@ -39,24 +99,36 @@ absl::StatusOr<MapWithAreas> MapOfRequest(const v1::RegisterMapRequest& r,
       break;
     }
     case v1::RegisterMapRequest::kPgm:
-      map = ParsePgm(r.pgm(), limits);
+      if (r.has_image_mapping()) {
+        imported = ParsePgmMap(r.pgm(), *mapping, limits);
+      } else {
+        map = ParsePgm(r.pgm(), limits);
+      }
       break;
+    case v1::RegisterMapRequest::kPng:
+      imported = ParsePngMap(r.png(), *mapping, limits);
+      break;
+    case v1::RegisterMapRequest::kTiled: {
+      absl::StatusOr<TiledOptions> options =
+          convert::TiledOptionsFromProto(r.tiled());
+      if (!options.ok()) return options.status();
+      imported = ParseTiledMap(r.tiled().data(), *options, limits);
+      break;
+    }
     default:
       return absl::InvalidArgumentError(
-          "cells: one of raw, movingai or pgm is required");
+          "cells: one of raw, movingai, pgm, png or tiled is required");
+  }
+  if (imported.has_value()) {
+    if (imported->ok()) {
+      map = std::move((*imported)->map);
+      text_areas = std::move((*imported)->areas);
+    } else {
+      map = imported->status();
+    }
   }
   if (!map.ok()) {
-    const absl::Status& s = map.status();
-    const char* field = r.cells_case() == v1::RegisterMapRequest::kRaw ? "raw"
-                        : r.cells_case() == v1::RegisterMapRequest::kMovingai
-                            ? "movingai"
-                            : "pgm";
-    // Core says which sizes are limits (ResourceExhausted); name the flags.
-    return absl::Status(s.code(),
-                        absl::StrCat(field, ": ", s.message(),
-                                     absl::IsResourceExhausted(s)
-                                         ? " (--max_map_side, --max_map_cells)"
-                                         : ""));
+    return CellsError(r.cells_case(), map.status());
   }
   if ((r.width() != 0 && r.width() != map->width()) ||
       (r.height() != 0 && r.height() != map->height())) {

@@ -27,7 +27,7 @@ LAYERS = ["base", "storage", "map", "io", "search", "engines", "planners"]
 PUBLIC = {
     "types.h": "base", "algorithms.inc": "base", "query.h": "base", "path_query.h": "base",
     "grid_map.h": "map", "map_update.h": "map", "move_cost.h": "map", "agents.h": "map",
-    "map_io.h": "io", "scenario.h": "io",
+    "map_io.h": "io", "map_import.h": "io", "scenario.h": "io",
     "search_context.h": "search",
     "auto_choice.h": "engines", "derived_structure.h": "engines",
     "engines/jps.h": "engines", "engines/alt.h": "engines", "engines/hpa.h": "engines",

@@ -129,6 +129,100 @@ def main():
         data += bytes(rng.randrange(256) for _ in range(20))
         write("search", "agents%d.bin" % i, data)
 
+    tiled_seeds()
+    image_seeds()
+
+
+TSX = """<tileset name="t" tilewidth="16" tileheight="16" tilecount="4" columns="2">
+ <tile id="1"><properties><property name="blocked" type="bool" value="true"/></properties></tile>
+ <tile id="2" type="water"><properties><property name="cost" type="int" value="5"/>
+  <property name="area" type="int" value="2"/></properties></tile>
+</tileset>
+"""
+
+
+def tmx(data_element, tilesets, objects=""):
+    return ('<?xml version="1.0"?>\n<map orientation="orthogonal" width="4" height="3" '
+            'tilewidth="16" tileheight="16" infinite="0">\n' + tilesets +
+            '<layer name="g" width="4" height="3">' + data_element + '</layer>\n' +
+            objects + '</map>\n')
+
+
+def tiled_seeds():
+    """Tiled maps in each encoding; an external tileset follows the marker
+    line the fuzzer splits on."""
+    import base64
+    import zlib
+    gids = [1, 2, 3, 1, 1, 0, 0x80000002, 1, 3, 3, 1, 1]
+    raw = struct.pack("<12I", *gids)
+    inline = TSX.replace("<tileset ", '<tileset firstgid="1" ', 1)
+    external = '<tileset firstgid="1" source="t.tsx"/>\n'
+    objects = ('<objectgroup name="o"><object id="1" x="0" y="0" width="32" height="16" '
+               'rotation="30"><properties><property name="area" type="int" value="3"/>'
+               '</properties></object><object id="2" x="0" y="0"><polygon points="0,0 40,0 0,40"/>'
+               '<properties><property name="blocked" type="bool" value="true"/></properties>'
+               '</object><object id="3" gid="2" x="16" y="48" width="16" height="16"/>'
+               '<object id="4" x="0" y="0" width="48" height="48"><ellipse/></object></objectgroup>\n')
+    csv = '<data encoding="csv">' + ",".join(map(str, gids)) + "</data>"
+    write("tiled", "csv.tmx", tmx(csv, inline, objects))
+    write("tiled", "xml.tmx", tmx("<data>" + "".join('<tile gid="%d"/>' % g for g in gids) +
+                                  "</data>", inline))
+    write("tiled", "base64.tmx", tmx('<data encoding="base64">' +
+                                     base64.b64encode(raw).decode() + "</data>", inline))
+    write("tiled", "zlib.tmx", tmx('<data encoding="base64" compression="zlib">' +
+                                   base64.b64encode(zlib.compress(raw)).decode() + "</data>",
+                                   external) + "\n--tileset--\n" + TSX)
+    gz = zlib.compressobj(9, zlib.DEFLATED, 31)
+    write("tiled", "gzip.tmx", tmx('<data encoding="base64" compression="gzip">' +
+                                   base64.b64encode(gz.compress(raw) + gz.flush()).decode() +
+                                   "</data>", inline))
+    write("tiled", "map.tmj", """{"width":4,"height":3,"tilewidth":16,"tileheight":16,
+ "orientation":"orthogonal","infinite":false,
+ "tilesets":[{"firstgid":1,"name":"t","tilecount":4,"tiles":[{"id":1,"properties":[
+  {"name":"blocked","type":"bool","value":true}]},{"id":2,"type":"water","properties":[
+  {"name":"cost","type":"int","value":5}]}]}],
+ "layers":[{"type":"group","name":"grp","layers":[{"type":"tilelayer","name":"a","width":4,
+  "height":3,"data":%s}]},{"type":"tilelayer","name":"b","width":4,"height":3,
+  "encoding":"base64","compression":"zlib","data":"%s"},
+  {"type":"objectgroup","name":"o","objects":[{"id":1,"x":4,"y":4,"width":20,"height":20,
+  "ellipse":true,"properties":[{"name":"area","type":"int","value":1}]},
+  {"id":2,"x":0,"y":0,"polygon":[{"x":0,"y":0},{"x":30,"y":5},{"x":5,"y":30}],
+  "properties":[{"name":"blocked","type":"bool","value":true}]}]}]}""" % (
+        gids[:6] + [0] * 6, base64.b64encode(zlib.compress(raw)).decode()))
+    write("tiled", "external.tmj", '{"width":4,"height":3,"tilewidth":16,"tileheight":16,'
+          '"orientation":"orthogonal","tilesets":[{"firstgid":1,"source":"t.tsx"}],'
+          '"layers":[{"type":"tilelayer","name":"a","width":4,"height":3,"data":%s}]}'
+          '\n--tileset--\n{"name":"t","tilecount":4,"tiles":[{"id":1,"properties":'
+          '[{"name":"blocked","type":"bool","value":true}]}]}' % [g & 0xfffffff for g in gids])
+
+
+def png_chunk(kind, data):
+    import zlib
+    return (struct.pack(">I", len(data)) + kind + data +
+            struct.pack(">I", zlib.crc32(kind + data) & 0xffffffff))
+
+
+def image_seeds():
+    """Small PNGs of each colour type (the first byte picks the mapping the
+    fuzzer reads them through), and PGMs."""
+    import zlib
+    rng = random.Random(20261207)
+    w, h = 5, 4
+    for mode in range(3):
+        for colour_type, channels in ((0, 1), (2, 3), (3, 1), (4, 2), (6, 4)):
+            rows = b""
+            for _ in range(h):
+                rows += b"\0" + bytes(rng.choice([0, 255, 128]) if colour_type != 3
+                                      else rng.randrange(3) for _ in range(w * channels))
+            png = b"\x89PNG\r\n\x1a\n" + png_chunk(
+                b"IHDR", struct.pack(">IIBBBBB", w, h, 8, colour_type, 0, 0, 0))
+            if colour_type == 3:
+                png += png_chunk(b"PLTE", bytes([255, 255, 255, 0, 0, 0, 32, 128, 255]))
+            png += png_chunk(b"IDAT", zlib.compress(rows)) + png_chunk(b"IEND", b"")
+            write("image", "mode%d_type%d.png" % (mode, colour_type), bytes([mode]) + png)
+        write("image", "mode%d.pgm" % mode,
+              bytes([mode]) + b"P2\n3 2\n255\n0 255 128\n255 255 0\n")
+
 
 if __name__ == "__main__":
     main()

@@ -27,6 +27,7 @@
 #include "gridstar/v1/gridstar.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
+#include "testing/commands.h"
 #include "testing/loopback.h"
 
 namespace gridstar::testing {
@@ -168,18 +169,6 @@ inline std::string Scrape(int port) {
   while ((n = read(fd, buf, sizeof(buf))) > 0)
     out.append(buf, static_cast<size_t>(n));
   close(fd);
-  return out;
-}
-
-// Runs a shell command; returns everything it printed and sets *code to its
-// exit status (-1 when it did not exit normally).
-inline std::string RunAndCapture(const std::string& command, int* code) {
-  FILE* p = popen(command.c_str(), "r");
-  std::string out;
-  char buf[4096];
-  while (p != nullptr && fgets(buf, sizeof(buf), p) != nullptr) out += buf;
-  const int status = p == nullptr ? -1 : pclose(p);
-  *code = status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return out;
 }
 

@@ -12,6 +12,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "gridstar/agents.h"
+#include "io/pgm_pixels.h"
 #include "io/text_util.h"
 
 namespace gridstar {
@@ -246,8 +247,11 @@ absl::StatusOr<MapWithAreas> ParseMovingAiMapWithAreas(
                       kMovingAiDefaultAreas};
 }
 
-absl::StatusOr<GridMap> ParsePgm(absl::string_view data,
-                                 const MapLimits& limits) {
+namespace internal {
+
+absl::StatusOr<PgmPixels> ReadPgmPixels(absl::string_view data,
+                                        const MapLimits& limits,
+                                        int max_maxval) {
   PgmTokenizer t(data);
   const absl::string_view magic = t.Next();
   if (magic != "P5" && magic != "P2") {
@@ -263,13 +267,21 @@ absl::StatusOr<GridMap> ParsePgm(absl::string_view data,
     return AtPgmLine(t, s);
   }
   if (absl::Status s = ReadPgmNumber(t, "maxval", &maxval); !s.ok()) return s;
-  if (maxval < 1 || maxval > 255) {
-    return PgmError(t, absl::StrCat("maxval: ", maxval,
-                                    " is out of range [1, 255] (one byte per "
-                                    "cell cost)"));
+  if (maxval < 1 || maxval > max_maxval) {
+    return PgmError(
+        t, absl::StrCat("maxval: ", maxval, " is out of range [1, ", max_maxval,
+                        "]",
+                        max_maxval == 255
+                            ? " (one byte per cell cost; a 16-bit PGM reads "
+                              "through an image mapping)"
+                            : ""));
   }
   const size_t n = static_cast<size_t>(width * height);
-  std::vector<uint8_t> costs(n);
+  PgmPixels pixels{width, height, static_cast<int>(maxval), {}};
+  std::vector<uint16_t>& costs = pixels.values;
+  costs.resize(n);
+  // Binary samples take two bytes, most significant first, past 255.
+  const size_t sample_bytes = maxval > 255 ? 2 : 1;
   if (binary) {
     // Exactly one whitespace byte separates maxval from the pixels.
     if (t.pos() >= data.size() || !PgmTokenizer::IsSpace(data[t.pos()])) {
@@ -277,16 +289,21 @@ absl::StatusOr<GridMap> ParsePgm(absl::string_view data,
     }
     const size_t start = t.pos() + 1;
     const size_t available = data.size() - start;
-    if (available < n) {
+    if (available < n * sample_bytes) {
       return PgmError(t, absl::StrCat("pixel data: truncated, got ", available,
-                                      " bytes, expected ", n));
+                                      " bytes, expected ", n * sample_bytes));
     }
-    if (available > n) {
-      return PgmError(t, absl::StrCat("pixel data: ", available - n,
-                                      " bytes of trailing data"));
+    if (available > n * sample_bytes) {
+      return PgmError(t,
+                      absl::StrCat("pixel data: ", available - n * sample_bytes,
+                                   " bytes of trailing data"));
     }
+    const auto* bytes = reinterpret_cast<const uint8_t*>(data.data() + start);
     for (size_t i = 0; i < n; ++i) {
-      const uint8_t v = static_cast<uint8_t>(data[start + i]);
+      const uint16_t v =
+          sample_bytes == 1
+              ? bytes[i]
+              : static_cast<uint16_t>(bytes[2 * i] << 8 | bytes[2 * i + 1]);
       if (v > maxval) {
         return PgmError(
             t, absl::StrCat("pixel ", i, " (x=", i % width, ", y=", i / width,
@@ -313,14 +330,26 @@ absl::StatusOr<GridMap> ParsePgm(absl::string_view data,
             t, absl::StrCat("pixel ", i, " (x=", i % width, ", y=", i / width,
                             "): value ", v, " exceeds maxval ", maxval));
       }
-      costs[i] = static_cast<uint8_t>(v);
+      costs[i] = static_cast<uint16_t>(v);
     }
     if (!t.AtEnd()) {
       return PgmError(
           t, absl::StrCat("pixel data: trailing data after ", n, " pixels"));
     }
   }
-  return GridMap::FromCosts(width, height, costs, limits);
+  return pixels;
+}
+
+}  // namespace internal
+
+absl::StatusOr<GridMap> ParsePgm(absl::string_view data,
+                                 const MapLimits& limits) {
+  absl::StatusOr<internal::PgmPixels> pixels =
+      internal::ReadPgmPixels(data, limits, 255);
+  if (!pixels.ok()) return pixels.status();
+  const std::vector<uint8_t> costs(pixels->values.begin(),
+                                   pixels->values.end());
+  return GridMap::FromCosts(pixels->width, pixels->height, costs, limits);
 }
 
 absl::StatusOr<GridMap> ParseRawMap(int64_t width, int64_t height,

@@ -1,0 +1,625 @@
+// Tiled maps: what both readers share (properties, layer data, the builder
+// that combines layers into cells) and the entry points of map_import.h.
+
+#include <zlib.h>
+#include <zstd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <tuple>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/escaping.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "gridstar/agents.h"
+#include "io/text_util.h"
+#include "io/tiled_model.h"
+
+namespace gridstar {
+namespace internal {
+namespace {
+
+constexpr uint32_t kGidMask = 0x0fffffff;  // Without Tiled's flip bits.
+
+absl::Status Invalid(absl::string_view where, absl::string_view what) {
+  return absl::InvalidArgumentError(absl::StrCat(where, ": ", what));
+}
+
+// Inflates zlib or gzip data into exactly `size` bytes.
+absl::StatusOr<std::string> Inflate(absl::string_view in, bool gzip,
+                                    size_t size, absl::string_view where) {
+  z_stream z;
+  std::memset(&z, 0, sizeof(z));
+  if (inflateInit2(&z, gzip ? 16 + MAX_WBITS : MAX_WBITS) != Z_OK) {
+    return absl::InternalError("zlib: inflateInit2 failed");
+  }
+  std::string out(size + 1, '\0');  // One byte more shows too much data.
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
+  z.avail_in = static_cast<uInt>(in.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  const int rc = inflate(&z, Z_FINISH);
+  const size_t produced = out.size() - z.avail_out;
+  const std::string message = z.msg != nullptr ? z.msg : "";
+  inflateEnd(&z);
+  if (produced > size) {
+    return Invalid(where, absl::StrCat("layer data: inflates to more than the "
+                                       "layer's ",
+                                       size / 4, " tiles"));
+  }
+  if (rc != Z_STREAM_END) {
+    return Invalid(
+        where, absl::StrCat("layer data: ", gzip ? "gzip" : "zlib", " stream ",
+                            rc == Z_BUF_ERROR ? "truncated" : "corrupt",
+                            message.empty() ? "" : ": ", message));
+  }
+  out.resize(produced);
+  return out;
+}
+
+absl::StatusOr<std::string> Unzstd(absl::string_view in, size_t size,
+                                   absl::string_view where) {
+  ZSTD_DStream* stream = ZSTD_createDStream();
+  if (stream == nullptr) return absl::InternalError("zstd: out of memory");
+  ZSTD_initDStream(stream);
+  std::string out(size + 1, '\0');
+  ZSTD_inBuffer input{in.data(), in.size(), 0};
+  ZSTD_outBuffer output{out.data(), out.size(), 0};
+  size_t rc = 0;
+  while (input.pos < input.size && output.pos < output.size) {
+    rc = ZSTD_decompressStream(stream, &output, &input);
+    if (ZSTD_isError(rc)) break;
+  }
+  ZSTD_freeDStream(stream);
+  if (ZSTD_isError(rc)) {
+    return Invalid(where, absl::StrCat("layer data: zstd stream corrupt: ",
+                                       ZSTD_getErrorName(rc)));
+  }
+  if (output.pos > size) {
+    return Invalid(where, absl::StrCat("layer data: inflates to more than the "
+                                       "layer's ",
+                                       size / 4, " tiles"));
+  }
+  if (rc != 0) return Invalid(where, "layer data: zstd stream truncated");
+  out.resize(output.pos);
+  return out;
+}
+
+bool ParseGid(absl::string_view s, uint32_t* gid) {
+  int64_t v = 0;
+  if (!ParseStrictInt(s, &v) || v < 0 || v > 0xffffffffLL) return false;
+  *gid = static_cast<uint32_t>(v);
+  return true;
+}
+
+}  // namespace
+
+void TiledEffect::Overlay(const TiledEffect& over) {
+  if (over.cost) cost = over.cost;
+  if (over.blocked) blocked = over.blocked;
+  if (over.area) area = over.area;
+}
+
+bool StartsWithChar(absl::string_view data, char c) {
+  if (data.substr(0, 3) == "\xef\xbb\xbf") data.remove_prefix(3);
+  data = absl::StripLeadingAsciiWhitespace(data);
+  return !data.empty() && data[0] == c;
+}
+
+absl::Status ReadTiledProperty(absl::string_view name, absl::string_view type,
+                               absl::string_view value, absl::string_view where,
+                               TiledEffect* effect) {
+  if (name != "cost" && name != "blocked" && name != "area") {
+    return absl::OkStatus();
+  }
+  const std::string at = absl::StrCat(where, ": property ", name);
+  value = absl::StripAsciiWhitespace(value);
+  if (name == "blocked") {
+    if (type != "bool" && type != "string" && !type.empty()) {
+      return Invalid(at, absl::StrCat("has type ", type, "; expected bool"));
+    }
+    if (value == "true") {
+      effect->blocked = true;
+    } else if (value == "false") {
+      effect->blocked = false;
+    } else {
+      return Invalid(
+          at, absl::StrCat(Quote(value), " is not a bool (true or false)"));
+    }
+    return absl::OkStatus();
+  }
+  if (type != "int" && type != "float" && type != "string" && !type.empty()) {
+    return Invalid(at, absl::StrCat("has type ", type, "; expected int"));
+  }
+  int64_t v = 0;
+  double d = 0;
+  if (!ParseStrictInt(value, &v)) {
+    // A float property holding a whole number (Tiled writes 3 as "3").
+    if (!absl::SimpleAtod(value, &d) || !std::isfinite(d) ||
+        d != std::floor(d) || std::fabs(d) > 1e9) {
+      return Invalid(at, absl::StrCat(Quote(value), " is not a whole number"));
+    }
+    v = static_cast<int64_t>(d);
+  }
+  if (name == "cost") {
+    if (v < 1 || v > 255) {
+      return Invalid(at, absl::StrCat(v,
+                                      " is outside [1, 255] (block a tile "
+                                      "with blocked = true)"));
+    }
+    effect->cost = static_cast<int>(v);
+  } else {
+    if (v < 0 || v >= kMaxAreas) {
+      return Invalid(at,
+                     absl::StrCat(v, " is outside [0, ", kMaxAreas - 1, "]"));
+    }
+    effect->area = static_cast<int>(v);
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<uint32_t>> DecodeTiledLayerData(
+    absl::string_view encoding, absl::string_view compression,
+    absl::string_view text, size_t count, absl::string_view where) {
+  std::vector<uint32_t> gids;
+  if (encoding == "csv") {
+    if (!compression.empty()) {
+      return Invalid(where, absl::StrCat("compression ", Quote(compression),
+                                         " with csv data"));
+    }
+    gids.reserve(count);
+    for (absl::string_view token : absl::StrSplit(text, ',')) {
+      token = absl::StripAsciiWhitespace(token);
+      if (gids.size() == count) {
+        if (token.empty()) continue;  // A trailing comma.
+        return Invalid(where, absl::StrCat("layer data: more than the layer's ",
+                                           count, " tiles"));
+      }
+      uint32_t gid = 0;
+      if (!ParseGid(token, &gid)) {
+        return Invalid(where,
+                       absl::StrCat("layer data: tile ", gids.size(), ": ",
+                                    Quote(token), " is not a tile id"));
+      }
+      gids.push_back(gid);
+    }
+  } else if (encoding == "base64") {
+    std::string compact;
+    compact.reserve(text.size());
+    for (char c : text) {
+      if (!absl::ascii_isspace(static_cast<unsigned char>(c))) {
+        compact.push_back(c);
+      }
+    }
+    std::string bytes;
+    if (!absl::Base64Unescape(compact, &bytes)) {
+      return Invalid(where, "layer data: not valid base64");
+    }
+    const size_t size = count * 4;
+    if (compression == "zlib" || compression == "gzip") {
+      absl::StatusOr<std::string> inflated =
+          Inflate(bytes, compression == "gzip", size, where);
+      if (!inflated.ok()) return inflated.status();
+      bytes = *std::move(inflated);
+    } else if (compression == "zstd") {
+      absl::StatusOr<std::string> inflated = Unzstd(bytes, size, where);
+      if (!inflated.ok()) return inflated.status();
+      bytes = *std::move(inflated);
+    } else if (!compression.empty()) {
+      return Invalid(where, absl::StrCat("compression ", Quote(compression),
+                                         ": expected zlib, gzip or zstd"));
+    }
+    if (bytes.size() != size) {
+      return Invalid(where,
+                     absl::StrCat("layer data: ", bytes.size() / 4, " tiles",
+                                  bytes.size() % 4 ? " and a part" : "",
+                                  ", expected ", count));
+    }
+    gids.resize(count);
+    for (size_t i = 0; i < count; ++i) {
+      const auto* p = reinterpret_cast<const uint8_t*>(&bytes[4 * i]);
+      gids[i] = uint32_t{p[0]} | uint32_t{p[1]} << 8 | uint32_t{p[2]} << 16 |
+                uint32_t{p[3]} << 24;
+    }
+  } else {
+    return Invalid(where, absl::StrCat("encoding ", Quote(encoding),
+                                       ": expected csv or base64"));
+  }
+  if (gids.size() != count) {
+    return Invalid(where, absl::StrCat("layer data: ", gids.size(),
+                                       " tiles, expected ", count));
+  }
+  return gids;
+}
+
+absl::StatusOr<TiledTileset> ReadExternalTileset(const TiledOptions& options,
+                                                 absl::string_view source,
+                                                 uint32_t first_gid,
+                                                 absl::string_view where) {
+  auto it = options.tilesets.find(source);
+  if (it == options.tilesets.end()) {
+    return Invalid(where, absl::StrCat("external tileset ", Quote(source),
+                                       " was not given with the map (embed "
+                                       "it in Tiled, or pass the file)"));
+  }
+  const std::string at = absl::StrCat(where, ": tileset ", Quote(source));
+  if (StartsWithChar(it->second, '<')) {
+    return ReadTsx(it->second, first_gid, at);
+  }
+  if (StartsWithChar(it->second, '{')) {
+    return ReadTsj(it->second, first_gid, at);
+  }
+  return Invalid(at, "neither a .tsx (XML) nor a .tsj (JSON) tileset");
+}
+
+absl::Status TiledBuilder::Begin(int64_t width, int64_t height,
+                                 double tile_width, double tile_height,
+                                 absl::string_view orientation, bool infinite,
+                                 absl::string_view where) {
+  if (orientation != "orthogonal") {
+    return Invalid(where, absl::StrCat("orientation ", Quote(orientation),
+                                       ": only orthogonal maps are grids"));
+  }
+  if (infinite) {
+    return Invalid(where,
+                   "infinite maps are not read (turn Infinite off in Tiled's "
+                   "map properties to give the map its size)");
+  }
+  if (!(tile_width > 0) || !(tile_height > 0) || !std::isfinite(tile_width) ||
+      !std::isfinite(tile_height)) {
+    return Invalid(where, "tilewidth, tileheight: must be positive");
+  }
+  if (absl::Status s = GridMap::CheckDimensions(width, height, limits_);
+      !s.ok()) {
+    return absl::Status(s.code(), absl::StrCat(where, ": ", s.message()));
+  }
+  width_ = width;
+  height_ = height;
+  tile_width_ = tile_width;
+  tile_height_ = tile_height;
+  const size_t n = static_cast<size_t>(width * height);
+  flags_.assign(n, 0);
+  costs_.assign(n, 0);
+  areas_.assign(n, 0xff);
+  return absl::OkStatus();
+}
+
+absl::Status TiledBuilder::AddTileset(TiledTileset tileset) {
+  if (tileset.first_gid == 0 || tileset.first_gid > kGidMask) {
+    return Invalid(tileset.where,
+                   absl::StrCat("firstgid ", tileset.first_gid,
+                                " is outside [1, ", kGidMask, "]"));
+  }
+  const uint32_t first = tileset.first_gid;
+  const std::string where = tileset.where;
+  if (!tilesets_.emplace(first, std::move(tileset)).second) {
+    return Invalid(
+        where, absl::StrCat("firstgid ", first, " is another tileset's too"));
+  }
+  return absl::OkStatus();
+}
+
+bool TiledBuilder::UsesLayer(absl::string_view name, bool parent_used) {
+  layer_names_.insert(std::string(name));
+  if (options_.layers.empty() || parent_used) return true;
+  return std::find(options_.layers.begin(), options_.layers.end(), name) !=
+         options_.layers.end();
+}
+
+absl::StatusOr<TiledEffect> TiledBuilder::EffectOfGid(uint32_t gid) {
+  gid &= kGidMask;
+  if (auto it = gid_effects_.find(gid); it != gid_effects_.end()) {
+    return it->second;
+  }
+  auto ts = tilesets_.upper_bound(gid);
+  if (ts == tilesets_.begin()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("tile id ", gid, " belongs to no tileset"));
+  }
+  --ts;
+  const TiledTileset& tileset = ts->second;
+  const int64_t local = gid - tileset.first_gid;
+  if (tileset.tile_count > 0 && local >= tileset.tile_count) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "tile id ", gid, " belongs to no tileset (", Quote(tileset.name),
+        " has ", tileset.tile_count, " tiles from ", tileset.first_gid, ")"));
+  }
+  TiledEffect effect;
+  std::string class_name;
+  if (auto tile = tileset.tiles.find(local); tile != tileset.tiles.end()) {
+    effect = tile->second.effect;
+    class_name = tile->second.class_name;
+  }
+  const TiledRule* by_class = nullptr;
+  const TiledRule* by_tile = nullptr;
+  const TiledRule* by_gid = nullptr;
+  for (const TiledRule& rule : options_.rules) {
+    if (rule.gid != 0 && rule.gid == gid) by_gid = &rule;
+    if (!rule.tileset.empty() && rule.tileset == tileset.name &&
+        rule.tile == local) {
+      by_tile = &rule;
+    }
+    if (!rule.class_name.empty() && rule.class_name == class_name) {
+      by_class = &rule;
+    }
+  }
+  for (const TiledRule* rule : {by_class, by_tile, by_gid}) {
+    if (rule != nullptr) {
+      effect.Overlay(TiledEffect{rule->cost, rule->blocked, rule->area});
+    }
+  }
+  gid_effects_.emplace(gid, effect);
+  return effect;
+}
+
+void TiledBuilder::Apply(size_t cell, const TiledEffect& effect) {
+  flags_[cell] |= 1;
+  if (effect.blocked) {
+    flags_[cell] = static_cast<uint8_t>((flags_[cell] & 1) | 2 |
+                                        (*effect.blocked ? 4 : 0));
+  }
+  if (effect.cost) costs_[cell] = static_cast<uint8_t>(*effect.cost);
+  if (effect.area) areas_[cell] = static_cast<uint8_t>(*effect.area);
+}
+
+absl::Status TiledBuilder::AddTileLayer(absl::Span<const uint32_t> gids,
+                                        absl::string_view where) {
+  uint32_t last_gid = 0;
+  TiledEffect last;
+  for (size_t i = 0; i < gids.size(); ++i) {
+    const uint32_t gid = gids[i] & kGidMask;
+    if (gid == 0) continue;
+    if (gid != last_gid) {
+      absl::StatusOr<TiledEffect> effect = EffectOfGid(gid);
+      if (!effect.ok()) {
+        return Invalid(where,
+                       absl::StrCat("cell (", i % width_, ", ", i / width_,
+                                    "): ", effect.status().message()));
+      }
+      last = *effect;
+      last_gid = gid;
+    }
+    Apply(i, last);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status TiledBuilder::AddObject(const TiledObject& object) {
+  TiledEffect effect;
+  if (object.shape == TiledObject::Shape::kTile) {
+    absl::StatusOr<TiledEffect> of_tile = EffectOfGid(object.gid);
+    if (!of_tile.ok()) return Invalid(object.where, of_tile.status().message());
+    effect = *of_tile;
+  }
+  effect.Overlay(object.effect);
+  for (const TiledRule& rule : options_.rules) {
+    if (!rule.class_name.empty() && rule.class_name == object.class_name) {
+      effect.Overlay(TiledEffect{rule.cost, rule.blocked, rule.area});
+    }
+  }
+  if (!effect.any()) return absl::OkStatus();
+  if (object.shape == TiledObject::Shape::kNoArea) {
+    return Invalid(object.where,
+                   absl::StrCat("a ", object.no_area_kind,
+                                " has no area; only rectangles, ellipses, "
+                                "polygons and tile objects set cells"));
+  }
+  for (double v : {object.x, object.y, object.width, object.height,
+                   object.rotation_degrees}) {
+    if (!std::isfinite(v) || std::fabs(v) > 1e12) {
+      return Invalid(object.where, "position or size is not a finite number");
+    }
+  }
+  // The shape in its own frame (origin at x, y before rotation), as a
+  // bounding box and an inside test.
+  double x0 = 0, y0 = 0, x1 = object.width, y1 = object.height;
+  if (object.shape == TiledObject::Shape::kTile) {
+    y0 = -object.height;  // A tile object's y is its bottom edge.
+    y1 = 0;
+  }
+  if (object.shape == TiledObject::Shape::kPolygon) {
+    if (object.points.size() < 3) {
+      return Invalid(object.where, "a polygon needs at least 3 points");
+    }
+    x0 = x1 = object.points[0].first;
+    y0 = y1 = object.points[0].second;
+    for (const auto& [px, py] : object.points) {
+      if (!std::isfinite(px) || !std::isfinite(py) || std::fabs(px) > 1e12 ||
+          std::fabs(py) > 1e12) {
+        return Invalid(object.where, "a polygon point is not a finite number");
+      }
+      x0 = std::min(x0, px);
+      x1 = std::max(x1, px);
+      y0 = std::min(y0, py);
+      y1 = std::max(y1, py);
+    }
+  }
+  auto inside = [&](double lx, double ly) {
+    switch (object.shape) {
+      case TiledObject::Shape::kEllipse: {
+        const double rx = object.width / 2, ry = object.height / 2;
+        if (rx <= 0 || ry <= 0) return false;
+        const double dx = (lx - rx) / rx, dy = (ly - ry) / ry;
+        return dx * dx + dy * dy < 1;
+      }
+      case TiledObject::Shape::kPolygon: {
+        bool in = false;
+        const auto& p = object.points;
+        for (size_t i = 0, j = p.size() - 1; i < p.size(); j = i++) {
+          if ((p[i].second > ly) != (p[j].second > ly) &&
+              lx < (p[j].first - p[i].first) * (ly - p[i].second) /
+                           (p[j].second - p[i].second) +
+                       p[i].first) {
+            in = !in;
+          }
+        }
+        return in;
+      }
+      default:
+        return lx >= x0 && lx < x1 && ly >= y0 && ly < y1;
+    }
+  };
+  const double radians = object.rotation_degrees * M_PI / 180;
+  const double c = std::cos(radians), s = std::sin(radians);
+  // The world bounding box of the rotated local box.
+  double wx0 = 1e300, wy0 = 1e300, wx1 = -1e300, wy1 = -1e300;
+  for (auto [lx, ly] : {std::pair{x0, y0}, {x1, y0}, {x0, y1}, {x1, y1}}) {
+    const double wx = object.x + lx * c - ly * s;
+    const double wy = object.y + lx * s + ly * c;
+    wx0 = std::min(wx0, wx);
+    wx1 = std::max(wx1, wx);
+    wy0 = std::min(wy0, wy);
+    wy1 = std::max(wy1, wy);
+  }
+  auto cell_range = [](double lo, double hi, double size, int64_t n) {
+    const double first = std::floor(lo / size - 0.5);
+    const double last = std::ceil(hi / size - 0.5);
+    return std::pair<int64_t, int64_t>(
+        static_cast<int64_t>(std::clamp(first, 0.0, static_cast<double>(n))),
+        static_cast<int64_t>(
+            std::clamp(last, -1.0, static_cast<double>(n - 1))));
+  };
+  const auto [cx0, cx1] = cell_range(wx0, wx1, tile_width_, width_);
+  const auto [cy0, cy1] = cell_range(wy0, wy1, tile_height_, height_);
+  for (int64_t cy = cy0; cy <= cy1; ++cy) {
+    for (int64_t cx = cx0; cx <= cx1; ++cx) {
+      const double dx = (cx + 0.5) * tile_width_ - object.x;
+      const double dy = (cy + 0.5) * tile_height_ - object.y;
+      // Into the object's frame: rotate back by its rotation.
+      const double lx = dx * c + dy * s, ly = -dx * s + dy * c;
+      if (inside(lx, ly)) Apply(static_cast<size_t>(cy * width_ + cx), effect);
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<MapWithAreas> TiledBuilder::Finish() {
+  for (const std::string& name : options_.layers) {
+    if (!layer_names_.contains(name)) {
+      std::vector<std::string> names(layer_names_.begin(), layer_names_.end());
+      std::sort(names.begin(), names.end());
+      return absl::InvalidArgumentError(
+          absl::StrCat("layers: the map has no layer named ", Quote(name),
+                       " (it has ", absl::StrJoin(names, ", "), ")"));
+    }
+  }
+  for (size_t i = 0; i < options_.rules.size(); ++i) {
+    const TiledRule& rule = options_.rules[i];
+    if (rule.tileset.empty()) continue;
+    bool found = false;
+    for (const auto& [first, tileset] : tilesets_) {
+      found = found || tileset.name == rule.tileset;
+    }
+    if (!found) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("rules[", i, "].tileset: the map has no tileset named ",
+                       Quote(rule.tileset)));
+    }
+  }
+  const size_t n = flags_.size();
+  std::vector<uint8_t> costs(n);
+  std::vector<uint8_t> areas(n);
+  bool any_area = false;
+  for (size_t i = 0; i < n; ++i) {
+    const bool present = flags_[i] & 1;
+    const bool blocked = (flags_[i] & 6) == 6;
+    costs[i] = !present || blocked ? 0 : costs_[i] == 0 ? 1 : costs_[i];
+    areas[i] = areas_[i] == 0xff ? 0 : areas_[i];
+    any_area = any_area || areas[i] != 0;
+  }
+  if (!any_area) areas.clear();
+  absl::StatusOr<GridMap> map =
+      GridMap::FromCosts(width_, height_, costs, limits_);
+  if (!map.ok()) return map.status();
+  return MapWithAreas{*std::move(map), std::move(areas), kAllAreas};
+}
+
+}  // namespace internal
+
+absl::Status ValidateTiledOptions(const TiledOptions& options) {
+  std::map<std::tuple<uint32_t, std::string, int64_t, std::string>, size_t>
+      seen;
+  for (size_t i = 0; i < options.rules.size(); ++i) {
+    const TiledRule& r = options.rules[i];
+    const std::string at = absl::StrCat("rules[", i, "]");
+    const int ways = (r.gid != 0) + (!r.tileset.empty() || r.tile >= 0) +
+                     !r.class_name.empty();
+    if (ways != 1) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          at, ": select by exactly one of gid, tileset and tile, or class (",
+          ways == 0 ? "none" : "more than one", " given)"));
+    }
+    if (r.gid > internal::kGidMask) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          at, ".gid: ", r.gid, " is outside [1, ", internal::kGidMask, "]"));
+    }
+    if (r.tileset.empty() != (r.tile < 0)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          at, r.tileset.empty() ? ".tileset: required with tile"
+                                : ".tile: required (0 or more) with tileset"));
+    }
+    if (!r.cost && !r.blocked && !r.area) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(at, ": sets none of cost, blocked and area"));
+    }
+    if (r.cost && (*r.cost < 1 || *r.cost > 255)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          at, ".cost: ", *r.cost, " is outside [1, 255] (use blocked)"));
+    }
+    if (r.area && (*r.area < 0 || *r.area >= kMaxAreas)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          at, ".area: ", *r.area, " is outside [0, ", kMaxAreas - 1, "]"));
+    }
+    auto [it, added] =
+        seen.emplace(std::tuple(r.gid, r.tileset, r.tile, r.class_name), i);
+    if (!added) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(at, ": selects what rules[", it->second, "] selects"));
+    }
+  }
+  for (size_t i = 0; i < options.layers.size(); ++i) {
+    if (options.layers[i].empty()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("layers[", i, "]: empty name"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<MapWithAreas> ParseTiledMap(absl::string_view data,
+                                           const TiledOptions& options,
+                                           const MapLimits& limits) {
+  if (absl::Status s = ValidateTiledOptions(options); !s.ok()) return s;
+  internal::TiledBuilder builder(options, limits);
+  absl::Status read;
+  if (internal::StartsWithChar(data, '<')) {
+    read = internal::ReadTmx(data, options, &builder);
+  } else if (internal::StartsWithChar(data, '{')) {
+    read = internal::ReadTiledJson(data, options, &builder);
+  } else {
+    return absl::InvalidArgumentError(
+        "tiled: neither a .tmx (XML) nor a .tmj (JSON) map");
+  }
+  if (!read.ok()) return read;
+  return builder.Finish();
+}
+
+absl::StatusOr<std::vector<std::string>> TiledTilesetSources(
+    absl::string_view data) {
+  if (internal::StartsWithChar(data, '<')) {
+    return internal::TmxTilesetSources(data);
+  }
+  if (internal::StartsWithChar(data, '{')) {
+    return internal::TiledJsonTilesetSources(data);
+  }
+  return absl::InvalidArgumentError(
+      "tiled: neither a .tmx (XML) nor a .tmj (JSON) map");
+}
+
+}  // namespace gridstar
