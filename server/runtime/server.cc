@@ -21,6 +21,7 @@
 #include "auth/access_control.h"
 #include "gridstar/engines/alt.h"
 #include "gridstar/engines/jps.h"
+#include "gridstar/map_import.h"
 #include "gridstar/map_io.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/grpcpp.h"
@@ -133,12 +134,12 @@ absl::Status Preload(const ServerOptions& o, bool has_store,
                      static_cast<unsigned long long>((*stored)->version));
       }
     }
-    // Moving AI text keeps its terrain as areas (water and trees blocked
-    // under the default areas, as RegisterMap does).
-    absl::StatusOr<std::string> text = ReadFile(parts[1]);
+    // Any format by its extension (.png, Tiled .tmx/.tmj, else Moving AI
+    // text or PGM by content). Moving AI text keeps its terrain as areas
+    // (water and trees blocked under the default areas, as RegisterMap
+    // does).
     absl::StatusOr<MapWithAreas> read =
-        text.ok() ? ParseMapAutoWithAreas(*text, o.map_limits)
-                  : absl::StatusOr<MapWithAreas>(text.status());
+        ReadMapFileOfAnyFormat(parts[1], o.map_limits);
     absl::Status s = read.status();
     if (read.ok()) {
       const bool uniform = read->map.uniform_cost();

@@ -120,13 +120,15 @@ ABSL_FLAG(absl::Duration, max_search_time, absl::Seconds(30),
           "Time budget of a call without a deadline (and cap of any deadline)");
 ABSL_FLAG(absl::Duration, shutdown_grace, absl::Seconds(10),
           "On SIGTERM/SIGINT, time in-flight calls get to finish");
-ABSL_FLAG(std::vector<std::string>, preload, {},
-          "Maps to register at start, as id=path pairs (Moving AI .map or PGM), "
-          "each with a jump table (kept on uniform-cost maps) and, on terrain, "
-          "--preload_landmarks landmarks. With --data_dir or --store, a map "
-          "the store already holds under that id is kept as stored (with "
-          "every update made to it) and the file is not read; see "
-          "--preload_replace");
+ABSL_FLAG(
+    std::vector<std::string>, preload, {},
+    "Maps to register at start, as id=path pairs (Moving AI .map, PGM, PNG, "
+    "or a Tiled .tmx/.tmj with its tilesets beside it), "
+    "each with a jump table (kept on uniform-cost maps) and, on terrain, "
+    "--preload_landmarks landmarks. With --data_dir or --store, a map "
+    "the store already holds under that id is kept as stored (with "
+    "every update made to it) and the file is not read; see "
+    "--preload_replace");
 ABSL_FLAG(bool, preload_replace, false,
           "Register every --preload file even over a stored map of the same "
           "id, as a new version of it: updates made since the map was "

@@ -142,6 +142,49 @@ class PlainServerTest(unittest.TestCase):
                                      structures={"no_such": 0})
         self.assertIn("known: ", str(raised.exception))
 
+    def test_tiled_and_image_maps_register_from_files(self):
+        # The tavern (Tiled, its tileset read from beside it): walls, tables
+        # and the bar blocked, the rug costs 2, the stream is area 2 at cost
+        # 3 with a bridge of area 0.
+        info = self.client.register_map_file("tavern", os.path.join(SAMPLE, "tavern.tmx"))
+        self.assertEqual((info.width, info.height), (32, 20))
+        got = self.client.get_map("tavern", include_cells=True)
+        cost = lambda x, y: got.raw[y * 32 + x]
+        area = lambda x, y: got.areas[y * 32 + x]
+        self.assertEqual(cost(20, 1), 0)
+        self.assertEqual(cost(4, 4), 0)
+        self.assertEqual(cost(3, 7), 2)
+        self.assertEqual((cost(26, 1), area(26, 1)), (3, 2))
+        self.assertEqual((cost(26, 9), area(26, 9)), (1, 0))
+        self.assertEqual([cost(x, 15) for x in range(12, 20)], [1, 0, 0, 0, 0, 0, 0, 1])
+        # Rules over the properties: furniture is walkable, water dearer.
+        ruled = self.client.register_map_file(
+            "tavern-ruled", os.path.join(SAMPLE, "tavern.tmx"),
+            tiled_rules=[{"class_name": "furniture", "blocked": False},
+                         {"class_name": "water", "cost": 9}])
+        got = self.client.get_map("tavern-ruled", include_cells=True)
+        self.assertEqual((cost(4, 4), cost(26, 1), cost(13, 15)), (1, 9, 1))
+        self.assertGreater(ruled.passable_cells, info.passable_cells)
+        # The courtyard PNG: white floor costs 1, the pond is dark (a wall)
+        # unless a palette says otherwise.
+        court = os.path.join(SAMPLE, "courtyard.png")
+        self.client.register_map_file("court", court)
+        got = self.client.get_map("court", include_cells=True)
+        self.assertEqual((got.raw[2 * 48 + 2], got.raw[20 * 48 + 30]), (1, 0))
+        self.client.register_map_file(
+            "pond", court,
+            image_mapping={"palette": {0xffffff: 1, 0x000000: 0, 0x2080ff: (3, 2)}})
+        got = self.client.get_map("pond", include_cells=True)
+        self.assertEqual((got.raw[20 * 48 + 30], got.areas[20 * 48 + 30]), (3, 2))
+        path = self.client.find_path("pond", (2, 2), (45, 29))
+        self.assertGreater(path.cost, 0)
+        with self.assertRaises(Error) as raised:
+            self.client.register_map_file("bad", court, image_mapping={"palette": {0xffffff: 1}})
+        self.assertEqual(raised.exception.code, grpc.StatusCode.INVALID_ARGUMENT)
+        self.assertIn("png: pixel (0, 0): colour #000000", str(raised.exception))
+        with self.assertRaises(ValueError):
+            self.client.register_map("bad", movingai=read(DUNGEON), image_mapping={"invert": True})
+
     def test_every_algorithm_finds_the_optimal_path(self):
         for algorithm in ("astar", "dijkstra", "jps", "jps_plus", "auto", "ALGORITHM_ALT",
                           "bidirectional",

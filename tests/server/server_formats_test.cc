@@ -232,6 +232,25 @@ TEST_F(ServerTest, MalformedFormatsNameTheField) {
   EXPECT_EQ(maps.maps_size(), 1);  // Only the fixture's map.
 }
 
+// --preload reads each format by extension, as the CLI sends it.
+TEST(FormatsPreloadTest, PreloadReadsTiledAndPngFiles) {
+  const std::string sample = absl::StrCat(GRIDSTAR_SOURCE_DIR, "/data/sample/");
+  InProcessServer server(
+      {absl::StrCat("--preload=tavern=", sample, "tavern.tmx,court=", sample,
+                    "courtyard.png")});
+  ASSERT_TRUE(server.started());
+  TiledOptions options;
+  options.tilesets["tavern.tsx"] = ReadSample("tavern.tsx");
+  absl::StatusOr<MapWithAreas> tavern =
+      ParseTiledMap(ReadSample("tavern.tmx"), options);
+  ASSERT_TRUE(tavern.ok()) << tavern.status();
+  ExpectHeld(server.stub(), "tavern", *tavern);
+  absl::StatusOr<MapWithAreas> court =
+      ParsePngMap(ReadSample("courtyard.png"), ImageMapping{});
+  ASSERT_TRUE(court.ok()) << court.status();
+  ExpectHeld(server.stub(), "court", *court);
+}
+
 // The CLI picks the format by extension and reads the tileset beside the
 // map; its mapping flags reach the server.
 TEST(FormatsCliTest, RegistersEachFormatByExtension) {

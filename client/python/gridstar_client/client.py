@@ -26,10 +26,12 @@ every field); cells_of() unpacks a path's packed coordinates.
 Thread-safety: one Client may be used by any number of threads at once.
 """
 
+import json
 import os
 import queue
 import threading
 import time
+import xml.etree.ElementTree
 
 import grpc
 
@@ -90,6 +92,35 @@ def _item(code, message, path, **extra):
             setattr(e, k, v)
         return e
     return Answer(path, **extra)
+
+
+def _image_mapping(mapping):
+    """An ImageMapping from a dict (mode by name, palette as {rgb: cost or
+    (cost, area)}) or as given."""
+    if isinstance(mapping, pb.ImageMapping):
+        return mapping
+    fields = dict(mapping)
+    palette = fields.pop("palette", None) or {}
+    mode = fields.pop("mode", None)
+    out = pb.ImageMapping(**fields)
+    if mode is not None:
+        out.mode = _enum(pb.ImageMode, mode, "image_mapping.mode")
+    elif palette:
+        out.mode = pb.IMAGE_MODE_PALETTE
+    for rgb, value in palette.items():
+        cost, area = value if isinstance(value, tuple) else (value, 0)
+        out.palette.add(rgb=int(rgb), cost=int(cost), area=int(area))
+    return out
+
+
+def tiled_tileset_sources(data):
+    """The `source` of every external tileset a Tiled map (.tmx or .tmj
+    bytes) names."""
+    text = data.decode("utf-8-sig").lstrip()
+    if text.startswith("{"):
+        return [t["source"] for t in json.loads(text).get("tilesets", []) if "source" in t]
+    root = xml.etree.ElementTree.fromstring(text)
+    return [t.get("source") for t in root.findall("tileset") if t.get("source")]
 
 
 def _path_request(map_id, start, goal, *, algorithm=None, weight=0.0, diagonal=None,
@@ -235,13 +266,25 @@ class Client:
 
     # ---- Maps.
 
-    def register_map(self, map_id, *, raw=None, movingai=None, pgm=None, width=0,
-                     height=0, default_diagonal=None, replace=False, jump_table=False,
-                     landmarks=0, hpa=False, areas=None, default_areas=0,
+    def register_map(self, map_id, *, raw=None, movingai=None, pgm=None, png=None,
+                     tiled=None, width=0, height=0, default_diagonal=None, replace=False,
+                     jump_table=False, landmarks=0, hpa=False, areas=None, default_areas=0,
                      max_agent_size=0, subgoal_graph=False, structures=None,
+                     image_mapping=None, tilesets=None, tiled_rules=None, tiled_layers=None,
                      timeout=None):
         """Registers a map from exactly one of raw (row-major cost bytes, with
-        width and height), movingai (.map text) or pgm (P5/P2 bytes).
+        width and height), movingai (.map text), pgm (P5/P2 bytes), png (PNG
+        bytes) or tiled (a Tiled .tmx or .tmj file's bytes).
+        image_mapping (png, pgm): how pixels become cells, a dict with any of
+        mode ("threshold", "value", "palette"), threshold, invert,
+        floor_cost and palette ({0xRRGGBB: cost or (cost, area)}), or a
+        gridstar.v1.ImageMapping. Without it a PNG's light pixels are floor
+        of cost 1 and dark ones walls, a PGM's pixel value is its cost.
+        tilesets (tiled): {source: bytes} of the external tilesets the map
+        names; tiled_rules: dicts of a selector (gid, tileset and tile, or
+        class_name) and what it sets (cost, blocked, area), over the tiles'
+        properties; tiled_layers: the layers to use (default all).
+        register_map_file reads any of these from a file.
         Returns its MapInfo. Registering identical content again is a no-op
         (so the call is retried like a read). hpa: build the HPA* abstraction
         for algorithm="hpa" (bounded-suboptimal). subgoal_graph: build the
@@ -253,10 +296,15 @@ class Client:
         (bytes; Moving AI text gives its own: ground 0, swamp 1, water 2,
         trees 3); default_areas: the areas queries naming none may enter;
         max_agent_size: agent sizes prepared at registration."""
-        given = [name for name, v in (("raw", raw), ("movingai", movingai), ("pgm", pgm))
+        given = [name for name, v in (("raw", raw), ("movingai", movingai), ("pgm", pgm),
+                                      ("png", png), ("tiled", tiled))
                  if v is not None]
         if len(given) != 1:
-            raise ValueError("register_map: give exactly one of raw, movingai, pgm")
+            raise ValueError("register_map: give exactly one of raw, movingai, pgm, png, tiled")
+        if image_mapping is not None and given[0] not in ("png", "pgm"):
+            raise ValueError("register_map: image_mapping applies to png and pgm")
+        if (tilesets or tiled_rules or tiled_layers) and given[0] != "tiled":
+            raise ValueError("register_map: tilesets, tiled_rules and tiled_layers apply to tiled")
         request = pb.RegisterMapRequest(
             id=map_id, width=width, height=height,
             default_diagonal=_enum(pb.DiagonalPolicy, default_diagonal, "default_diagonal"),
@@ -271,8 +319,20 @@ class Client:
             request.raw = bytes(raw)
         elif movingai is not None:
             request.movingai = movingai
-        else:
+        elif pgm is not None:
             request.pgm = bytes(pgm)
+        elif png is not None:
+            request.png = bytes(png)
+        else:
+            request.tiled.data = bytes(tiled)
+            for source, data in (tilesets or {}).items():
+                request.tiled.tilesets.add(source=source, data=bytes(data))
+            for rule in tiled_rules or ():
+                request.tiled.rules.append(
+                    rule if isinstance(rule, pb.TiledRule) else pb.TiledRule(**rule))
+            request.tiled.layers.extend(tiled_layers or ())
+        if image_mapping is not None:
+            request.image_mapping.CopyFrom(_image_mapping(image_mapping))
         info = self._call(self._stub.RegisterMap, request, idempotent=True,
                           map_id=map_id, timeout=timeout)
         if self.remember_maps:
@@ -282,6 +342,28 @@ class Client:
                 if slot is None or info.version == 1 or slot[0] != request:
                     self._maps[map_id] = [request, []]
         return Answer(info)
+
+    def register_map_file(self, map_id, path, **options):
+        """Registers the map in file `path`, its format by extension: .png,
+        .tmx/.tmj/.json (Tiled; the external tilesets it names are read from
+        beside it), .pgm, else Moving AI text (or a PGM by its magic).
+        options: register_map's."""
+        with open(path, "rb") as f:
+            data = f.read()
+        name = path.lower()
+        if name.endswith((".tmx", ".tmj", ".json")):
+            folder = os.path.dirname(path)
+            tilesets = dict(options.pop("tilesets", None) or {})
+            for source in tiled_tileset_sources(data):
+                if source not in tilesets:
+                    with open(os.path.join(folder, source), "rb") as f:
+                        tilesets[source] = f.read()
+            return self.register_map(map_id, tiled=data, tilesets=tilesets, **options)
+        if name.endswith(".png"):
+            return self.register_map(map_id, png=data, **options)
+        if name.endswith(".pgm") or data[:2] in (b"P5", b"P2"):
+            return self.register_map(map_id, pgm=data, **options)
+        return self.register_map(map_id, movingai=data.decode(), **options)
 
     def update_cells(self, map_id, cells=(), rects=(), *, expected_version=0, timeout=None):
         """Changes costs atomically. cells: ((x, y), cost) pairs; rects:

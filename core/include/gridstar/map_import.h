@@ -127,6 +127,13 @@ absl::StatusOr<MapWithAreas> ParseTiledMap(absl::string_view data,
 absl::StatusOr<std::vector<std::string>> TiledTilesetSources(
     absl::string_view data);
 
+// Reads a map file of any format by its extension: .png (the default
+// mapping), .tmx/.tmj/.json (Tiled; the external tilesets it names read from
+// beside it), else ParseMapAutoWithAreas (Moving AI text, PGM). NotFound
+// when a file cannot be opened; the readers' errors otherwise.
+absl::StatusOr<MapWithAreas> ReadMapFileOfAnyFormat(
+    const std::string& path, const MapLimits& limits = {});
+
 }  // namespace gridstar
 
 #endif  // GRIDSTAR_MAP_IMPORT_H_

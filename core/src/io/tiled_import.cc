@@ -13,6 +13,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/escaping.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -608,6 +609,33 @@ absl::StatusOr<MapWithAreas> ParseTiledMap(absl::string_view data,
   }
   if (!read.ok()) return read;
   return builder.Finish();
+}
+
+absl::StatusOr<MapWithAreas> ReadMapFileOfAnyFormat(const std::string& path,
+                                                    const MapLimits& limits) {
+  absl::StatusOr<std::string> data = ReadFile(path);
+  if (!data.ok()) return data.status();
+  const std::string name = absl::AsciiStrToLower(path);
+  if (absl::EndsWith(name, ".png")) {
+    return ParsePngMap(*data, ImageMapping{}, limits);
+  }
+  if (absl::EndsWith(name, ".tmx") || absl::EndsWith(name, ".tmj") ||
+      absl::EndsWith(name, ".json")) {
+    absl::StatusOr<std::vector<std::string>> sources =
+        TiledTilesetSources(*data);
+    if (!sources.ok()) return sources.status();
+    const size_t slash = path.rfind('/');
+    const std::string folder =
+        slash == std::string::npos ? "" : path.substr(0, slash + 1);
+    TiledOptions options;
+    for (const std::string& source : *sources) {
+      absl::StatusOr<std::string> tileset = ReadFile(folder + source);
+      if (!tileset.ok()) return tileset.status();
+      options.tilesets[source] = *std::move(tileset);
+    }
+    return ParseTiledMap(*data, options, limits);
+  }
+  return ParseMapAutoWithAreas(*data, limits);
 }
 
 absl::StatusOr<std::vector<std::string>> TiledTilesetSources(
