@@ -12,7 +12,9 @@
 #              (package prometheus), PyYAML and kubectl (package
 #              kubernetes-client, unless a kubectl is already installed) for
 #              the manifest checks, Debian's
-#              grpcio and protobuf for the Python client's test, and venv,
+#              grpcio and protobuf for the Python client's test, Node and
+#              npm for the TypeScript client's (its npm packages come from
+#              the registry, pinned by client/typescript/package-lock.json), venv,
 #              pip, setuptools and wheel to install that client as a package;
 #   --container  podman (with runc, which runs where crun cannot),
 #              podman-compose with the CNI dnsname plugin (services find each
@@ -39,6 +41,10 @@ test_packages=(curl tiled imagemagick nginx prometheus redis-server redis-sentin
                python3-venv python3-pip python3-setuptools python3-wheel)
 # Another package's kubectl (a cloud SDK's) serves as well, and would clash.
 command -v kubectl >/dev/null || test_packages+=(kubernetes-client)
+# Node and npm run the TypeScript client's tests; a Node already installed
+# (NodeSource's, which bundles npm) serves, and Debian's npm would clash.
+command -v node >/dev/null || test_packages+=(nodejs)
+command -v npm >/dev/null || test_packages+=(npm)
 container_packages=(podman runc mmdebstrap uidmap slirp4netns fuse-overlayfs podman-compose
                     golang-github-containernetworking-plugin-dnsname)
 runtime_packages=(

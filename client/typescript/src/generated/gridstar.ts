@@ -1,0 +1,94 @@
+import type * as grpc from '@grpc/grpc-js';
+import type { EnumTypeDefinition, MessageTypeDefinition } from '@grpc/proto-loader';
+
+import type { AutoCandidate as _gridstar_v1_AutoCandidate, AutoCandidate__Output as _gridstar_v1_AutoCandidate__Output } from './gridstar/v1/AutoCandidate';
+import type { Cell as _gridstar_v1_Cell, Cell__Output as _gridstar_v1_Cell__Output } from './gridstar/v1/Cell';
+import type { CellUpdate as _gridstar_v1_CellUpdate, CellUpdate__Output as _gridstar_v1_CellUpdate__Output } from './gridstar/v1/CellUpdate';
+import type { DeleteMapRequest as _gridstar_v1_DeleteMapRequest, DeleteMapRequest__Output as _gridstar_v1_DeleteMapRequest__Output } from './gridstar/v1/DeleteMapRequest';
+import type { DeleteMapResponse as _gridstar_v1_DeleteMapResponse, DeleteMapResponse__Output as _gridstar_v1_DeleteMapResponse__Output } from './gridstar/v1/DeleteMapResponse';
+import type { DerivedInfo as _gridstar_v1_DerivedInfo, DerivedInfo__Output as _gridstar_v1_DerivedInfo__Output } from './gridstar/v1/DerivedInfo';
+import type { FindPathsRequest as _gridstar_v1_FindPathsRequest, FindPathsRequest__Output as _gridstar_v1_FindPathsRequest__Output } from './gridstar/v1/FindPathsRequest';
+import type { FindPathsResponse as _gridstar_v1_FindPathsResponse, FindPathsResponse__Output as _gridstar_v1_FindPathsResponse__Output } from './gridstar/v1/FindPathsResponse';
+import type { FlowFieldRequest as _gridstar_v1_FlowFieldRequest, FlowFieldRequest__Output as _gridstar_v1_FlowFieldRequest__Output } from './gridstar/v1/FlowFieldRequest';
+import type { FlowFieldResponse as _gridstar_v1_FlowFieldResponse, FlowFieldResponse__Output as _gridstar_v1_FlowFieldResponse__Output } from './gridstar/v1/FlowFieldResponse';
+import type { GetMapRequest as _gridstar_v1_GetMapRequest, GetMapRequest__Output as _gridstar_v1_GetMapRequest__Output } from './gridstar/v1/GetMapRequest';
+import type { GetMapResponse as _gridstar_v1_GetMapResponse, GetMapResponse__Output as _gridstar_v1_GetMapResponse__Output } from './gridstar/v1/GetMapResponse';
+import type { GroupPathsRequest as _gridstar_v1_GroupPathsRequest, GroupPathsRequest__Output as _gridstar_v1_GroupPathsRequest__Output } from './gridstar/v1/GroupPathsRequest';
+import type { GroupPathsResponse as _gridstar_v1_GroupPathsResponse, GroupPathsResponse__Output as _gridstar_v1_GroupPathsResponse__Output } from './gridstar/v1/GroupPathsResponse';
+import type { ImageMapping as _gridstar_v1_ImageMapping, ImageMapping__Output as _gridstar_v1_ImageMapping__Output } from './gridstar/v1/ImageMapping';
+import type { ListMapsRequest as _gridstar_v1_ListMapsRequest, ListMapsRequest__Output as _gridstar_v1_ListMapsRequest__Output } from './gridstar/v1/ListMapsRequest';
+import type { ListMapsResponse as _gridstar_v1_ListMapsResponse, ListMapsResponse__Output as _gridstar_v1_ListMapsResponse__Output } from './gridstar/v1/ListMapsResponse';
+import type { MapInfo as _gridstar_v1_MapInfo, MapInfo__Output as _gridstar_v1_MapInfo__Output } from './gridstar/v1/MapInfo';
+import type { PaletteColour as _gridstar_v1_PaletteColour, PaletteColour__Output as _gridstar_v1_PaletteColour__Output } from './gridstar/v1/PaletteColour';
+import type { PathItemResult as _gridstar_v1_PathItemResult, PathItemResult__Output as _gridstar_v1_PathItemResult__Output } from './gridstar/v1/PathItemResult';
+import type { PathRequest as _gridstar_v1_PathRequest, PathRequest__Output as _gridstar_v1_PathRequest__Output } from './gridstar/v1/PathRequest';
+import type { PathResponse as _gridstar_v1_PathResponse, PathResponse__Output as _gridstar_v1_PathResponse__Output } from './gridstar/v1/PathResponse';
+import type { PathfindingClient as _gridstar_v1_PathfindingClient, PathfindingDefinition as _gridstar_v1_PathfindingDefinition } from './gridstar/v1/Pathfinding';
+import type { Rect as _gridstar_v1_Rect, Rect__Output as _gridstar_v1_Rect__Output } from './gridstar/v1/Rect';
+import type { RectUpdate as _gridstar_v1_RectUpdate, RectUpdate__Output as _gridstar_v1_RectUpdate__Output } from './gridstar/v1/RectUpdate';
+import type { RegisterMapRequest as _gridstar_v1_RegisterMapRequest, RegisterMapRequest__Output as _gridstar_v1_RegisterMapRequest__Output } from './gridstar/v1/RegisterMapRequest';
+import type { StreamPathRequest as _gridstar_v1_StreamPathRequest, StreamPathRequest__Output as _gridstar_v1_StreamPathRequest__Output } from './gridstar/v1/StreamPathRequest';
+import type { StreamPathResponse as _gridstar_v1_StreamPathResponse, StreamPathResponse__Output as _gridstar_v1_StreamPathResponse__Output } from './gridstar/v1/StreamPathResponse';
+import type { StructureRequest as _gridstar_v1_StructureRequest, StructureRequest__Output as _gridstar_v1_StructureRequest__Output } from './gridstar/v1/StructureRequest';
+import type { TiledFile as _gridstar_v1_TiledFile, TiledFile__Output as _gridstar_v1_TiledFile__Output } from './gridstar/v1/TiledFile';
+import type { TiledMap as _gridstar_v1_TiledMap, TiledMap__Output as _gridstar_v1_TiledMap__Output } from './gridstar/v1/TiledMap';
+import type { TiledRule as _gridstar_v1_TiledRule, TiledRule__Output as _gridstar_v1_TiledRule__Output } from './gridstar/v1/TiledRule';
+import type { UnitPath as _gridstar_v1_UnitPath, UnitPath__Output as _gridstar_v1_UnitPath__Output } from './gridstar/v1/UnitPath';
+import type { UpdateCellsRequest as _gridstar_v1_UpdateCellsRequest, UpdateCellsRequest__Output as _gridstar_v1_UpdateCellsRequest__Output } from './gridstar/v1/UpdateCellsRequest';
+import type { WatchEvent as _gridstar_v1_WatchEvent, WatchEvent__Output as _gridstar_v1_WatchEvent__Output } from './gridstar/v1/WatchEvent';
+import type { WatchRequest as _gridstar_v1_WatchRequest, WatchRequest__Output as _gridstar_v1_WatchRequest__Output } from './gridstar/v1/WatchRequest';
+
+type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
+  new(...args: ConstructorParameters<Constructor>): Subtype;
+};
+
+export interface ProtoGrpcType {
+  gridstar: {
+    v1: {
+      Algorithm: EnumTypeDefinition
+      AutoCandidate: MessageTypeDefinition<_gridstar_v1_AutoCandidate, _gridstar_v1_AutoCandidate__Output>
+      Cell: MessageTypeDefinition<_gridstar_v1_Cell, _gridstar_v1_Cell__Output>
+      CellUpdate: MessageTypeDefinition<_gridstar_v1_CellUpdate, _gridstar_v1_CellUpdate__Output>
+      DeleteMapRequest: MessageTypeDefinition<_gridstar_v1_DeleteMapRequest, _gridstar_v1_DeleteMapRequest__Output>
+      DeleteMapResponse: MessageTypeDefinition<_gridstar_v1_DeleteMapResponse, _gridstar_v1_DeleteMapResponse__Output>
+      DerivedInfo: MessageTypeDefinition<_gridstar_v1_DerivedInfo, _gridstar_v1_DerivedInfo__Output>
+      DiagonalPolicy: EnumTypeDefinition
+      FindPathsRequest: MessageTypeDefinition<_gridstar_v1_FindPathsRequest, _gridstar_v1_FindPathsRequest__Output>
+      FindPathsResponse: MessageTypeDefinition<_gridstar_v1_FindPathsResponse, _gridstar_v1_FindPathsResponse__Output>
+      FlowFieldRequest: MessageTypeDefinition<_gridstar_v1_FlowFieldRequest, _gridstar_v1_FlowFieldRequest__Output>
+      FlowFieldResponse: MessageTypeDefinition<_gridstar_v1_FlowFieldResponse, _gridstar_v1_FlowFieldResponse__Output>
+      GetMapRequest: MessageTypeDefinition<_gridstar_v1_GetMapRequest, _gridstar_v1_GetMapRequest__Output>
+      GetMapResponse: MessageTypeDefinition<_gridstar_v1_GetMapResponse, _gridstar_v1_GetMapResponse__Output>
+      GroupMethod: EnumTypeDefinition
+      GroupPathsRequest: MessageTypeDefinition<_gridstar_v1_GroupPathsRequest, _gridstar_v1_GroupPathsRequest__Output>
+      GroupPathsResponse: MessageTypeDefinition<_gridstar_v1_GroupPathsResponse, _gridstar_v1_GroupPathsResponse__Output>
+      ImageMapping: MessageTypeDefinition<_gridstar_v1_ImageMapping, _gridstar_v1_ImageMapping__Output>
+      ImageMode: EnumTypeDefinition
+      ListMapsRequest: MessageTypeDefinition<_gridstar_v1_ListMapsRequest, _gridstar_v1_ListMapsRequest__Output>
+      ListMapsResponse: MessageTypeDefinition<_gridstar_v1_ListMapsResponse, _gridstar_v1_ListMapsResponse__Output>
+      MapInfo: MessageTypeDefinition<_gridstar_v1_MapInfo, _gridstar_v1_MapInfo__Output>
+      PaletteColour: MessageTypeDefinition<_gridstar_v1_PaletteColour, _gridstar_v1_PaletteColour__Output>
+      PartialReason: EnumTypeDefinition
+      PathItemResult: MessageTypeDefinition<_gridstar_v1_PathItemResult, _gridstar_v1_PathItemResult__Output>
+      PathRequest: MessageTypeDefinition<_gridstar_v1_PathRequest, _gridstar_v1_PathRequest__Output>
+      PathResponse: MessageTypeDefinition<_gridstar_v1_PathResponse, _gridstar_v1_PathResponse__Output>
+      Pathfinding: SubtypeConstructor<typeof grpc.Client, _gridstar_v1_PathfindingClient> & { service: _gridstar_v1_PathfindingDefinition }
+      Rect: MessageTypeDefinition<_gridstar_v1_Rect, _gridstar_v1_Rect__Output>
+      RectUpdate: MessageTypeDefinition<_gridstar_v1_RectUpdate, _gridstar_v1_RectUpdate__Output>
+      RegisterMapRequest: MessageTypeDefinition<_gridstar_v1_RegisterMapRequest, _gridstar_v1_RegisterMapRequest__Output>
+      StreamPathRequest: MessageTypeDefinition<_gridstar_v1_StreamPathRequest, _gridstar_v1_StreamPathRequest__Output>
+      StreamPathResponse: MessageTypeDefinition<_gridstar_v1_StreamPathResponse, _gridstar_v1_StreamPathResponse__Output>
+      StructureRequest: MessageTypeDefinition<_gridstar_v1_StructureRequest, _gridstar_v1_StructureRequest__Output>
+      TiledFile: MessageTypeDefinition<_gridstar_v1_TiledFile, _gridstar_v1_TiledFile__Output>
+      TiledMap: MessageTypeDefinition<_gridstar_v1_TiledMap, _gridstar_v1_TiledMap__Output>
+      TiledRule: MessageTypeDefinition<_gridstar_v1_TiledRule, _gridstar_v1_TiledRule__Output>
+      UnitPath: MessageTypeDefinition<_gridstar_v1_UnitPath, _gridstar_v1_UnitPath__Output>
+      UpdateCellsRequest: MessageTypeDefinition<_gridstar_v1_UpdateCellsRequest, _gridstar_v1_UpdateCellsRequest__Output>
+      WatchAction: EnumTypeDefinition
+      WatchEvent: MessageTypeDefinition<_gridstar_v1_WatchEvent, _gridstar_v1_WatchEvent__Output>
+      WatchReason: EnumTypeDefinition
+      WatchRequest: MessageTypeDefinition<_gridstar_v1_WatchRequest, _gridstar_v1_WatchRequest__Output>
+    }
+  }
+}
+

@@ -1,0 +1,8 @@
+// Original file: gridstar/v1/gridstar.proto
+
+
+export interface ListMapsRequest {
+}
+
+export interface ListMapsRequest__Output {
+}
