@@ -228,12 +228,17 @@ void AppendMessage(const Message& message, std::string* out) {
       AppendValue(message, r, f, 0, out);
     }
   };
-  // As protobuf writes them: the fields outside oneofs in declaration order
-  // (messages only when set), then the set members of oneofs (proto3
-  // `optional` fields included) by field number.
+  // As protobuf writes them (every field printed): in declaration order the
+  // fields outside oneofs and the messages (only when set, a oneof's member
+  // too), then the set scalar members of oneofs (proto3 `optional` fields
+  // included) by field number.
+  auto in_order = [](const FieldDescriptor& f) {
+    return f.containing_oneof() == nullptr ||
+           f.cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE;
+  };
   for (int i = 0; i < d->field_count(); ++i) {
     const FieldDescriptor& f = *d->field(i);
-    if (f.containing_oneof() != nullptr) continue;
+    if (!in_order(f)) continue;
     if (!f.is_repeated() && f.has_presence() && !r.HasField(message, &f)) {
       continue;
     }
@@ -242,9 +247,7 @@ void AppendMessage(const Message& message, std::string* out) {
   std::vector<const FieldDescriptor*> set_members;
   for (int i = 0; i < d->field_count(); ++i) {
     const FieldDescriptor* f = d->field(i);
-    if (f->containing_oneof() != nullptr && r.HasField(message, f)) {
-      set_members.push_back(f);
-    }
+    if (!in_order(*f) && r.HasField(message, f)) set_members.push_back(f);
   }
   std::sort(set_members.begin(), set_members.end(),
             [](const FieldDescriptor* a, const FieldDescriptor* b) {

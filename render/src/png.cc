@@ -249,10 +249,10 @@ void AppendToString(png_structp png, png_bytep data, png_size_t length) {
       ->append(reinterpret_cast<const char*>(data), length);
 }
 
-// Encodes without C++ objects on the stack across setjmp. False on a libpng
-// error.
+// Encodes without C++ objects on the stack across setjmp, at zlib's
+// `compression_level` (-1 its default). False on a libpng error.
 bool Encode(const Canvas& canvas, const std::vector<png_bytep>& rows,
-            std::string* out) {
+            std::string* out, int compression_level = -1) {
   png_structp png =
       png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, QuietError,
                               QuietWarning);
@@ -263,6 +263,7 @@ bool Encode(const Canvas& canvas, const std::vector<png_bytep>& rows,
     return false;
   }
   png_set_write_fn(png, out, AppendToString, nullptr);
+  if (compression_level >= 0) png_set_compression_level(png, compression_level);
   png_set_IHDR(png, info, canvas.width(), canvas.height(), 8,
                PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
                PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
@@ -351,6 +352,77 @@ absl::StatusOr<std::string> RenderPng(const Scene& scene,
   std::string out;
   if (!Encode(canvas, rows, &out)) {
     return absl::InternalError("png: libpng could not encode the image");
+  }
+  return out;
+}
+
+absl::StatusOr<std::string> RenderTilePng(const GridMap& map,
+                                          const std::vector<uint8_t>& areas,
+                                          int64_t x0, int64_t y0, int64_t span,
+                                          int pixels) {
+  if (pixels < 1 || pixels > kMaxTilePixels) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "pixels: ", pixels, " is outside [1, ", kMaxTilePixels, "]"));
+  }
+  if (span < 1 || span > (int64_t{1} << 24)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("span: ", span, " is outside [1, 2^24]"));
+  }
+  const size_t cells = static_cast<size_t>(map.width()) * map.height();
+  if (!areas.empty() && areas.size() != cells) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "areas: ", areas.size(), " bytes for a map of ", cells, " cells"));
+  }
+  const uint8_t lo = map.min_cost(), hi = map.max_cost();
+  auto colour_of = [&](int64_t x, int64_t y) {
+    if (x < 0 || y < 0 || x >= map.width() || y >= map.height()) {
+      return kLegendBackground;
+    }
+    const Cell c{static_cast<int32_t>(x), static_cast<int32_t>(y)};
+    const uint8_t cost = map.cost(c);
+    if (cost == 0) return kWallColour;
+    return AreaColour(
+        areas.empty() ? 0 : areas[static_cast<size_t>(y) * map.width() + x],
+        cost, lo, hi);
+  };
+  // Samples per pixel side: one zoomed in, up to four zoomed out.
+  const int64_t block = std::max<int64_t>(1, span / pixels);
+  const int samples = static_cast<int>(std::min<int64_t>(4, block));
+  Canvas canvas(pixels, pixels);
+  for (int py = 0; py < pixels; ++py) {
+    const int64_t cy = y0 + py * span / pixels;
+    for (int px = 0; px < pixels; ++px) {
+      const int64_t cx = x0 + px * span / pixels;
+      if (samples == 1) {
+        canvas.Set(px, py,
+                   colour_of(cx + (block - 1) / 2, cy + (block - 1) / 2));
+        continue;
+      }
+      int r = 0, g = 0, b = 0;
+      for (int sy = 0; sy < samples; ++sy) {
+        for (int sx = 0; sx < samples; ++sx) {
+          const Rgb c = colour_of(cx + (2 * sx + 1) * block / (2 * samples),
+                                  cy + (2 * sy + 1) * block / (2 * samples));
+          r += c.r;
+          g += c.g;
+          b += c.b;
+        }
+      }
+      const int n = samples * samples;
+      canvas.Set(px, py,
+                 Rgb{static_cast<uint8_t>(r / n), static_cast<uint8_t>(g / n),
+                     static_cast<uint8_t>(b / n)});
+    }
+  }
+  std::vector<png_bytep> rows(canvas.height());
+  for (int y = 0; y < canvas.height(); ++y) {
+    rows[y] = const_cast<png_bytep>(
+        &canvas.rgb()[static_cast<size_t>(y) * canvas.width() * 3]);
+  }
+  std::string out;
+  // Fast compression: a tile is drawn for one view, often many a second.
+  if (!Encode(canvas, rows, &out, 1)) {
+    return absl::InternalError("png: libpng could not encode the tile");
   }
   return out;
 }

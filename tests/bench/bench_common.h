@@ -50,6 +50,7 @@ struct Options {
   uint32_t seed = 1;
   int queries = 500;
   std::string out;
+  int tiles = 0;  // --tiles N: draw N map-view tiles (RenderTilePng).
 };
 
 // Prints the error and the usage; returns the exit status 2.
@@ -86,6 +87,10 @@ inline double MicrosSince(absl::Time t0) {
 int MakeTerrain(const Options& o);
 // --updates N: times N updates of `map`.
 int RunUpdates(const Options& o, GridMap map);
+// --tiles N: N tiles of 256 x 256 pixels at random places and zooms, as a
+// console's map view asks for them; per-tile time percentiles beside the
+// same-run yardstick of encoding a blank tile.
+int RunTiles(const Options& o, const GridMap& map);
 // --flow N: flow fields against single searches.
 int RunFlow(const Options& o, const GridMap& map,
             const std::vector<ScenarioQuery>& scen);

@@ -19,6 +19,7 @@
 #include "gridstar/group_paths.h"
 #include "gridstar/map_io.h"
 #include "gridstar/map_update.h"
+#include "gridstar/render.h"
 #include "gridstar/scenario.h"
 
 namespace gridstar::bench {
@@ -302,6 +303,55 @@ int RunGroup(const Options& o, const GridMap& map,
       twenty_us / n, std::string(AlgorithmName(o.query.algorithm)).c_str(),
       std::string(GroupMethodName(o.group_method)).c_str(),
       group_us / twenty_us);
+  return 0;
+}
+
+int RunTiles(const Options& o, const GridMap& map) {
+  constexpr int kPixels = 256;
+  std::mt19937 rng(o.seed);
+  const int64_t side = std::max(map.width(), map.height());
+  // Zoom levels as a console's: from 16 cells a tile to the whole map.
+  std::vector<int64_t> spans;
+  for (int64_t span = 16; span < side * 2; span *= 2) spans.push_back(span);
+  const std::vector<uint8_t> no_areas;
+  std::vector<double> ms, blank_ms;
+  size_t bytes = 0;
+  const GridMap blank = *GridMap::FromCosts(1, 1, std::vector<uint8_t>{1});
+  for (int i = 0; i < o.tiles; ++i) {
+    const int64_t span = spans[rng() % spans.size()];
+    const int64_t x0 =
+        static_cast<int64_t>(rng() % static_cast<uint64_t>(std::max<int64_t>(
+                                         1, map.width() - span / 2)));
+    const int64_t y0 =
+        static_cast<int64_t>(rng() % static_cast<uint64_t>(std::max<int64_t>(
+                                         1, map.height() - span / 2)));
+    absl::Time t0 = absl::Now();
+    absl::StatusOr<std::string> tile =
+        render::RenderTilePng(map, no_areas, x0, y0, span, kPixels);
+    ms.push_back(absl::ToDoubleMilliseconds(absl::Now() - t0));
+    if (!tile.ok()) {
+      std::fprintf(stderr, "gridstar-bench: %s\n",
+                   std::string(tile.status().message()).c_str());
+      return 1;
+    }
+    bytes += tile->size();
+    // The yardstick: a tile of one cell everywhere (the drawing loop and
+    // the PNG encoding with nothing to read).
+    t0 = absl::Now();
+    absl::StatusOr<std::string> flat =
+        render::RenderTilePng(blank, no_areas, 0, 0, 1, kPixels);
+    blank_ms.push_back(absl::ToDoubleMilliseconds(absl::Now() - t0));
+    if (!flat.ok()) return 1;
+  }
+  const double p50 = Percentile(ms, 0.5), p99 = Percentile(ms, 0.99);
+  std::printf(
+      "tiles=%d map=%dx%d tile_pixels=%d zoom_levels=%zu p50_ms=%.2f "
+      "p99_ms=%.2f max_ms=%.2f mean_bytes=%zu blank_p50_ms=%.2f "
+      "blank_p99_ms=%.2f p99_over_blank_p99=%.2f\n",
+      o.tiles, map.width(), map.height(), kPixels, spans.size(), p50, p99,
+      *std::max_element(ms.begin(), ms.end()), bytes / ms.size(),
+      Percentile(blank_ms, 0.5), Percentile(blank_ms, 0.99),
+      p99 / std::max(1e-9, Percentile(blank_ms, 0.99)));
   return 0;
 }
 

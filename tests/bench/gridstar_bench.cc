@@ -69,16 +69,19 @@ constexpr char kUsage[] =
     "  --reference ALGO  with a non-optimal --algo (hpa, weighted) and a\n"
     "              scenario without optimal lengths: run ALGO (exact, not\n"
     "              timed) on each query for the suboptimality figures; with\n"
-    "              --algo theta: run ALGO + smooth on each query (timed apart)\n"
+    "              --algo theta: run ALGO + smooth on each query (timed "
+    "apart)\n"
     "              and compare the any-angle costs\n"
     "  --render OUT.png|OUT.svg [--render_query I] [--cell_pixels K]\n"
-    "              also draw query I (default the last) searched with a trace:\n"
+    "              also draw query I (default the last) searched with a "
+    "trace:\n"
     "              costs, walls, the expanded cells by order, the path\n"
     "  --flow N    instead: time the goal's flow field against one --algo\n"
     "              search, over the N longest queries\n"
     "  --group U [--group_method auto|splice|flow_field]  instead: U units\n"
     "              scattered over the goal's component\n"
-    "              (FindGroupPaths) against 20 --algo searches, 5 longest goals\n"
+    "              (FindGroupPaths) against 20 --algo searches, 5 longest "
+    "goals\n"
     "  --replan N [--replan_cells K]  instead: for the N longest queries,\n"
     "              D* Lite's repair after walls appear on the path (10%,\n"
     "              50%, 90% of the way) against a fresh --algo search\n"
@@ -87,6 +90,9 @@ constexpr char kUsage[] =
     "              0x hex; default the map's: ground and swamp on Moving AI\n"
     "              maps, which read water and trees as areas 2 and 3),\n"
     "              searched by --algo on its agent map and on size 1's\n"
+    "  --tiles N   instead: N 256 x 256 map-view tiles at random places and\n"
+    "              zooms (render::RenderTilePng): p50/p99 ms beside a blank\n"
+    "              tile's\n"
     "  --updates N [--update_side K]  instead: N updates of random K x K\n"
     "              squares (blocked, then cleared, in turn) through\n"
     "              ApplyChanges + RepairDerived, with the table when --algo\n"
@@ -153,7 +159,8 @@ int ParseArgs(int argc, char** argv, Options* o) {
                flag == "--make_terrain" || flag == "--seed" ||
                flag == "--queries" || flag == "--updates" ||
                flag == "--update_side" || flag == "--replan" ||
-               flag == "--replan_cells" || flag == "--auto_measure") {
+               flag == "--replan_cells" || flag == "--auto_measure" ||
+               flag == "--tiles") {
       int v = 0;
       if (!absl::SimpleAtoi(value, &v) || v < 0 ||
           (flag == "--landmarks" && v > kMaxLandmarks) ||
@@ -173,6 +180,7 @@ int ParseArgs(int argc, char** argv, Options* o) {
       if (flag == "--replan") o->replan = v;
       if (flag == "--replan_cells") o->replan_cells = std::max(1, v);
       if (flag == "--auto_measure") o->auto_measure = v;
+      if (flag == "--tiles") o->tiles = v;
     } else if (flag == "--group_method") {
       absl::StatusOr<GroupMethod> m = ParseGroupMethod(value);
       if (!m.ok()) return Usage(std::string(m.status().message()));
@@ -213,7 +221,8 @@ int ParseArgs(int argc, char** argv, Options* o) {
     return 0;
   }
   if (o->map.empty()) return Usage("--map is required");
-  if (o->scen.empty() && o->updates == 0) return Usage("--scen is required");
+  if (o->scen.empty() && o->updates == 0 && o->tiles == 0)
+    return Usage("--scen is required");
   return 0;
 }
 
@@ -348,6 +357,7 @@ int Run(int argc, char** argv) {
   }
   MeasureAuto(o, &*map);
   if (o.updates > 0) return RunUpdates(o, *std::move(map));
+  if (o.tiles > 0) return RunTiles(o, *map);
   if (o.flow > 0) return RunFlow(o, *map, *scen);
   if (o.group > 0) return RunGroup(o, *map, *scen);
   if (o.replan > 0) return RunReplan(o, *map, *scen);

@@ -68,7 +68,8 @@ BUILT_ON = {
     ("auto", "server/maps/path_jobs.cc"):
         "a query that asked for auto never gets a fallback note",
 }
-SKIP = ("tests/", "docs/", "client/python/gridstar/v1/", "README.md")
+SKIP = ("tests/", "docs/", "client/python/gridstar/v1/", "client/typescript/src/generated/",
+        "README.md")
 
 
 def tracked():

@@ -134,6 +134,24 @@ absl::StatusOr<std::string> RenderPng(const Scene& scene,
 absl::StatusOr<std::string> RenderSvg(const Scene& scene,
                                       const RenderOptions& options);
 
+// The largest side of a map-view tile, in pixels (RenderTilePng).
+inline constexpr int kMaxTilePixels = 1024;
+
+// One square tile of a map view that pans and zooms (a console): the cells
+// [x0, x0 + span) x [y0, y0 + span) drawn `pixels` pixels a side as PNG.
+// Each cell is its picture's background (walls kWallColour, passable cells
+// AreaColour of their area and cost; `areas` row-major or empty for all area
+// 0); cells off the map are kLegendBackground. Zoomed in (span <= pixels) a
+// pixel shows the cell under its centre; zoomed out, the mean colour of up to
+// 4 x 4 cells spread evenly over its block, so that walls thinner than a
+// pixel still darken it. Its cost is O(pixels^2 * 16) cell reads whatever
+// the map's size. InvalidArgument naming pixels (1 to kMaxTilePixels) or
+// span (1 to 2^24), or areas (neither empty nor one per cell).
+absl::StatusOr<std::string> RenderTilePng(const GridMap& map,
+                                          const std::vector<uint8_t>& areas,
+                                          int64_t x0, int64_t y0, int64_t span,
+                                          int pixels);
+
 // An 8-bit RGB image, row-major, three bytes a pixel.
 struct Image {
   int width = 0;
