@@ -1,9 +1,13 @@
 // Tiled maps (map_import.h), each rule, shape and malformed input in its own
 // test, on small maps written inline.
 
+#include <zlib.h>
+
+#include <cmath>
 #include <string>
 #include <vector>
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "gridstar/map_import.h"
 #include "gtest/gtest.h"
@@ -338,6 +342,51 @@ TEST(TiledRulesTest, MalformedInputNamesWhere) {
     EXPECT_TRUE(StatusIs(ParseTiledMap(c.data),
                          absl::StatusCode::kInvalidArgument, c.fragment));
   }
+}
+
+// Layers and objects that would take a thread for minutes are refused: 100
+// full layers of a 1024 x 1024 map, or a polygon of 5,000 points over it.
+TEST(TiledRulesTest, WorkBeyondSixtyFourPassesIsRefused) {
+  const std::string tileset =
+      R"(<tileset firstgid="1" name="t" tilewidth="16" tileheight="16" tilecount="1"/>)";
+  const auto map = [&](const std::string& body) {
+    return absl::StrCat(
+        R"(<map orientation="orthogonal" width="1024" height="1024" tilewidth="16" tileheight="16">)",
+        tileset, body, "</map>");
+  };
+  // One layer of 2^20 empty tiles, zlib in base64 (5 KB): written once,
+  // used 100 times (each a pass over the map).
+  const std::string zeros(size_t{4} << 20, '\0');
+  std::string packed(compressBound(zeros.size()), '\0');
+  uLongf packed_size = packed.size();
+  ASSERT_EQ(
+      compress2(reinterpret_cast<Bytef*>(packed.data()), &packed_size,
+                reinterpret_cast<const Bytef*>(zeros.data()), zeros.size(), 9),
+      Z_OK);
+  packed.resize(packed_size);
+  const std::string data = absl::Base64Escape(packed);
+  std::string layers;
+  for (int i = 0; i < 100; ++i) {
+    absl::StrAppend(
+        &layers, R"(<layer name="l)", i,
+        R"(" width="1024" height="1024"><data encoding="base64" compression="zlib">)",
+        data, "</data></layer>");
+  }
+  EXPECT_TRUE(StatusIs(ParseTiledMap(map(layers)),
+                       absl::StatusCode::kInvalidArgument,
+                       "more than 64 passes over its cells"));
+  std::string points;
+  for (int i = 0; i < 5000; ++i) {
+    const double a = 6.283185307179586 * i / 5000;
+    absl::StrAppend(&points, i ? " " : "", 8192 + 8192 * std::cos(a), ",",
+                    8192 + 8192 * std::sin(a));
+  }
+  EXPECT_TRUE(StatusIs(
+      ParseTiledMap(map(absl::StrCat(
+          R"(<objectgroup name="o"><object id="1" x="0" y="0"><properties><property name="blocked" type="bool" value="true"/></properties><polygon points=")",
+          points, R"("/></object></objectgroup>)"))),
+      absl::StatusCode::kInvalidArgument,
+      "more than 64 passes over its cells"));
 }
 
 TEST(TiledRulesTest, SizeOverTheLimitsIsResourceExhausted) {

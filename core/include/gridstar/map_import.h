@@ -21,9 +21,11 @@
 // Every reader validates its whole input and returns InvalidArgument whose
 // message names the element, line, layer, tile or pixel at fault; sizes read
 // from input are checked against MapLimits before anything is allocated
-// (ResourceExhausted beyond, as GridMap::CheckDimensions), and compressed
-// layer data is never inflated past the size its layer declares. Functions
-// are pure and thread-safe.
+// (ResourceExhausted beyond, as GridMap::CheckDimensions), compressed layer
+// data is never inflated past the size its layer declares, and a Tiled map
+// whose layers and objects add up to more than 64 passes over its cells
+// (at least 2^26 cell visits) is InvalidArgument rather than minutes of
+// work. Functions are pure and thread-safe.
 
 #ifndef GRIDSTAR_MAP_IMPORT_H_
 #define GRIDSTAR_MAP_IMPORT_H_

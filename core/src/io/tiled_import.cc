@@ -285,6 +285,7 @@ absl::Status TiledBuilder::Begin(int64_t width, int64_t height,
   tile_width_ = tile_width;
   tile_height_ = tile_height;
   const size_t n = static_cast<size_t>(width * height);
+  work_left_ = std::max(64.0 * static_cast<double>(n), double{1 << 26});
   flags_.assign(n, 0);
   costs_.assign(n, 0);
   areas_.assign(n, 0xff);
@@ -369,8 +370,20 @@ void TiledBuilder::Apply(size_t cell, const TiledEffect& effect) {
   if (effect.area) areas_[cell] = static_cast<uint8_t>(*effect.area);
 }
 
+absl::Status TiledBuilder::Charge(double work, absl::string_view where) {
+  work_left_ -= work;
+  if (work_left_ >= 0) return absl::OkStatus();
+  return Invalid(where,
+                 "the map's layers and objects add up to more than 64 passes "
+                 "over its cells (merge layers, or split objects)");
+}
+
 absl::Status TiledBuilder::AddTileLayer(absl::Span<const uint32_t> gids,
                                         absl::string_view where) {
+  if (absl::Status s = Charge(static_cast<double>(gids.size()), where);
+      !s.ok()) {
+    return s;
+  }
   uint32_t last_gid = 0;
   TiledEffect last;
   for (size_t i = 0; i < gids.size(); ++i) {
@@ -488,6 +501,16 @@ absl::Status TiledBuilder::AddObject(const TiledObject& object) {
   };
   const auto [cx0, cx1] = cell_range(wx0, wx1, tile_width_, width_);
   const auto [cy0, cy1] = cell_range(wy0, wy1, tile_height_, height_);
+  // Each cell of the box is tested against the shape: a polygon's test
+  // reads every point.
+  const double box = std::max<double>(0, static_cast<double>(cx1 - cx0 + 1)) *
+                     std::max<double>(0, static_cast<double>(cy1 - cy0 + 1));
+  if (absl::Status charged = Charge(
+          box * std::max<double>(1, static_cast<double>(object.points.size())),
+          object.where);
+      !charged.ok()) {
+    return charged;
+  }
   for (int64_t cy = cy0; cy <= cy1; ++cy) {
     for (int64_t cx = cx0; cx <= cx1; ++cx) {
       const double dx = (cx + 0.5) * tile_width_ - object.x;

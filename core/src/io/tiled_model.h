@@ -111,8 +111,15 @@ class TiledBuilder {
   absl::StatusOr<TiledEffect> EffectOfGid(uint32_t gid);
   void Apply(size_t cell, const TiledEffect& effect);
 
+  // Charges `work` cell visits against the budget of 64 passes over the
+  // map (at least 2^26 visits): many full layers, or objects and polygons
+  // covering the map many times over, are refused instead of keeping a
+  // server thread for minutes. InvalidArgument naming `where`.
+  absl::Status Charge(double work, absl::string_view where);
+
   const TiledOptions& options_;
   const MapLimits limits_;
+  double work_left_ = 0;
   int64_t width_ = 0, height_ = 0;
   double tile_width_ = 1, tile_height_ = 1;
   std::map<uint32_t, TiledTileset> tilesets_;  // By first gid.
