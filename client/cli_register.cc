@@ -263,6 +263,17 @@ int Register(Client& client, const std::vector<std::string>& args) {
   }
   absl::StatusOr<v1::MapInfo> info = client.RegisterMap(r);
   if (!info.ok()) return Fail(info.status());
+  if (r.has_pgm() && !r.has_image_mapping()) {
+    // A PGM drawn the usual way (white floor) reads as cost 255 a cell.
+    if (absl::StatusOr<GridMap> read = ParsePgm(r.pgm());
+        read.ok() && read->passable_count() > 0 && read->min_cost() == 255) {
+      std::fprintf(stderr,
+                   "gridstar: note: every passable cell of %s costs 255 (its "
+                   "pixel value); for white floor on black walls register "
+                   "it with --image_mode threshold (cost 1 floors)\n",
+                   path.c_str());
+    }
+  }
   if (absl::GetFlag(FLAGS_json)) {
     PrintJson(*info);
     return 0;

@@ -5,6 +5,7 @@
 // and names the field of every malformed registration.
 
 #include <cstdio>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -319,6 +320,27 @@ TEST(FormatsCliTest, RegistersEachFormatByExtension) {
       ParsePngMap(ReadSample("courtyard.png"), dark);
   ASSERT_TRUE(inverted.ok());
   ExpectHeld(server.stub(), "dark", *inverted);
+
+  // A white-floor PGM registered as costs gets a note pointing to the
+  // threshold; through the threshold it reads as cost 1 floors.
+  const std::string white =
+      absl::StrCat(::testing::TempDir(), "/white.", getpid(), ".pgm");
+  std::ofstream(white) << "P2\n4 2\n255\n255 255 0 255\n255 0 255 255\n";
+  for (const bool mapped : {false, true}) {
+    SCOPED_TRACE(mapped);
+    int code = 0;
+    const std::string out = RunAndCapture(
+        absl::StrCat(cli, " register --id white", mapped, " ",
+                     mapped ? "--image_mode threshold " : "", white, " 2>&1"),
+        &code);
+    EXPECT_EQ(code, 0) << out;
+    EXPECT_EQ(out.find("note: every passable cell") != std::string::npos,
+              !mapped)
+        << out;
+  }
+  v1::GetMapResponse floors;
+  ASSERT_TRUE(GetMapWithCells(server.stub(), "white1", &floors).ok());
+  EXPECT_EQ(floors.raw(), std::string("\x01\x01\x00\x01\x01\x00\x01\x01", 8));
 
   // Malformed flags are usage errors (exit 2) naming the flag.
   for (const char* args :
