@@ -208,6 +208,12 @@ absl::Status ObjectGroup(const Json& layer, const std::string& where,
     TiledObject object;
     object.where =
         absl::StrCat(where, " objects[", i, "] ", Quote(String(json, "name")));
+    if (const std::string t = String(json, "template"); !t.empty()) {
+      return Invalid(object.where,
+                     absl::StrCat("uses the object template ", Quote(t),
+                                  ", which is not read (export the map with "
+                                  "Tiled's --detach-templates)"));
+    }
     object.class_name = ClassOf(json);
     for (auto [name, out] : {std::pair{"x", &object.x},
                              {"y", &object.y},

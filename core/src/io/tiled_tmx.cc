@@ -214,6 +214,13 @@ class TmxReader {
       object.where =
           absl::StrCat(Where(node), " ", node.attribute("id").value(), " ",
                        Quote(node.attribute("name").value()));
+      if (node.attribute("template")) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(object.where, ": uses the object template ",
+                         Quote(node.attribute("template").value()),
+                         ", which is not read (export the map with Tiled's "
+                         "--detach-templates)"));
+      }
       object.class_name = ClassOf(node);
       for (auto [name, out] : {std::pair{"x", &object.x},
                                {"y", &object.y},
