@@ -5,6 +5,7 @@
 #   --build    (default) what building gridstar and running it needs;
 #   --test     that, plus the tools the tests drive: Tiled and ImageMagick
 #              (they make the Tiled and PNG maps the import tests read),
+#              chromium (headless, the web console's browser test),
 #              nginx (the gRPC load
 #              balancer of the scale-out test), redis-server and
 #              redis-sentinel (the map store of the Redis and failover
@@ -37,7 +38,7 @@ build_packages=(
   libpng-dev libpugixml-dev zlib1g-dev libzstd-dev
   clang-14 libclang-rt-14-dev
 )
-test_packages=(curl tiled imagemagick nginx prometheus redis-server redis-sentinel python3 python3-yaml python3-grpcio python3-protobuf
+test_packages=(curl tiled imagemagick chromium nginx prometheus redis-server redis-sentinel python3 python3-yaml python3-grpcio python3-protobuf
                python3-venv python3-pip python3-setuptools python3-wheel)
 # Another package's kubectl (a cloud SDK's) serves as well, and would clash.
 command -v kubectl >/dev/null || test_packages+=(kubernetes-client)

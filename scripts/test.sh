@@ -5,8 +5,10 @@
 #                test included.
 #   2. asan      AddressSanitizer + UndefinedBehaviorSanitizer build (g++);
 #                every test except the long conformance label, the deploy
-#                file checks (they inspect the release binaries' libraries)
-#                and the docs checks (they run the README's commands).
+#                file checks (they inspect the release binaries' libraries),
+#                the docs checks (they run the README's commands) and the
+#                browser test (the console's routes run under ASan in
+#                ConsoleTest; chromium adds nothing there).
 #   3. tsan      ThreadSanitizer build (g++); the concurrency tests (threads
 #                sharing one map) and the server's integration tests (a TSan
 #                gridstar-server under concurrent calls).
@@ -44,7 +46,7 @@ run_stage() {
         -DGRIDSTAR_SANITIZE=address,undefined
       (cd build/asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
         UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-        ctest -j "$jobs" --output-on-failure -LE 'conformance|deploy|docs|container')
+        ctest -j "$jobs" --output-on-failure -LE 'conformance|deploy|docs|container|browser')
       ;;
     tsan)
       GRIDSTAR_TARGETS="concurrency_test server_test server_unit_tests scaleout_test gridstar-server gridstar gridstar_python_client" \

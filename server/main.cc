@@ -91,7 +91,7 @@ int main(int argc, char** argv) {
   info.groups = {
       {"Listening",
        {"host", "port", "port_file", "metrics_port", "http_port",
-        "http_cors_origins", "max_message_bytes"}},
+        "http_cors_origins", "http_console", "max_message_bytes"}},
       {"Maps kept and loaded",
        {"data_dir", "store", "store_password_file", "store_min_replicas",
         "store_replica_timeout", "store_connect_timeout", "preload",

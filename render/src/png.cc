@@ -374,6 +374,9 @@ absl::StatusOr<std::string> RenderTilePng(const GridMap& map,
         "areas: ", areas.size(), " bytes for a map of ", cells, " cells"));
   }
   const uint8_t lo = map.min_cost(), hi = map.max_cost();
+  // Each (area, cost)'s colour, worked out once a tile.
+  std::vector<Rgb> colours(size_t{64} * 256);
+  std::vector<bool> known(colours.size());
   auto colour_of = [&](int64_t x, int64_t y) {
     if (x < 0 || y < 0 || x >= map.width() || y >= map.height()) {
       return kLegendBackground;
@@ -381,9 +384,14 @@ absl::StatusOr<std::string> RenderTilePng(const GridMap& map,
     const Cell c{static_cast<int32_t>(x), static_cast<int32_t>(y)};
     const uint8_t cost = map.cost(c);
     if (cost == 0) return kWallColour;
-    return AreaColour(
-        areas.empty() ? 0 : areas[static_cast<size_t>(y) * map.width() + x],
-        cost, lo, hi);
+    const uint8_t area =
+        areas.empty() ? 0 : areas[static_cast<size_t>(y) * map.width() + x];
+    const size_t k = size_t{area} * 256 + cost;
+    if (!known[k]) {
+      colours[k] = AreaColour(area, cost, lo, hi);
+      known[k] = true;
+    }
+    return colours[k];
   };
   // Samples per pixel side: one zoomed in, up to four zoomed out.
   const int64_t block = std::max<int64_t>(1, span / pixels);

@@ -25,6 +25,7 @@
 #include "convert/json_codec.h"
 #include "google/protobuf/descriptor.h"
 #include "gridstar/v1/gridstar.grpc.pb.h"
+#include "http/console.h"
 #include "http/http_watch.h"
 #include "prometheus/counter.h"
 #include "prometheus/histogram.h"
@@ -350,6 +351,7 @@ absl::StatusOr<std::unique_ptr<HttpGateway>> HttpGateway::Start(
   st->http->Put(route, serve);
   st->http->Delete(route, serve);
   st->http->Patch(route, serve);
+  if (options.console) AddConsoleRoutes(st->http.get(), service, metrics);
   // A browser's preflight: which methods and headers a call may use.
   st->http->Options(
       route, [st](const httplib::Request& q, httplib::Response& r) {

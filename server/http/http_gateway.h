@@ -55,6 +55,8 @@ struct HttpOptions {
   // separated, or "*" for any) may call the port (CORS: the allow headers,
   // and OPTIONS preflights answered 204). Empty: no CORS headers.
   std::string cors_origins;
+  // Serve the web console (console.h) on the port.
+  bool console = false;
 };
 
 // The body of a failed call: {"error":{"code":<http_status>,"message":

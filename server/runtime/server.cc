@@ -204,6 +204,10 @@ absl::StatusOr<std::unique_ptr<Server>> Server::BuildAndStart(
     return absl::InvalidArgumentError(absl::StrCat(
         "--search_nice: ", o.search_nice, " is out of range [0, 19]"));
   }
+  if (o.http_console && o.http_port == 0) {
+    return absl::InvalidArgumentError(
+        "--http_console: needs --http_port (the console is served there)");
+  }
   if (o.inline_expansions < 0 || o.inline_contexts < 0) {
     return absl::InvalidArgumentError(
         "--inline_expansions and --inline_contexts must not be negative");
@@ -362,6 +366,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::BuildAndStart(
     http.tls = o.tls;
     http.max_body_bytes = o.service.max_message_bytes;
     http.cors_origins = o.http_cors_origins;
+    http.console = o.http_console;
     // Each connection holds a thread while its call runs.
     http.threads = std::max(8, 2 * p->workers);
     absl::StatusOr<std::unique_ptr<HttpGateway>> gateway =

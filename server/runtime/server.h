@@ -39,6 +39,7 @@ struct ServerOptions {
   // HTTP/JSON (http/http_gateway.h): 0 = off; -1 = a free one.
   int http_port = 0;
   std::string http_cors_origins;
+  bool http_console = false;  // The web console on the HTTP port.
   TlsFiles tls;
   std::string admin_token_file;
   std::string query_token_file;

@@ -23,6 +23,11 @@ ABSL_FLAG(std::string, http_cors_origins, "",
           "Origins of browser pages that may call the HTTP/JSON port "
           "(comma separated, or * for any): CORS headers and preflights. "
           "Empty: none");
+ABSL_FLAG(bool, http_console, false,
+          "Serve the web console at /console on the HTTP/JSON port "
+          "(docs/console.md): the maps, a map view, paths of two algorithms, "
+          "watched agents and the service's figures; its map tiles and "
+          "figures need a query key when keys are on. Needs --http_port");
 ABSL_FLAG(int, workers, 0, "Search worker threads; 0 = hardware threads");
 ABSL_FLAG(
     int64_t, inline_expansions, 128,
@@ -162,6 +167,7 @@ ServerOptions ServerOptionsFromFlags() {
   o.metrics_port = absl::GetFlag(FLAGS_metrics_port);
   o.http_port = absl::GetFlag(FLAGS_http_port);
   o.http_cors_origins = absl::GetFlag(FLAGS_http_cors_origins);
+  o.http_console = absl::GetFlag(FLAGS_http_console);
   o.tls = {absl::GetFlag(FLAGS_tls_cert), absl::GetFlag(FLAGS_tls_key),
            absl::GetFlag(FLAGS_tls_client_ca)};
   o.admin_token_file = absl::GetFlag(FLAGS_admin_token_file);
