@@ -160,7 +160,11 @@ test("a cell painted by another client appears without a reload, and the paths f
 test("a watched agent's pushes are shown as they happen", async () => {
   await page.click("#watch");
   await page.waitForFunction(() => document.querySelector("#events li[data-reason='added']"), { timeout: GENEROUS_MS });
-  const path = await page.evaluate(() => window.gridstarConsole.answers.a.cells);
+  // A cell of the agent's own path (its search may break ties otherwise
+  // than the path shown for A).
+  await page.waitForFunction(() => [...window.gridstarConsole.watch.agents.values()][0].cells,
+    { timeout: GENEROUS_MS });
+  const path = await page.evaluate(() => [...window.gridstarConsole.watch.agents.values()][0].cells);
   const onPath = [path[20], path[21]];
   await client.updateCells("tavern", { cells: [{ cell: onPath, cost: 0 }] });
   await page.waitForFunction(() => document.querySelector("#events li[data-reason='blocked']"), { timeout: GENEROUS_MS });
