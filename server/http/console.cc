@@ -2,6 +2,7 @@
 
 #include <httplib.h>
 
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -15,6 +16,7 @@
 #include "http/http_gateway.h"
 #include "maps/map_registry.h"
 #include "prometheus/text_serializer.h"
+#include "watch/watch_hub.h"
 
 namespace gridstar::server {
 namespace {
@@ -113,6 +115,44 @@ void ServeTile(PathfindingService* service, const httplib::Request& q,
   r.set_content(*std::move(png), "image/png");
 }
 
+// Every watched agent on a map, whatever stream watches it, as JSON:
+// {"agents":[{"agentId":"7","position":{"x":..,"y":..},"goal":{..},
+// "remaining":[x0,y0,...],"pathCost":..,"noPath":false,"searching":false,
+// "blocked":0},...],"truncated":false}. At most kMaxAgents agents and
+// kMaxCells cells of each path.
+void ServeAgents(PathfindingService* service, const httplib::Request& q,
+                 httplib::Response& r) {
+  constexpr size_t kMaxAgents = 1000, kMaxCells = 4096;
+  Secure(r);
+  if (!Admit(service, q, r, "ConsoleAgents")) return;
+  if (!q.has_param("map")) return Fail(r, 3, "map: required");
+  std::vector<WatchHub::AgentView> agents = service->watch()->AgentsOn(
+      q.get_param_value("map"), kMaxAgents + 1, kMaxCells);
+  const bool truncated = agents.size() > kMaxAgents;
+  if (truncated) agents.resize(kMaxAgents);
+  std::string out = "{\"agents\":[";
+  for (size_t i = 0; i < agents.size(); ++i) {
+    const WatchHub::AgentView& a = agents[i];
+    absl::StrAppend(&out, i ? "," : "", "{\"agentId\":\"", a.agent_id,
+                    "\",\"position\":{\"x\":", a.position.x,
+                    ",\"y\":", a.position.y, "},\"goal\":{\"x\":", a.goal.x,
+                    ",\"y\":", a.goal.y, "},\"remaining\":[");
+    for (size_t k = 0; k < a.remaining.size(); ++k) {
+      absl::StrAppend(&out, k ? "," : "", a.remaining[k].x, ",",
+                      a.remaining[k].y);
+    }
+    absl::StrAppend(
+        &out, "],\"pathCost\":", std::isfinite(a.path_cost) ? a.path_cost : 0,
+        ",\"noPath\":", a.no_path ? "true" : "false",
+        ",\"searching\":", a.searching ? "true" : "false",
+        ",\"blocked\":", a.blocked, "}");
+  }
+  absl::StrAppend(&out, "],\"truncated\":", truncated ? "true" : "false",
+                  "}\n");
+  r.set_header("Cache-Control", "no-store");
+  r.set_content(out, "application/json");
+}
+
 }  // namespace
 
 void AddConsoleRoutes(httplib::Server* http, PathfindingService* service,
@@ -132,6 +172,10 @@ void AddConsoleRoutes(httplib::Server* http, PathfindingService* service,
   http->Get("/console/tile",
             [service](const httplib::Request& q, httplib::Response& r) {
               ServeTile(service, q, r);
+            });
+  http->Get("/console/agents",
+            [service](const httplib::Request& q, httplib::Response& r) {
+              ServeAgents(service, q, r);
             });
   http->Get("/console/metrics", [service, metrics](const httplib::Request& q,
                                                    httplib::Response& r) {

@@ -7,16 +7,18 @@
 //                           [&px=256] (render::RenderTilePng of the terrain
 //                           and its areas; X-Map-Version says which version,
 //                           Server-Timing "draw" how long the server took)
+//   GET /console/agents     every watched agent on a map, whatever stream
+//                           watches it: ?map=ID (WatchHub::AgentsOn, JSON)
 //   GET /console/metrics    the server's Prometheus metrics as text, for the
 //                           page's panel (same origin; the metrics port may
 //                           be elsewhere)
 //
 // Everything else the page does goes through the API's own routes (ListMaps,
-// FindPath, UpdateCells, WatchPaths as server-sent events). The tile and the
-// metrics need a query key when the server has keys (the page sends it as
-// `Authorization: Bearer`); the page and its files need none (they hold no
-// data). Every answer carries a Content-Security-Policy that lets the page
-// load nothing from other hosts and run no inline script.
+// FindPath, UpdateCells, WatchPaths as server-sent events). The tile, the
+// agents and the metrics need a query key when the server has keys (the page
+// sends it as `Authorization: Bearer`); the page and its files need none (they
+// hold no data). Every answer carries a Content-Security-Policy that lets the
+// page load nothing from other hosts and run no inline script.
 //
 // Thread-safety: the routes are served on the gateway's threads; they read
 // the registry (snapshots) and the metrics registry, both thread-safe.

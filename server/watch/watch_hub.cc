@@ -491,4 +491,36 @@ void WatchHub::Recheck(Handle_t h, Agent& agent, const MapSnapshot& snapshot,
   }
 }
 
+std::vector<WatchHub::AgentView> WatchHub::AgentsOn(const std::string& map_id,
+                                                    size_t max,
+                                                    size_t max_cells) const {
+  std::vector<AgentView> out;
+  std::lock_guard<std::mutex> lock(mu_);
+  auto watch = maps_.find(map_id);
+  if (watch == maps_.end()) return out;
+  for (Handle_t h : watch->second->agents) {
+    auto it = agents_.find(h);
+    if (it == agents_.end()) continue;
+    const Agent& a = *it->second;
+    AgentView v;
+    v.agent_id = a.id;
+    v.position = a.position;
+    v.goal = a.request.query.goal;
+    for (size_t i = a.progress;
+         i < a.path.cell_count() && v.remaining.size() < max_cells; ++i) {
+      v.remaining.push_back(a.path.CellAt(i));
+    }
+    v.path_cost = a.path_cost;
+    v.no_path = a.no_path;
+    v.searching = a.in_flight;
+    v.blocked = a.blocked;
+    out.push_back(std::move(v));
+  }
+  std::sort(out.begin(), out.end(), [](const AgentView& x, const AgentView& y) {
+    return x.agent_id < y.agent_id;
+  });
+  if (out.size() > max) out.resize(max);
+  return out;
+}
+
 }  // namespace gridstar::server

@@ -157,6 +157,22 @@ class WatchHub {
   Stats stats() const;
   WatchMetrics* watch_metrics() { return &watch_metrics_; }
 
+  // What one watched agent is doing, for the web console: any stream's.
+  struct AgentView {
+    uint64_t agent_id = 0;
+    Cell position;
+    Cell goal;
+    std::vector<Cell> remaining;  // Its path from its position on.
+    double path_cost = 0;         // Of the whole path when it was found.
+    bool no_path = false;         // Its last search found none.
+    bool searching = false;       // A search for it has not answered yet.
+    uint32_t blocked = 0;         // BLOCKED replans so far.
+  };
+  // The agents on map `map_id`, ordered by agent id, at most `max` of them
+  // and at most `max_cells` path cells each (the rest cut).
+  std::vector<AgentView> AgentsOn(const std::string& map_id, size_t max,
+                                  size_t max_cells) const;
+
  private:
   struct Agent;
   struct MapWatch;

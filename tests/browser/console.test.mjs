@@ -176,6 +176,24 @@ test("a watched agent's pushes are shown as they happen", async () => {
   }
 });
 
+test("another client's watched agent is drawn, and its replan shown", async () => {
+  const watch = client.watchPaths();
+  const events = watch[Symbol.asyncIterator]();
+  watch.add(77, "tavern", [2, 12], [29, 3]);
+  const added = (await events.next()).value;
+  assert.equal(added.reason, "WATCH_REASON_ADDED");
+  await page.waitForFunction(() => document.querySelector("#agents li[data-agent='77']"), { timeout: GENEROUS_MS });
+  const cells = cellsOf(added.path);
+  const onPath = cells[Math.floor(cells.length / 2)];
+  await client.updateCells("tavern", { cells: [{ cell: onPath, cost: 0 }] });
+  assert.equal((await events.next()).value.reason, "WATCH_REASON_BLOCKED");
+  await page.waitForFunction(() => document.querySelector("#agents li[data-agent='77'][data-blocked='1']"),
+    { timeout: GENEROUS_MS });
+  const shown = await page.evaluate(() => window.gridstarConsole.agents.find((a) => a.agentId === "77").remaining);
+  assert.ok(!cellsOf(shown).some(([x, y]) => x === onPath[0] && y === onPath[1]));
+  watch.cancel();
+});
+
 test("the service's own figures fill the panel", async () => {
   await page.waitForFunction(() => {
     const dd = [...document.querySelectorAll("#metrics dt")].find((d) => d.textContent === "requests");

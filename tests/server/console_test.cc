@@ -117,6 +117,44 @@ TEST(ConsoleTest, ATileIsTheRenderersDrawingOfTheMap) {
   }
 }
 
+// Every client's watched agents on a map, with the rest of their paths.
+TEST(ConsoleTest, AgentsOfEveryStreamAreListed) {
+  InProcessServer server({"--http_port=-1", "--http_console"});
+  ASSERT_TRUE(server.started());
+  RegisterTavern(server.stub());
+  httplib::Client http("127.0.0.1", server.server().http_port());
+  EXPECT_EQ(http.Get("/console/agents?map=tavern")->body,
+            "{\"agents\":[],\"truncated\":false}\n");
+  grpc::ClientContext ctx;
+  auto stream = server.stub().WatchPaths(&ctx);
+  v1::WatchRequest add;
+  add.set_request_id(1);
+  add.set_agent_id(5);
+  add.set_action(v1::WATCH_ACTION_ADD);
+  *add.mutable_path() = Path("tavern", 2, 2, 30, 17);
+  ASSERT_TRUE(stream->Write(add));
+  v1::WatchEvent added;
+  ASSERT_TRUE(stream->Read(&added));
+  ASSERT_EQ(added.reason(), v1::WATCH_REASON_ADDED);
+  httplib::Result r = http.Get("/console/agents?map=tavern");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 200);
+  std::string remaining;
+  for (int i = 0; i < added.path().cells_size(); ++i) {
+    absl::StrAppend(&remaining, i ? "," : "", added.path().cells(i));
+  }
+  EXPECT_TRUE(absl::StrContains(
+      r->body, absl::StrCat("{\"agentId\":\"5\",\"position\":{\"x\":2,\"y\":2},"
+                            "\"goal\":{\"x\":30,\"y\":17},\"remaining\":[",
+                            remaining, "]")))
+      << r->body;
+  EXPECT_EQ(http.Get("/console/agents?map=elsewhere")->body,
+            "{\"agents\":[],\"truncated\":false}\n");
+  EXPECT_EQ(http.Get("/console/agents")->status, 400);
+  stream->WritesDone();
+  ctx.TryCancel();
+}
+
 TEST(ConsoleTest, BadTileParametersNameTheParameter) {
   InProcessServer server({"--http_port=-1", "--http_console"});
   ASSERT_TRUE(server.started());

@@ -36,15 +36,20 @@
       'ground, cost 1 to the map\'s dearest',
       'linear-gradient(90deg,#fff,rgb(150,110,70))'
     ],
-    ['swamp', 'rgb(185,175,120)'], ['water', 'rgb(80,140,215)'],
-    ['trees', 'rgb(40,95,50)'], ['areas 4 and up', 'rgb(150,100,190)'],
-    ['off the map', 'rgb(245,245,240)'], ['path A', COLOURS.a],
+    ['swamp', 'rgb(185,175,120)'],
+    ['water', 'rgb(80,140,215)'],
+    ['trees', 'rgb(40,95,50)'],
+    ['areas 4 and up', 'rgb(150,100,190)'],
+    ['off the map', 'rgb(245,245,240)'],
+    ['path A', COLOURS.a],
     ['path B', COLOURS.b],
     [
       'expanded, first to last',
       'linear-gradient(90deg,rgb(40,90,230),rgb(250,160,30))'
     ],
-    ['start', COLOURS.start], ['goal', COLOURS.goal]
+    ['start', COLOURS.start],
+    ['goal', COLOURS.goal],
+    ['watched agents and their paths', 'rgb(230,120,20)'],
   ];
 
   const $ = (id) => document.getElementById(id);
@@ -64,6 +69,7 @@
     answers: {a: null, b: null},
     watch: null,
     metrics: null,
+    agents: [],
     redraw: false,
   };
   window.gridstarConsole = state;  // For tests and the curious.
@@ -265,6 +271,27 @@
       ctx.lineWidth = 1;
       ctx.fillRect(px - r, py - r, 2 * r, 2 * r);
       ctx.strokeRect(px - r, py - r, 2 * r, 2 * r);
+    }
+    // Every client's watched agents: the rest of each path, and where it is.
+    for (const agent of state.agents) {
+      ctx.strokeStyle = 'rgba(230,120,20,0.85)';
+      ctx.lineWidth = Math.max(1.5, s * 0.2);
+      ctx.setLineDash([3, 3]);
+      ctx.beginPath();
+      for (let k = 0; k + 1 < agent.remaining.length; k += 2) {
+        const [px, py] = centre([agent.remaining[k], agent.remaining[k + 1]]);
+        if (k === 0)
+          ctx.moveTo(px, py);
+        else
+          ctx.lineTo(px, py);
+      }
+      ctx.stroke();
+      ctx.setLineDash([]);
+      const [px, py] = centre([agent.position.x, agent.position.y]);
+      ctx.fillStyle = 'rgb(230,120,20)';
+      ctx.beginPath();
+      ctx.arc(px, py, Math.max(3, s * 0.45), 0, 2 * Math.PI);
+      ctx.fill();
     }
     for (const agent of state.watch ? state.watch.agents.values() : []) {
       if (!agent.cells) continue;
@@ -503,6 +530,43 @@
     state.watch = null;
   }
 
+  // ---- Every client's watched agents on the map (GET /console/agents).
+
+  async function refreshAgents() {
+    if (!state.map) return;
+    let list;
+    try {
+      const r = await fetch(
+          `/console/agents?map=${encodeURIComponent(state.map.id)}`,
+          {headers: headers()});
+      if (!r.ok) return;
+      list = (await r.json()).agents;
+    } catch (e) {
+      return;
+    }
+    const before = JSON.stringify(state.agents);
+    state.agents = list;
+    if (JSON.stringify(list) === before) return;
+    const ul = $('agents');
+    ul.replaceChildren();
+    for (const a of list) {
+      const li =
+          el('li',
+             `agent ${a.agentId} at (${a.position.x}, ${a.position.y}) to ` +
+                 `(${a.goal.x}, ${a.goal.y})` +
+                 (a.noPath ? ' · no path' :
+                             ` · ${a.remaining.length / 2} cells left`) +
+                 (a.blocked ? ` · replanned after ${a.blocked} block` +
+                          (a.blocked > 1 ? 's' : '') :
+                              '') +
+                 (a.searching ? ' · searching' : ''));
+      li.dataset.agent = a.agentId;
+      li.dataset.blocked = a.blocked;
+      ul.append(li);
+    }
+    state.redraw = true;
+  }
+
   // ---- The service's figures (its Prometheus metrics, differenced).
 
   function parseMetrics(text) {
@@ -621,5 +685,6 @@
   refreshMaps();
   refreshMetrics();
   setInterval(refreshMaps, 1000);
+  setInterval(refreshAgents, 1000);
   setInterval(refreshMetrics, 2000);
 })();
