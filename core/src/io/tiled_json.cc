@@ -17,10 +17,6 @@ namespace {
 
 using Json = nlohmann::json;
 
-absl::Status Invalid(absl::string_view where, absl::string_view what) {
-  return absl::InvalidArgumentError(absl::StrCat(where, ": ", what));
-}
-
 absl::StatusOr<Json> Load(absl::string_view data, absl::string_view what) {
   Json json;
   try {

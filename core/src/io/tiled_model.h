@@ -19,7 +19,9 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "gridstar/map_import.h"
@@ -36,6 +38,11 @@ struct TiledEffect {
   // The fields `over` sets replace this one's.
   void Overlay(const TiledEffect& over);
 };
+
+// InvalidArgument "<where>: <what>", the readers' error.
+inline absl::Status Invalid(absl::string_view where, absl::string_view what) {
+  return absl::InvalidArgumentError(absl::StrCat(where, ": ", what));
+}
 
 // Reads one of the three properties (other names are ignored) from its Tiled
 // type and value as text ("int" 3, "bool" true; a string property holding
