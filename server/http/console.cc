@@ -168,6 +168,8 @@ void AddConsoleRoutes(httplib::Server* http, PathfindingService* service,
   http->Get("/console/", asset(kConsoleHtml, "text/html; charset=utf-8"));
   http->Get("/console/app.js",
             asset(kConsoleJs, "text/javascript; charset=utf-8"));
+  http->Get("/console/panels.js",
+            asset(kConsolePanelsJs, "text/javascript; charset=utf-8"));
   http->Get("/console/app.css", asset(kConsoleCss, "text/css; charset=utf-8"));
   http->Get("/console/tile",
             [service](const httplib::Request& q, httplib::Response& r) {

@@ -2,7 +2,8 @@
 // with the two reads it needs beside the API itself.
 //
 //   GET /console            the page (console/index.html)
-//   GET /console/app.js     its script, GET /console/app.css its style
+//   GET /console/app.js     its scripts (and /console/panels.js), GET
+//                           /console/app.css its style
 //   GET /console/tile       a PNG tile of a map: ?map=ID&x0=X&y0=Y&span=S
 //                           [&px=256] (render::RenderTilePng of the terrain
 //                           and its areas; X-Map-Version says which version,
@@ -52,6 +53,7 @@ void AddConsoleRoutes(httplib::Server* http, PathfindingService* service,
 // server/http/console/ at configure time).
 extern const absl::string_view kConsoleHtml;
 extern const absl::string_view kConsoleJs;
+extern const absl::string_view kConsolePanelsJs;
 extern const absl::string_view kConsoleCss;
 
 }  // namespace gridstar::server

@@ -49,6 +49,7 @@ TEST(ConsoleTest, PageAndItsFilesAreServedUnderThePolicy) {
   for (const auto& [path, type, fragment] :
        {std::tuple{"/console", "text/html", "<script src=\"/console/app.js\""},
         {"/console/app.js", "text/javascript", "gridstarConsole"},
+        {"/console/panels.js", "text/javascript", "refreshAgents"},
         {"/console/app.css", "text/css", "#maps"}}) {
     SCOPED_TRACE(path);
     httplib::Result r = http.Get(path);
