@@ -14,6 +14,7 @@
 #include "absl/time/time.h"
 #include "gridstar/render.h"
 #include "http/http_gateway.h"
+#include "http/http_request.h"
 #include "maps/map_registry.h"
 #include "prometheus/text_serializer.h"
 #include "watch/watch_hub.h"
@@ -27,10 +28,8 @@ void Secure(httplib::Response& r) {
   r.set_header("Referrer-Policy", "no-referrer");
 }
 
-void Fail(httplib::Response& r, int grpc_code, const std::string& message) {
-  const int status = HttpGateway::HttpStatusOf(grpc_code);
-  r.status = status;
-  r.set_content(HttpErrorBody(status, grpc_code, message), "application/json");
+void Fail(httplib::Response& r, int grpc_code, absl::string_view message) {
+  AnswerError(r, HttpGateway::HttpStatusOf(grpc_code), grpc_code, message);
 }
 
 // OK when the request's key admits a query (or the server has no keys).
@@ -38,14 +37,10 @@ bool Admit(const PathfindingService* service, const httplib::Request& q,
            httplib::Response& r, absl::string_view what) {
   const AccessControl* access = service->options().access;
   if (access == nullptr) return true;
-  const std::string authorization = q.get_header_value("Authorization");
   absl::Status s =
-      access->Authorize(q.has_header("Authorization")
-                            ? absl::optional<absl::string_view>(authorization)
-                            : absl::nullopt,
-                        AccessLevel::kQuery, what);
+      access->Authorize(AuthorizationOf(q), AccessLevel::kQuery, what);
   if (s.ok()) return true;
-  Fail(r, static_cast<int>(s.code()), std::string(s.message()));
+  AnswerStatus(r, s);
   return false;
 }
 
@@ -90,8 +85,7 @@ void ServeTile(PathfindingService* service, const httplib::Request& q,
   absl::StatusOr<std::shared_ptr<const MapSnapshot>> snapshot =
       service->registry()->FindOrLoad(id);
   if (!snapshot.ok()) {
-    return Fail(r, static_cast<int>(snapshot.status().code()),
-                std::string(snapshot.status().message()));
+    return AnswerStatus(r, snapshot.status());
   }
   if (*snapshot == nullptr) {
     return Fail(r, 5, absl::StrCat("map: no map '", id.substr(0, 128), "'"));
@@ -102,8 +96,7 @@ void ServeTile(PathfindingService* service, const httplib::Request& q,
       s.Terrain(), s.areas != nullptr ? *s.areas : kNoAreas, x0, y0, span,
       static_cast<int>(pixels));
   if (!png.ok()) {
-    return Fail(r, static_cast<int>(png.status().code()),
-                std::string(png.status().message()));
+    return AnswerStatus(r, png.status());
   }
   r.set_header("X-Map-Version", absl::StrCat(s.version));
   // The time the server took for it (the map found, the tile drawn and

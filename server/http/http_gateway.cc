@@ -26,6 +26,7 @@
 #include "google/protobuf/descriptor.h"
 #include "gridstar/v1/gridstar.grpc.pb.h"
 #include "http/console.h"
+#include "http/http_request.h"
 #include "http/http_watch.h"
 #include "prometheus/counter.h"
 #include "prometheus/histogram.h"
@@ -191,12 +192,8 @@ HttpGateway::State::Reply HttpGateway::State::Handle(
     deadline = absl::Now() + absl::Seconds(seconds);
   }
 
-  const std::string authorization =
-      http_request.get_header_value("Authorization");
   HttpCall call(service->metrics(), method->name(), deadline,
-                http_request.has_header("Authorization")
-                    ? absl::optional<absl::string_view>(authorization)
-                    : absl::nullopt);
+                AuthorizationOf(http_request));
   {
     std::lock_guard<std::mutex> lock(mu);
     calls.insert(&call);

@@ -14,6 +14,7 @@
 #include "absl/time/clock.h"
 #include "convert/json_codec.h"
 #include "http/http_gateway.h"
+#include "http/http_request.h"
 #include "nlohmann/json.hpp"
 #include "watch/watch_wire.h"
 
@@ -24,13 +25,6 @@ namespace {
 // Silence longer than this gets a comment line: it keeps proxies from
 // closing the stream, and a client that left is noticed when it fails.
 constexpr absl::Duration kKeepAlive = absl::Seconds(5);
-
-void Answer(httplib::Response& response, int http_status, int grpc_code,
-            absl::string_view message) {
-  response.status = http_status;
-  response.set_content(HttpErrorBody(http_status, grpc_code, message),
-                       "application/json");
-}
 
 // The body's WatchRequests: one object or an array of them.
 absl::Status ReadRequests(const std::string& body,
@@ -95,21 +89,15 @@ void HttpWatchStreams::Serve(const httplib::Request& request,
                              httplib::Response& response) {
   response.set_header("Cache-Control", "no-store");
   if (const AccessControl* access = service_->options().access) {
-    const std::string token = request.get_header_value("Authorization");
-    if (absl::Status s =
-            access->Authorize(request.has_header("Authorization")
-                                  ? absl::optional<absl::string_view>(token)
-                                  : absl::nullopt,
-                              AccessLevel::kQuery, "WatchPaths");
+    if (absl::Status s = access->Authorize(AuthorizationOf(request),
+                                           AccessLevel::kQuery, "WatchPaths");
         !s.ok()) {
-      const int code = static_cast<int>(s.code());
-      return Answer(response, HttpGateway::HttpStatusOf(code), code,
-                    s.message());
+      return AnswerStatus(response, s);
     }
   }
   std::vector<v1::WatchRequest> requests;
   if (absl::Status s = ReadRequests(request.body, &requests); !s.ok()) {
-    return Answer(response, 400, 3, s.message());
+    return AnswerError(response, 400, 3, s.message());
   }
   WatchHub& hub = *service_->watch();
   if (request.has_param("stream")) {
@@ -120,9 +108,9 @@ void HttpWatchStreams::Serve(const httplib::Request& request,
       if (auto it = streams_.find(id); it != streams_.end()) sink = it->second;
     }
     if (sink == nullptr) {
-      return Answer(response, 404, 5,
-                    absl::StrCat("stream: no open WatchPaths stream '", id,
-                                 "' (it ended, or never was)"));
+      return AnswerError(response, 404, 5,
+                         absl::StrCat("stream: no open WatchPaths stream '", id,
+                                      "' (it ended, or never was)"));
     }
     for (const v1::WatchRequest& r : requests) HandleRequest(hub, sink, r);
     response.set_content(absl::StrCat("{\"accepted\":", requests.size(), "}\n"),
@@ -134,10 +122,10 @@ void HttpWatchStreams::Serve(const httplib::Request& request,
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (streams_.size() >= max_streams_) {
-      return Answer(response, 429, 8,
-                    absl::StrCat("WatchPaths: ", streams_.size(),
-                                 " streams are open, the most this port "
-                                 "serves at once; close one or use gRPC"));
+      return AnswerError(response, 429, 8,
+                         absl::StrCat("WatchPaths: ", streams_.size(),
+                                      " streams are open, the most this port "
+                                      "serves at once; close one or use gRPC"));
     }
     streams_[sink->id()] = sink;
   }
