@@ -236,6 +236,23 @@
     }
     const centre =
         (c) => [(c[0] + 0.5 - state.x) * s, (c[1] + 0.5 - state.y) * s];
+    // A line through packed cells [x0, y0, x1, y1, ...].
+    const polyline = (packed, colour, width, dash) => {
+      ctx.strokeStyle = colour;
+      ctx.lineWidth = width;
+      ctx.lineJoin = 'round';
+      ctx.setLineDash(dash);
+      ctx.beginPath();
+      for (let k = 0; k + 1 < packed.length; k += 2) {
+        const [px, py] = centre([packed[k], packed[k + 1]]);
+        if (k === 0)
+          ctx.moveTo(px, py);
+        else
+          ctx.lineTo(px, py);
+      }
+      ctx.stroke();
+      ctx.setLineDash([]);
+    };
     for (const side of ['a', 'b']) {
       const answer = state.answers[side];
       if (!answer || answer.error) continue;
@@ -252,18 +269,7 @@
       const cells = answer.waypoints && answer.waypoints.length ?
           answer.waypoints :
           answer.cells;
-      ctx.strokeStyle = COLOURS[side];
-      ctx.lineWidth = Math.max(2, s * 0.35);
-      ctx.lineJoin = 'round';
-      ctx.beginPath();
-      for (let k = 0; k + 1 < cells.length; k += 2) {
-        const [px, py] = centre([cells[k], cells[k + 1]]);
-        if (k === 0)
-          ctx.moveTo(px, py);
-        else
-          ctx.lineTo(px, py);
-      }
-      ctx.stroke();
+      polyline(cells, COLOURS[side], Math.max(2, s * 0.35), []);
     }
     for (const [cell, colour] of [
              [state.start, COLOURS.start], [state.goal, COLOURS.goal]]) {
@@ -278,19 +284,9 @@
     }
     // Every client's watched agents: the rest of each path, and where it is.
     for (const agent of state.agents) {
-      ctx.strokeStyle = 'rgba(230,120,20,0.85)';
-      ctx.lineWidth = Math.max(1.5, s * 0.2);
-      ctx.setLineDash([3, 3]);
-      ctx.beginPath();
-      for (let k = 0; k + 1 < agent.remaining.length; k += 2) {
-        const [px, py] = centre([agent.remaining[k], agent.remaining[k + 1]]);
-        if (k === 0)
-          ctx.moveTo(px, py);
-        else
-          ctx.lineTo(px, py);
-      }
-      ctx.stroke();
-      ctx.setLineDash([]);
+      polyline(
+          agent.remaining, 'rgba(230,120,20,0.85)', Math.max(1.5, s * 0.2),
+          [3, 3]);
       const [px, py] = centre([agent.position.x, agent.position.y]);
       ctx.fillStyle = 'rgb(230,120,20)';
       ctx.beginPath();
@@ -299,19 +295,8 @@
     }
     for (const agent of state.watch ? state.watch.agents.values() : []) {
       if (!agent.cells) continue;
-      ctx.strokeStyle = 'rgba(215,35,35,0.8)';
-      ctx.lineWidth = Math.max(1.5, s * 0.2);
-      ctx.setLineDash([6, 4]);
-      ctx.beginPath();
-      for (let k = 0; k + 1 < agent.cells.length; k += 2) {
-        const [px, py] = centre([agent.cells[k], agent.cells[k + 1]]);
-        if (k === 0)
-          ctx.moveTo(px, py);
-        else
-          ctx.lineTo(px, py);
-      }
-      ctx.stroke();
-      ctx.setLineDash([]);
+      polyline(
+          agent.cells, 'rgba(215,35,35,0.8)', Math.max(1.5, s * 0.2), [6, 4]);
     }
   }
 
