@@ -136,12 +136,6 @@ bool ParseTiledRules(const std::string& flag, v1::TiledMap* tiled,
   return true;
 }
 
-// The directory part of a path, with its slash ("" for a bare name).
-std::string DirectoryOf(const std::string& path) {
-  const size_t slash = path.rfind('/');
-  return slash == std::string::npos ? "" : path.substr(0, slash + 1);
-}
-
 }  // namespace
 
 int Register(Client& client, const std::vector<std::string>& args) {
@@ -226,26 +220,17 @@ int Register(Client& client, const std::vector<std::string>& args) {
   }
   if (tiled) {
     v1::TiledMap* t = r.mutable_tiled();
-    absl::StatusOr<std::vector<std::string>> sources =
-        TiledTilesetSources(*data);
-    if (!sources.ok()) {
-      std::fprintf(stderr, "gridstar: %s: %s\n", path.c_str(),
-                   std::string(sources.status().message()).c_str());
+    absl::StatusOr<std::map<std::string, std::string, std::less<>>> tilesets =
+        ReadTiledTilesetsBeside(path, *data);
+    if (!tilesets.ok()) {
+      std::fprintf(stderr, "gridstar: %s\n",
+                   std::string(tilesets.status().message()).c_str());
       return 1;
     }
-    for (const std::string& source : *sources) {
-      const std::string file = DirectoryOf(path) + source;
-      absl::StatusOr<std::string> tileset = ReadFile(file, int64_t{1} << 30);
-      if (!tileset.ok()) {
-        std::fprintf(stderr,
-                     "gridstar: cannot read the tileset %s that %s names: %s\n",
-                     file.c_str(), path.c_str(),
-                     std::string(tileset.status().message()).c_str());
-        return 1;
-      }
+    for (auto& [source, contents] : *tilesets) {
       v1::TiledFile* f = t->add_tilesets();
       f->set_source(source);
-      f->set_data(*std::move(tileset));
+      f->set_data(std::move(contents));
     }
     for (const std::string& layer : absl::GetFlag(FLAGS_tiled_layers)) {
       t->add_layers(layer);

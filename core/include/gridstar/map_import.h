@@ -129,6 +129,13 @@ absl::StatusOr<MapWithAreas> ParseTiledMap(absl::string_view data,
 absl::StatusOr<std::vector<std::string>> TiledTilesetSources(
     absl::string_view data);
 
+// Every external tileset the Tiled map `data` (read from `map_path`) names,
+// read from the map's folder, keyed by its source (TiledOptions::tilesets).
+// The readers' errors; a tileset that cannot be read keeps ReadFile's code,
+// its message naming the map and (ReadFile's) the tileset's file.
+absl::StatusOr<std::map<std::string, std::string, std::less<>>>
+ReadTiledTilesetsBeside(const std::string& map_path, absl::string_view data);
+
 // Reads a map file of any format by its extension: .png (the default
 // mapping), .tmx/.tmj/.json (Tiled; the external tilesets it names read from
 // beside it), else ParseMapAutoWithAreas (Moving AI text, PGM). NotFound

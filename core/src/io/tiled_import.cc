@@ -511,6 +511,26 @@ absl::StatusOr<MapWithAreas> ParseTiledMap(absl::string_view data,
   return builder.Finish();
 }
 
+absl::StatusOr<std::map<std::string, std::string, std::less<>>>
+ReadTiledTilesetsBeside(const std::string& map_path, absl::string_view data) {
+  absl::StatusOr<std::vector<std::string>> sources = TiledTilesetSources(data);
+  if (!sources.ok()) return sources.status();
+  const size_t slash = map_path.rfind('/');
+  const std::string folder =
+      slash == std::string::npos ? "" : map_path.substr(0, slash + 1);
+  std::map<std::string, std::string, std::less<>> tilesets;
+  for (const std::string& source : *sources) {
+    absl::StatusOr<std::string> tileset = ReadFile(folder + source);
+    if (!tileset.ok()) {
+      return absl::Status(tileset.status().code(),
+                          absl::StrCat("a tileset that ", map_path,
+                                       " names: ", tileset.status().message()));
+    }
+    tilesets[source] = *std::move(tileset);
+  }
+  return tilesets;
+}
+
 absl::StatusOr<MapWithAreas> ReadMapFileOfAnyFormat(const std::string& path,
                                                     const MapLimits& limits) {
   absl::StatusOr<std::string> data = ReadFile(path);
@@ -521,18 +541,11 @@ absl::StatusOr<MapWithAreas> ReadMapFileOfAnyFormat(const std::string& path,
   }
   if (absl::EndsWith(name, ".tmx") || absl::EndsWith(name, ".tmj") ||
       absl::EndsWith(name, ".json")) {
-    absl::StatusOr<std::vector<std::string>> sources =
-        TiledTilesetSources(*data);
-    if (!sources.ok()) return sources.status();
-    const size_t slash = path.rfind('/');
-    const std::string folder =
-        slash == std::string::npos ? "" : path.substr(0, slash + 1);
     TiledOptions options;
-    for (const std::string& source : *sources) {
-      absl::StatusOr<std::string> tileset = ReadFile(folder + source);
-      if (!tileset.ok()) return tileset.status();
-      options.tilesets[source] = *std::move(tileset);
-    }
+    absl::StatusOr<std::map<std::string, std::string, std::less<>>> tilesets =
+        ReadTiledTilesetsBeside(path, *data);
+    if (!tilesets.ok()) return tilesets.status();
+    options.tilesets = *std::move(tilesets);
     return ParseTiledMap(*data, options, limits);
   }
   return ParseMapAutoWithAreas(*data, limits);
