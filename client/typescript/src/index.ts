@@ -209,19 +209,24 @@ export class Client {
     });
   }
 
-  private async call<Res>(method: string, request: unknown, o: { idempotent: boolean; mapId?: string; timeoutMs?: number }): Promise<Res> {
-    const timeoutMs = o.timeoutMs ?? this.deadlineMs;
+  /** Runs `attempt` again on UNAVAILABLE, with backoff, up to maxAttempts when `idempotent`. */
+  private async retrying<T>(idempotent: boolean, attempt: () => Promise<T>): Promise<T> {
     let backoff = this.initialBackoffMs;
-    for (let attempt = 1; ; ++attempt) {
+    for (let n = 1; ; ++n) {
       try {
-        return await this.once<Res>(method, request, o.mapId, timeoutMs);
+        return await attempt();
       } catch (e) {
         const error = e as GridstarError;
-        if (error.code !== grpc.status.UNAVAILABLE || !o.idempotent || attempt >= this.maxAttempts) throw error;
+        if (error.code !== grpc.status.UNAVAILABLE || !idempotent || n >= this.maxAttempts) throw error;
       }
       await sleep(backoff);
       backoff = Math.min(backoff * 2, this.maxBackoffMs);
     }
+  }
+
+  private call<Res>(method: string, request: unknown, o: { idempotent: boolean; mapId?: string; timeoutMs?: number }): Promise<Res> {
+    const timeoutMs = o.timeoutMs ?? this.deadlineMs;
+    return this.retrying(o.idempotent, () => this.once<Res>(method, request, o.mapId, timeoutMs));
   }
 
   /** A call about one map: a NOT_FOUND of a remembered map registers it again, then retries. */
@@ -460,17 +465,8 @@ export class Client {
         this.metadata(), { deadline: Date.now() + (o.timeoutMs ?? this.deadlineMs) },
         (error, reply) => (error ? reject(new GridstarError(error.code, error.details)) : resolve(reply as Buffer)));
     });
-    let backoff = this.initialBackoffMs;
-    for (let attempt = 1; ; ++attempt) {
-      try {
-        const reply = await ask();
-        return reply.length === 2 && reply[0] === 0x08 && reply[1] === 0x01;
-      } catch (e) {
-        if ((e as GridstarError).code !== grpc.status.UNAVAILABLE || attempt >= this.maxAttempts) throw e;
-      }
-      await sleep(backoff);
-      backoff = Math.min(backoff * 2, this.maxBackoffMs);
-    }
+    const reply = await this.retrying(true, ask);
+    return reply.length === 2 && reply[0] === 0x08 && reply[1] === 0x01;
   }
 }
 
