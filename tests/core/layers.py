@@ -34,6 +34,7 @@ PUBLIC = {
     "engines/subgoal.h": "engines",
     "find_path.h": "planners", "derived_data.h": "planners",
     "flow_field.h": "planners", "group_paths.h": "planners", "incremental.h": "planners",
+    "world.h": "planners",
 }
 # (file, included header): why it still runs upward.
 KNOWN = {

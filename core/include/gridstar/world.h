@@ -1,0 +1,216 @@
+// Worlds of linked maps: least-cost paths across several maps joined by
+// links (stairs, portals, doors, one-way drops, teleporters inside a map).
+//
+// A world is a list of maps (indexed 0..n-1 here; the server names them)
+// and a list of links. A link joins a cell of one map to a cell of the same
+// or another map: an agent standing on one end may move to the other at
+// the link's cost (>= 0, finite; a zone edge may cost 0), in both
+// directions or only from `from` to `to`, while the link is open, and only
+// if the agent may use it: its size is at most max_agent_size and it may
+// enter at least one of the link's areas (a ferry for agents that may
+// enter water, say). A link's cost is not scaled by area costs. An end is
+// usable when its cell is passable on its map as the agent sees it (the
+// agent map, agents.h).
+//
+// Within a map, moves and their costs are find_path.h's. A world path is a
+// sequence of legs (a path on one map) joined by the links taken; its cost
+// is the sum of the legs' and the links'.
+//
+// How FindWorldPath answers, exactly. The abstract graph has a node for the
+// start, the goal and each usable link end, and edges for the usable links
+// and for every pair of nodes on one map (the start to its map's ends, its
+// ends to the goal, the start to the goal when they share a map, and end to
+// end within a map). An edge within a map has a weight that is either exact
+// (a LinkEndTable built from this very version of the map, or a leg already
+// searched in this query) or a lower bound (octile distance times the map's
+// cheapest cost; infinite across components). The least path over those
+// weights is found (Dijkstra); each of its edges that is only a lower bound
+// is then searched on its map by FindPath with the query's algorithm, and
+// the least path is found again, until it holds no lower bound. Every other
+// path then costs at least as much, so the answer is exact whenever the
+// query's algorithm is (types.h: IsOptimal). A stale table (built from
+// another version of the map) is never read: its map is searched lazily.
+//
+// "No path" is decided without searching: the components of each map (as
+// the agent sees it) joined by the usable links, in their directions,
+// must lead from the start's component to the goal's.
+//
+// Thread-safety: pure functions of their arguments; a LinkEndTable is
+// immutable once built and may be read by any number of threads. One
+// SearchContext per calling thread, as FindPath.
+
+#ifndef GRIDSTAR_WORLD_H_
+#define GRIDSTAR_WORLD_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "gridstar/agents.h"
+#include "gridstar/grid_map.h"
+#include "gridstar/path_query.h"
+#include "gridstar/search_context.h"
+#include "gridstar/types.h"
+
+namespace gridstar {
+
+// A cell of one of the world's maps.
+struct WorldCell {
+  int32_t map = 0;
+  Cell cell;
+
+  friend bool operator==(const WorldCell& a, const WorldCell& b) {
+    return a.map == b.map && a.cell == b.cell;
+  }
+  friend bool operator!=(const WorldCell& a, const WorldCell& b) {
+    return !(a == b);
+  }
+};
+
+inline constexpr double kMaxLinkCost = 1e9;
+
+struct WorldLink {
+  WorldCell from;
+  WorldCell to;
+  // In [0, kMaxLinkCost].
+  double cost = 1;
+  // False: only from `from` to `to` (a drop, a one-way portal).
+  bool both_ways = true;
+  // A closed door: no one passes.
+  bool open = true;
+  // The agent must be allowed in at least one of these areas.
+  uint64_t areas = kAllAreas;
+  // Agents larger than this may not use the link; 1 to kMaxAgentSize.
+  int32_t max_agent_size = kMaxAgentSize;
+};
+
+// OkStatus when every link's ends lie on `maps` (by index) and are
+// passable there, its cost is finite and in range, its areas mask is not
+// empty and its max_agent_size is in [1, kMaxAgentSize]; else
+// InvalidArgument naming "<field>[i].<member>" (field "links" when empty),
+// e.g. "links[3].to: (9, 2) is blocked on map 1".
+absl::Status ValidateWorldLinks(absl::Span<const GridMap* const> maps,
+                                absl::Span<const WorldLink> links,
+                                absl::string_view field = "links");
+
+// True when an agent of `agent`'s class may use the link at all (open,
+// size, areas); its ends' cells are checked on the agent maps separately.
+bool LinkAdmits(const WorldLink& link, const AgentClass& agent);
+
+// Exact least costs between given cells of one map (a link end's table),
+// under one diagonal policy: one Dijkstra from each cell, stopped once the
+// others are settled. Holds a copy of the map (sharing its storage), so
+// `BuiltFrom` can tell the very version it was built from.
+class LinkEndTable {
+ public:
+  // `cells` may repeat and hold blocked cells (their rows are infinite).
+  // REQUIRES: every cell InBounds of `map`.
+  static std::shared_ptr<const LinkEndTable> Build(
+      const GridMap& map, DiagonalPolicy policy, absl::Span<const Cell> cells);
+
+  // True when `map` is the version this table was built from (the same
+  // storage, not merely equal costs).
+  bool BuiltFrom(const GridMap& map) const {
+    return map.padded_costs() == map_.padded_costs();
+  }
+  DiagonalPolicy policy() const { return policy_; }
+  // The table's cells, sorted (by y, then x), without repeats.
+  const std::vector<Cell>& cells() const { return cells_; }
+  // Index of `c` in cells(), or -1.
+  int IndexOf(Cell c) const;
+  // Least cost from cells()[i] to cells()[j]; +infinity when no path.
+  double Cost(int i, int j) const { return costs_[i * cells_.size() + j]; }
+  size_t MemoryBytes() const;
+
+ private:
+  LinkEndTable(const GridMap& map, DiagonalPolicy policy)
+      : map_(map), policy_(policy) {}
+  GridMap map_;
+  DiagonalPolicy policy_;
+  std::vector<Cell> cells_;
+  std::vector<double> costs_;
+};
+
+// One map of a world as a query sees it.
+struct WorldMapView {
+  // The map as the query's agent sees it (its agent map, or the map itself
+  // when AgentSeesMapAsIs). Never null.
+  const GridMap* map = nullptr;
+  // Optional: exact distances between link ends, read only when BuiltFrom
+  // this very `map` and built under the query's policy.
+  const LinkEndTable* ends = nullptr;
+};
+
+struct WorldQuery {
+  WorldCell start;
+  WorldCell goal;
+  // Per leg: the algorithm, its weight, the movement (the policy the agent
+  // maps are searched under: AgentPolicy), smoothing and tracing. The
+  // budget is the whole query's (expansions summed over the legs searched).
+  // snap_radius must be 0 (ends are not snapped across a world).
+  PathQuery leg;
+  // Which links the agent may use (LinkAdmits). Its maps are the views'.
+  AgentClass agent;
+};
+
+struct WorldLeg {
+  int32_t map = 0;
+  // cells, cost, waypoints with smoothing, the algorithm that ran, ...
+  PathResult path;
+};
+
+struct WorldResult {
+  // legs.size() == links.size() + 1: leg i ends where link links[i] is
+  // entered and leg i + 1 starts where it leads. A leg may be one cell.
+  std::vector<WorldLeg> legs;
+  // Indices into the world's links, in the order taken.
+  std::vector<int32_t> links;
+  // Legs' costs plus links' costs.
+  double cost = 0;
+  bool partial = false;
+  PartialReason partial_reason = PartialReason::kNone;
+  // Searches run on maps (legs and lower-bound edges evaluated), their
+  // expansions summed, and the abstract graph's rounds.
+  uint32_t searches = 0;
+  uint64_t expanded = 0;
+  uint32_t rounds = 0;
+  double micros = 0;
+};
+
+// OkStatus, or InvalidArgument naming the field: ValidatePathQuery of the
+// leg, snap_radius 0, ValidateAgentClass, start and goal on the maps and
+// passable there ("start: (x, y) is blocked on map m").
+absl::Status ValidateWorldQuery(absl::Span<const WorldMapView> maps,
+                                const WorldQuery& query);
+
+// True when, by components and usable links alone, the goal can be reached.
+// REQUIRES: ValidateWorldQuery passed.
+bool WorldReachable(absl::Span<const WorldMapView> maps,
+                    absl::Span<const WorldLink> links, const WorldQuery& query);
+
+// The least-cost world path (see the top). Errors: ValidateWorldQuery's,
+// ValidateWorldLinks's (their ends must lie on the maps), NotFound "no
+// path" when WorldReachable is false (decided without searching), and
+// FindPath's ResourceExhausted for a map larger than the context. Out of
+// budget: the legs found so far along the best route, the last one partial,
+// flagged partial.
+absl::Status FindWorldPath(absl::Span<const WorldMapView> maps,
+                           absl::Span<const WorldLink> links,
+                           const WorldQuery& query, SearchContext& context,
+                           WorldResult* result);
+
+// The reference: Dijkstra over the union of every map's cells and the
+// links, no abstraction. The least cost, or +infinity when no path. Tests
+// and benchmarks compare FindWorldPath with it. Same REQUIRES as
+// WorldReachable.
+double WorldDijkstraCost(absl::Span<const WorldMapView> maps,
+                         absl::Span<const WorldLink> links,
+                         const WorldQuery& query);
+
+}  // namespace gridstar
+
+#endif  // GRIDSTAR_WORLD_H_

@@ -1,0 +1,199 @@
+// Worlds (world.h): validation, which links an agent may use, the link
+// ends' distance tables and the component graph that decides "no path".
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "gridstar/find_path.h"
+#include "gridstar/world.h"
+#include "planners/world_graph.h"
+
+namespace gridstar {
+namespace {
+
+absl::Status CheckEnd(absl::Span<const GridMap* const> maps,
+                      const WorldCell& end, absl::string_view field) {
+  if (end.map < 0 || static_cast<size_t>(end.map) >= maps.size()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(field, ".map: ", end.map, " is not one of the ",
+                     maps.size(), " maps of the world"));
+  }
+  const GridMap& map = *maps[end.map];
+  if (map.Passable(end.cell)) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat(
+      field, ": (", end.cell.x, ", ", end.cell.y, ") ",
+      map.InBounds(end.cell) ? std::string("is blocked")
+                             : absl::StrCat("is outside the ", map.width(),
+                                            " x ", map.height(), " map"),
+      " (map ", end.map, ")"));
+}
+
+}  // namespace
+
+absl::Status ValidateWorldLinks(absl::Span<const GridMap* const> maps,
+                                absl::Span<const WorldLink> links,
+                                absl::string_view field) {
+  for (size_t i = 0; i < links.size(); ++i) {
+    const WorldLink& link = links[i];
+    const std::string at = absl::StrCat(field, "[", i, "]");
+    if (absl::Status s = CheckEnd(maps, link.from, absl::StrCat(at, ".from"));
+        !s.ok()) {
+      return s;
+    }
+    if (absl::Status s = CheckEnd(maps, link.to, absl::StrCat(at, ".to"));
+        !s.ok()) {
+      return s;
+    }
+    if (!(link.cost >= 0 && link.cost <= kMaxLinkCost)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          at, ".cost: ", link.cost, " is outside [0, ", kMaxLinkCost, "]"));
+    }
+    if (link.areas == 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(at,
+                       ".areas: no area (the mask is empty), so no agent "
+                       "could use the link"));
+    }
+    if (link.max_agent_size < 1 || link.max_agent_size > kMaxAgentSize) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(at, ".max_agent_size: ", link.max_agent_size,
+                       " is outside [1, ", kMaxAgentSize, "]"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+bool LinkAdmits(const WorldLink& link, const AgentClass& agent) {
+  return link.open && agent.size <= link.max_agent_size &&
+         (agent.areas & link.areas) != 0;
+}
+
+std::shared_ptr<const LinkEndTable> LinkEndTable::Build(
+    const GridMap& map, DiagonalPolicy policy, absl::Span<const Cell> cells) {
+  std::shared_ptr<LinkEndTable> table(new LinkEndTable(map, policy));
+  table->cells_.assign(cells.begin(), cells.end());
+  auto before = [](Cell a, Cell b) {
+    return a.y != b.y ? a.y < b.y : a.x < b.x;
+  };
+  std::sort(table->cells_.begin(), table->cells_.end(), before);
+  table->cells_.erase(std::unique(table->cells_.begin(), table->cells_.end()),
+                      table->cells_.end());
+  const size_t k = table->cells_.size();
+  table->costs_.assign(k * k, std::numeric_limits<double>::infinity());
+  SearchContext context;
+  PathQuery query;
+  query.algorithm = Algorithm::kAuto;
+  query.movement.diagonal = policy;
+  PathResult result;
+  for (size_t i = 0; i < k; ++i) {
+    const Cell a = table->cells_[i];
+    if (!map.Passable(a)) continue;
+    table->costs_[i * k + i] = 0;
+    for (size_t j = i + 1; j < k; ++j) {
+      const Cell b = table->cells_[j];
+      if (!map.Connected(a, b)) continue;
+      query.start = a;
+      query.goal = b;
+      // Exact: auto runs only optimal engines; the ends are valid and
+      // connected, the map within the context (it fits any map).
+      if (!FindPath(map, query, context, &result).ok() || result.partial) {
+        continue;
+      }
+      table->costs_[i * k + j] = table->costs_[j * k + i] = result.cost;
+    }
+  }
+  return table;
+}
+
+int LinkEndTable::IndexOf(Cell c) const {
+  auto before = [](Cell a, Cell b) {
+    return a.y != b.y ? a.y < b.y : a.x < b.x;
+  };
+  auto it = std::lower_bound(cells_.begin(), cells_.end(), c, before);
+  return it != cells_.end() && *it == c ? static_cast<int>(it - cells_.begin())
+                                        : -1;
+}
+
+size_t LinkEndTable::MemoryBytes() const {
+  return sizeof(*this) + cells_.capacity() * sizeof(Cell) +
+         costs_.capacity() * sizeof(double);
+}
+
+absl::Status ValidateWorldQuery(absl::Span<const WorldMapView> maps,
+                                const WorldQuery& query) {
+  if (absl::Status s = ValidatePathQuery(query.leg); !s.ok()) return s;
+  if (query.leg.snap_radius != 0) {
+    return absl::InvalidArgumentError(
+        "snap_radius: ends are not snapped across a world (give passable "
+        "cells, snap_radius 0)");
+  }
+  if (absl::Status s = ValidateAgentClass(query.agent); !s.ok()) return s;
+  std::vector<const GridMap*> grids;
+  grids.reserve(maps.size());
+  for (const WorldMapView& view : maps) grids.push_back(view.map);
+  if (absl::Status s = CheckEnd(grids, query.start, "start"); !s.ok()) {
+    return s;
+  }
+  return CheckEnd(grids, query.goal, "goal");
+}
+
+bool WorldReachable(absl::Span<const WorldMapView> maps,
+                    absl::Span<const WorldLink> links,
+                    const WorldQuery& query) {
+  // Nodes: (map, component) pairs met at the ends; edges: usable links.
+  auto key = [&](const WorldCell& c) {
+    return (uint64_t{static_cast<uint32_t>(c.map)} << 32) |
+           maps[c.map].map->component(c.cell);
+  };
+  const uint64_t from = key(query.start), target = key(query.goal);
+  if (from == target) return true;
+  absl::flat_hash_map<uint64_t, std::vector<uint64_t>> next;
+  for (const internal::UsableLink& u :
+       internal::UsableLinks(maps, links, query.agent)) {
+    const WorldLink& link = links[u.index];
+    next[key(link.from)].push_back(key(link.to));
+    if (link.both_ways) next[key(link.to)].push_back(key(link.from));
+  }
+  absl::flat_hash_map<uint64_t, bool> seen{{from, true}};
+  std::vector<uint64_t> frontier{from};
+  while (!frontier.empty()) {
+    const uint64_t node = frontier.back();
+    frontier.pop_back();
+    auto it = next.find(node);
+    if (it == next.end()) continue;
+    for (uint64_t to : it->second) {
+      if (to == target) return true;
+      if (seen.emplace(to, true).second) frontier.push_back(to);
+    }
+  }
+  return false;
+}
+
+namespace internal {
+
+std::vector<UsableLink> UsableLinks(absl::Span<const WorldMapView> maps,
+                                    absl::Span<const WorldLink> links,
+                                    const AgentClass& agent) {
+  std::vector<UsableLink> usable;
+  for (size_t i = 0; i < links.size(); ++i) {
+    const WorldLink& link = links[i];
+    if (!LinkAdmits(link, agent)) continue;
+    if (!maps[link.from.map].map->Passable(link.from.cell) ||
+        !maps[link.to.map].map->Passable(link.to.cell)) {
+      continue;
+    }
+    usable.push_back(UsableLink{static_cast<int32_t>(i)});
+  }
+  return usable;
+}
+
+}  // namespace internal
+}  // namespace gridstar
