@@ -101,16 +101,26 @@ absl::Status ValidateWorldLinks(absl::Span<const GridMap* const> maps,
 // size, areas); its ends' cells are checked on the agent maps separately.
 bool LinkAdmits(const WorldLink& link, const AgentClass& agent);
 
-// Exact least costs between given cells of one map (a link end's table),
-// under one diagonal policy: one Dijkstra from each cell, stopped once the
-// others are settled. Holds a copy of the map (sharing its storage), so
-// `BuiltFrom` can tell the very version it was built from.
+// Exact least costs between given cells of one map (the link ends), under
+// one diagonal policy, and for each of them bounds on its cost to any cell:
+// one Dijkstra from each end over the map, recording the exact costs to the
+// other ends and, per square block of kBoundBlock x kBoundBlock cells, the
+// least and the greatest cost to a cell of the block that the end reaches
+// (so the cost from an end to a cell is within its block's bounds). On a map
+// of more than `max_bounded_cells` cells there are no bounds, and the costs
+// between ends come from one search per pair (FindPath, auto) instead.
+// Holds a copy of the map (sharing its storage), so `BuiltFrom` can tell
+// the very version it was built from.
 class LinkEndTable {
  public:
+  static constexpr int32_t kBoundBlock = 8;
+  static constexpr int64_t kDefaultMaxBoundedCells = int64_t{2048} * 2048;
+
   // `cells` may repeat and hold blocked cells (their rows are infinite).
   // REQUIRES: every cell InBounds of `map`.
   static std::shared_ptr<const LinkEndTable> Build(
-      const GridMap& map, DiagonalPolicy policy, absl::Span<const Cell> cells);
+      const GridMap& map, DiagonalPolicy policy, absl::Span<const Cell> cells,
+      int64_t max_bounded_cells = kDefaultMaxBoundedCells);
 
   // True when `map` is the version this table was built from (the same
   // storage, not merely equal costs).
@@ -124,15 +134,32 @@ class LinkEndTable {
   int IndexOf(Cell c) const;
   // Least cost from cells()[i] to cells()[j]; +infinity when no path.
   double Cost(int i, int j) const { return costs_[i * cells_.size() + j]; }
+  bool has_bounds() const { return !lower_.empty(); }
+  // Bounds on the least cost between cells()[i] and `c`. REQUIRES:
+  // has_bounds(); c connected to cells()[i] (else they mean nothing).
+  double LowerBound(int i, Cell c) const { return lower_[BoundAt(i, c)]; }
+  double UpperBound(int i, Cell c) const { return upper_[BoundAt(i, c)]; }
   size_t MemoryBytes() const;
 
  private:
   LinkEndTable(const GridMap& map, DiagonalPolicy policy)
       : map_(map), policy_(policy) {}
+  void BuildBySearches();
+  void BuildByDistances();
+  size_t BoundAt(int i, Cell c) const {
+    return static_cast<size_t>(i) * blocks_per_end_ +
+           static_cast<size_t>(c.y / kBoundBlock) * blocks_across_ +
+           static_cast<size_t>(c.x / kBoundBlock);
+  }
   GridMap map_;
   DiagonalPolicy policy_;
   std::vector<Cell> cells_;
   std::vector<double> costs_;
+  size_t blocks_across_ = 0;
+  size_t blocks_per_end_ = 0;
+  // Per end, per block: the bounds, rounded outward to float.
+  std::vector<float> lower_;
+  std::vector<float> upper_;
 };
 
 // One map of a world as a query sees it.

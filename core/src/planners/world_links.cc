@@ -15,9 +15,15 @@
 #include "gridstar/find_path.h"
 #include "gridstar/world.h"
 #include "planners/world_graph.h"
+#include "search/search_loop.h"
+#include "search/search_state.h"
 
 namespace gridstar {
 namespace {
+
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
+bool CellBefore(Cell a, Cell b) { return a.y != b.y ? a.y < b.y : a.x < b.x; }
 
 absl::Status CheckEnd(absl::Span<const GridMap* const> maps,
                       const WorldCell& end, absl::string_view field) {
@@ -77,54 +83,100 @@ bool LinkAdmits(const WorldLink& link, const AgentClass& agent) {
 }
 
 std::shared_ptr<const LinkEndTable> LinkEndTable::Build(
-    const GridMap& map, DiagonalPolicy policy, absl::Span<const Cell> cells) {
+    const GridMap& map, DiagonalPolicy policy, absl::Span<const Cell> cells,
+    int64_t max_bounded_cells) {
   std::shared_ptr<LinkEndTable> table(new LinkEndTable(map, policy));
   table->cells_.assign(cells.begin(), cells.end());
-  auto before = [](Cell a, Cell b) {
-    return a.y != b.y ? a.y < b.y : a.x < b.x;
-  };
-  std::sort(table->cells_.begin(), table->cells_.end(), before);
+  std::sort(table->cells_.begin(), table->cells_.end(), CellBefore);
   table->cells_.erase(std::unique(table->cells_.begin(), table->cells_.end()),
                       table->cells_.end());
   const size_t k = table->cells_.size();
   table->costs_.assign(k * k, std::numeric_limits<double>::infinity());
-  SearchContext context;
-  PathQuery query;
-  query.algorithm = Algorithm::kAuto;
-  query.movement.diagonal = policy;
-  PathResult result;
-  for (size_t i = 0; i < k; ++i) {
-    const Cell a = table->cells_[i];
-    if (!map.Passable(a)) continue;
-    table->costs_[i * k + i] = 0;
-    for (size_t j = i + 1; j < k; ++j) {
-      const Cell b = table->cells_[j];
-      if (!map.Connected(a, b)) continue;
-      query.start = a;
-      query.goal = b;
-      // Exact: auto runs only optimal engines; the ends are valid and
-      // connected, the map within the context (it fits any map).
-      if (!FindPath(map, query, context, &result).ok() || result.partial) {
-        continue;
-      }
-      table->costs_[i * k + j] = table->costs_[j * k + i] = result.cost;
-    }
+  if (map.cell_count() <= max_bounded_cells) {
+    table->BuildByDistances();
+  } else {
+    table->BuildBySearches();
   }
   return table;
 }
 
+void LinkEndTable::BuildBySearches() {
+  const size_t k = cells_.size();
+  SearchContext context;
+  PathQuery query;
+  query.algorithm = Algorithm::kAuto;
+  query.movement.diagonal = policy_;
+  PathResult result;
+  for (size_t i = 0; i < k; ++i) {
+    const Cell a = cells_[i];
+    if (!map_.Passable(a)) continue;
+    costs_[i * k + i] = 0;
+    for (size_t j = i + 1; j < k; ++j) {
+      const Cell b = cells_[j];
+      if (!map_.Connected(a, b)) continue;
+      query.start = a;
+      query.goal = b;
+      // Exact: auto runs only optimal engines; the ends are valid and
+      // connected, the map within the context (it fits any map).
+      if (!FindPath(map_, query, context, &result).ok() || result.partial) {
+        continue;
+      }
+      costs_[i * k + j] = costs_[j * k + i] = result.cost;
+    }
+  }
+}
+
+void LinkEndTable::BuildByDistances() {
+  const size_t k = cells_.size();
+  blocks_across_ =
+      static_cast<size_t>((map_.width() + kBoundBlock - 1) / kBoundBlock);
+  blocks_per_end_ =
+      blocks_across_ *
+      static_cast<size_t>((map_.height() + kBoundBlock - 1) / kBoundBlock);
+  constexpr float kFar = std::numeric_limits<float>::infinity();
+  lower_.assign(k * blocks_per_end_, kFar);
+  upper_.assign(k * blocks_per_end_, 0);
+  SearchContextOptions options;
+  options.max_cells = static_cast<int64_t>(map_.padded_size());
+  SearchContext context(options);
+  internal::SearchState& state = context.state();
+  for (size_t i = 0; i < k; ++i) {
+    if (!map_.Passable(cells_[i])) continue;
+    uint64_t expanded = 0;
+    internal::RunDistanceSearch(map_, cells_[i], policy_, kInfinity,
+                                SearchBudget(), 0, state, &expanded);
+    for (size_t j = 0; j < k; ++j) {
+      if (!map_.Passable(cells_[j])) continue;
+      const internal::Node& node = state.nodes[map_.PaddedIndex(cells_[j])];
+      if (node.stamp == state.closed_mark) costs_[i * k + j] = node.g;
+    }
+    for (int32_t y = 0; y < map_.height(); ++y) {
+      for (int32_t x = 0; x < map_.width(); ++x) {
+        const internal::Node& node = state.nodes[map_.PaddedIndex({x, y})];
+        if (node.stamp != state.closed_mark) continue;
+        // Rounded outward, so that the float bounds stay bounds.
+        float low = static_cast<float>(node.g);
+        if (low > node.g) low = std::nextafter(low, -kFar);
+        float high = static_cast<float>(node.g);
+        if (high < node.g) high = std::nextafter(high, kFar);
+        const size_t at = BoundAt(static_cast<int>(i), Cell{x, y});
+        lower_[at] = std::min(lower_[at], low);
+        upper_[at] = std::max(upper_[at], high);
+      }
+    }
+  }
+}
+
 int LinkEndTable::IndexOf(Cell c) const {
-  auto before = [](Cell a, Cell b) {
-    return a.y != b.y ? a.y < b.y : a.x < b.x;
-  };
-  auto it = std::lower_bound(cells_.begin(), cells_.end(), c, before);
+  auto it = std::lower_bound(cells_.begin(), cells_.end(), c, CellBefore);
   return it != cells_.end() && *it == c ? static_cast<int>(it - cells_.begin())
                                         : -1;
 }
 
 size_t LinkEndTable::MemoryBytes() const {
   return sizeof(*this) + cells_.capacity() * sizeof(Cell) +
-         costs_.capacity() * sizeof(double);
+         costs_.capacity() * sizeof(double) +
+         (lower_.capacity() + upper_.capacity()) * sizeof(float);
 }
 
 absl::Status ValidateWorldQuery(absl::Span<const WorldMapView> maps,

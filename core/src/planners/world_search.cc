@@ -86,26 +86,34 @@ class Graph {
     }
     const Node& na = nodes_[a];
     const Node& nb = nodes_[b];
-    const GridMap& map = *maps_[na.at.map].map;
-    if (!map.Connected(na.at.cell, nb.at.cell)) {
-      *exact = true;
-      return kInfinity;
-    }
     if (na.table_row >= 0 && nb.table_row >= 0) {
       *exact = true;
       return maps_[na.at.map].ends->Cost(na.table_row, nb.table_row);
     }
-    *exact = false;
-    return internal::CellDistance(na.at.cell, nb.at.cell,
-                                  query_.leg.movement.diagonal) *
-           map.min_cost();
+    auto [it, added] = lower_.try_emplace(Key(a, b), 0.0);
+    if (added) it->second = LowerBound(na, nb);
+    // Infinite only across components: that is exact.
+    *exact = it->second == kInfinity;
+    return it->second;
   }
 
   // Dijkstra from the start; false when the goal is unreachable. Fills
   // *route with (node, link edge taken into it or -1 for a leg) pairs
   // from the start to the goal.
-  bool LeastRoute(std::vector<std::pair<int, int>>* route) const {
+  bool LeastRoute(std::vector<std::pair<int, int>>* route) {
     const int n = size();
+    if (edges_.empty()) {
+      // Each node's edges within its map, weighed once; Search updates
+      // the two it makes exact.
+      edges_.resize(n);
+      for (int u = 0; u < n; ++u) {
+        for (int v : by_map_[nodes_[u].at.map]) {
+          bool exact = false;
+          const double w = v == u ? kInfinity : Weight(u, v, &exact);
+          if (w < kInfinity) edges_[u].push_back(Edge{v, w});
+        }
+      }
+    }
     std::vector<double> dist(n, kInfinity);
     std::vector<int> parent(n, -1), via(n, -1);
     std::vector<bool> done(n, false);
@@ -129,12 +137,7 @@ class Graph {
       for (int e : out_links_[u]) {
         relax(link_edges_[e].to, link_edges_[e].cost, e);
       }
-      for (int v : by_map_[nodes_[u].at.map]) {
-        if (v == u) continue;
-        bool exact = false;
-        const double w = Weight(u, v, &exact);
-        if (w < kInfinity) relax(v, w, -1);
-      }
+      for (const Edge& e : edges_[u]) relax(e.to, e.weight, -1);
     }
     if (dist[1] == kInfinity) return false;
     route->clear();
@@ -164,6 +167,7 @@ class Graph {
     totals->expanded += r.expanded;
     if (absl::IsNotFound(s)) {
       known_[Key(a, b)] = Known{kInfinity, -1, a};
+      SetWeight(a, b, kInfinity);
       return false;
     }
     if (!s.ok()) return s;
@@ -174,6 +178,7 @@ class Graph {
       return true;
     }
     known_[Key(a, b)] = Known{r.cost, static_cast<int>(results_.size() - 1), a};
+    SetWeight(a, b, r.cost);
     return false;
   }
 
@@ -209,6 +214,44 @@ class Graph {
     return (uint64_t{static_cast<uint32_t>(std::min(a, b))} << 32) |
            static_cast<uint32_t>(std::max(a, b));
   }
+  struct Edge {
+    int to;
+    double weight;
+  };
+  void SetWeight(int a, int b, double weight) {
+    if (edges_.empty()) return;
+    for (auto [from, to] : {std::pair{a, b}, std::pair{b, a}}) {
+      for (Edge& e : edges_[from]) {
+        if (e.to == to) e.weight = weight;
+      }
+    }
+  }
+
+  // A lower bound on the least cost between two nodes of one map, not both
+  // in its table: octile distance times the cheapest cost; with a fresh
+  // table's bounds, also the end's block bounds (one end in the table), or
+  // the triangle inequality through each end (neither).
+  double LowerBound(const Node& na, const Node& nb) const {
+    const GridMap& map = *maps_[na.at.map].map;
+    const Cell a = na.at.cell, b = nb.at.cell;
+    if (!map.Connected(a, b)) return kInfinity;
+    double bound = internal::CellDistance(a, b, query_.leg.movement.diagonal) *
+                   map.min_cost();
+    const LinkEndTable* table = FreshTable(na.at.map);
+    if (table == nullptr || !table->has_bounds()) return bound;
+    if (na.table_row >= 0)
+      return std::max(bound, table->LowerBound(na.table_row, b));
+    if (nb.table_row >= 0)
+      return std::max(bound, table->LowerBound(nb.table_row, a));
+    for (int i = 0; i < static_cast<int>(table->cells().size()); ++i) {
+      if (!map.Connected(a, table->cells()[i])) continue;
+      bound =
+          std::max({bound, table->LowerBound(i, a) - table->UpperBound(i, b),
+                    table->LowerBound(i, b) - table->UpperBound(i, a)});
+    }
+    return bound;
+  }
+
   int NodeOf(const WorldCell& c) {
     auto [it, added] =
         ids_.try_emplace((uint64_t{static_cast<uint32_t>(c.map)} << 48) ^
@@ -233,10 +276,14 @@ class Graph {
   const WorldQuery& query_;
   std::vector<Node> nodes_;
   std::vector<std::vector<int>> by_map_;
+  // Each node's edges within its map, once LeastRoute first ran.
+  std::vector<std::vector<Edge>> edges_;
   absl::flat_hash_map<uint64_t, int> ids_;
   std::vector<LinkEdge> link_edges_;
   std::vector<std::vector<int>> out_links_;
   absl::flat_hash_map<uint64_t, Known> known_;
+  // Lower bounds worked out so far (Weight), by node pair.
+  mutable absl::flat_hash_map<uint64_t, double> lower_;
   std::deque<PathResult> results_;
   uint64_t stopped_on_ = ~uint64_t{0};
 };
