@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "gridstar/map_io.h"
 #include "store/map_codec.h"
+#include "store/world_codec.h"
 
 namespace gridstar::server {
 namespace {
@@ -49,6 +50,68 @@ absl::Status SyncDir(const std::string& dir) {
 bool Exists(const std::string& path) {
   struct stat st;
   return ::stat(path.c_str(), &st) == 0;
+}
+
+// Writes `data` as the whole of `path`: a temp file, fsync'd, renamed over
+// it, and the directory fsync'd, so that a crash leaves the old file or the
+// new one.
+absl::Status WriteFileDurably(const std::string& dir, const std::string& path,
+                              absl::string_view data) {
+  const std::string tmp = path + ".tmp";
+  const int fd =
+      ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return Errno("cannot create", tmp);
+  absl::Status s = WriteAll(fd, data, tmp);
+  if (s.ok() && ::fsync(fd) != 0) s = Errno("cannot fsync", tmp);
+  ::close(fd);
+  if (!s.ok()) {
+    ::unlink(tmp.c_str());
+    return s;
+  }
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    s = Errno("cannot rename", tmp);
+    ::unlink(tmp.c_str());
+    return s;
+  }
+  // The rename itself must reach the disk before the write is acknowledged.
+  return SyncDir(dir);
+}
+
+// Appends `record` to `path` (made if missing) and fdatasyncs it; on a
+// failure cuts the file back to `before` bytes.
+absl::Status AppendDurably(const std::string& dir, const std::string& path,
+                           absl::string_view record, uint64_t before) {
+  const bool creating = before == 0 && !Exists(path);
+  const int fd =
+      ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd < 0) return Errno("cannot open", path);
+  absl::Status s = WriteAll(fd, record, path);
+  if (s.ok() && ::fdatasync(fd) != 0) s = Errno("cannot fdatasync", path);
+  ::close(fd);
+  if (!s.ok()) {
+    // Cut a partial record, so that the file ends where it did; were that
+    // to fail too, recovery drops the torn record (never acknowledged).
+    if (::truncate(path.c_str(), static_cast<off_t>(before)) != 0) {
+      // Nothing more to do here.
+    }
+    return s;
+  }
+  if (creating) return SyncDir(dir);
+  return absl::OkStatus();
+}
+
+// The names in `dir` ending with `suffix`, sorted.
+absl::StatusOr<std::vector<std::string>> NamesEndingWith(
+    const std::string& dir, absl::string_view suffix) {
+  DIR* d = opendir(dir.c_str());
+  if (d == nullptr) return Errno("cannot open data_dir", dir);
+  std::vector<std::string> names;
+  while (dirent* e = readdir(d)) {
+    if (absl::EndsWith(e->d_name, suffix)) names.push_back(e->d_name);
+  }
+  closedir(d);
+  std::sort(names.begin(), names.end());
+  return names;
 }
 
 }  // namespace
@@ -87,17 +150,10 @@ std::string DirectoryStore::LogPath(const std::string& id) const {
 
 absl::Status DirectoryStore::LoadAll(std::vector<StoredMap>* maps,
                                      std::vector<std::string>* errors) {
-  DIR* dir = opendir(dir_.c_str());
-  if (dir == nullptr) return Errno("cannot open data_dir", dir_);
-  std::vector<std::string> names;
-  while (dirent* e = readdir(dir)) {
-    if (absl::EndsWith(e->d_name, codec::kMapSuffix)) {
-      names.push_back(e->d_name);
-    }
-  }
-  closedir(dir);
-  std::sort(names.begin(), names.end());
-  for (const std::string& name : names) {
+  absl::StatusOr<std::vector<std::string>> names =
+      NamesEndingWith(dir_, codec::kMapSuffix);
+  if (!names.ok()) return names.status();
+  for (const std::string& name : *names) {
     const std::string path = absl::StrCat(dir_, "/", name);
     absl::StatusOr<std::string> data = ReadFile(path, int64_t{1} << 31);
     absl::StatusOr<StoredMap> m =
@@ -143,26 +199,10 @@ absl::Status DirectoryStore::LoadAll(std::vector<StoredMap>* maps,
 }
 
 absl::Status DirectoryStore::WriteMapFile(const StoredMap& map) {
-  const std::string path = MapPath(map.id);
-  const std::string tmp = path + ".tmp";
   const std::string data = codec::EncodeMapFile(map);
-  const int fd =
-      ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return Errno("cannot create", tmp);
-  absl::Status s = WriteAll(fd, data, tmp);
-  if (s.ok() && ::fsync(fd) != 0) s = Errno("cannot fsync", tmp);
-  ::close(fd);
-  if (!s.ok()) {
-    ::unlink(tmp.c_str());
+  if (absl::Status s = WriteFileDurably(dir_, MapPath(map.id), data); !s.ok()) {
     return s;
   }
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    s = Errno("cannot rename", tmp);
-    ::unlink(tmp.c_str());
-    return s;
-  }
-  // The rename itself must reach the disk before the write is acknowledged.
-  if (absl::Status d = SyncDir(dir_); !d.ok()) return d;
   std::lock_guard<std::mutex> lock(mu_);
   sizes_[map.id].map_bytes = data.size();
   return absl::OkStatus();
@@ -210,23 +250,8 @@ absl::Status DirectoryStore::AppendUpdate(const StoredUpdate& update) {
     std::lock_guard<std::mutex> lock(mu_);
     before = sizes_[update.id].log_bytes;
   }
-  const bool creating = before == 0 && !Exists(path);
-  const int fd =
-      ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  if (fd < 0) return Errno("cannot open", path);
-  absl::Status s = WriteAll(fd, record, path);
-  if (s.ok() && ::fdatasync(fd) != 0) s = Errno("cannot fdatasync", path);
-  ::close(fd);
-  if (!s.ok()) {
-    // Cut a partial record, so that the log ends where it did; were that to
-    // fail too, recovery drops the torn record (never acknowledged).
-    if (::truncate(path.c_str(), static_cast<off_t>(before)) != 0) {
-      // Nothing more to do here.
-    }
+  if (absl::Status s = AppendDurably(dir_, path, record, before); !s.ok()) {
     return s;
-  }
-  if (creating) {
-    if (absl::Status d = SyncDir(dir_); !d.ok()) return d;
   }
   std::lock_guard<std::mutex> lock(mu_);
   sizes_[update.id].log_bytes = before + record.size();
@@ -239,6 +264,106 @@ bool DirectoryStore::WantsCompaction(const std::string& id) const {
   if (it == sizes_.end()) return false;
   return it->second.log_bytes >= kMinCompactBytes &&
          it->second.log_bytes > it->second.map_bytes / 2;
+}
+
+std::string DirectoryStore::WorldPath(const std::string& id) const {
+  return absl::StrCat(dir_, "/", id, codec::kWorldSuffix);
+}
+
+absl::Status DirectoryStore::LoadWorlds(std::vector<StoredWorld>* worlds,
+                                        std::vector<std::string>* errors) {
+  absl::StatusOr<std::vector<std::string>> names =
+      NamesEndingWith(dir_, codec::kWorldSuffix);
+  if (!names.ok()) return names.status();
+  std::map<std::string, WorldFile> loaded;
+  for (const std::string& name : *names) {
+    const std::string path = absl::StrCat(dir_, "/", name);
+    absl::StatusOr<std::string> data = ReadFile(path, int64_t{1} << 31);
+    size_t valid = 0, records = 0;
+    absl::StatusOr<StoredWorld> w =
+        data.ok() ? codec::ReplayWorldFile(*data, &valid, &records)
+                  : absl::StatusOr<StoredWorld>(data.status());
+    if (w.ok() && WorldPath(w->id) != path) {
+      w = absl::DataLossError(absl::StrCat("holds world '", w->id, "'"));
+    }
+    if (!w.ok()) {
+      errors->push_back(absl::StrCat(path, ": ", w.status().message()));
+      continue;
+    }
+    // A torn tail was never acknowledged: cut it, so that the next record
+    // follows the last good one.
+    if (valid < data->size() &&
+        ::truncate(path.c_str(), static_cast<off_t>(valid)) != 0) {
+      errors->push_back(absl::StrCat(
+          path, ": cannot truncate the torn tail: ", std::strerror(errno)));
+      continue;
+    }
+    loaded[w->id] = WorldFile{w->version, valid};
+    worlds->push_back(*std::move(w));
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  worlds_ = std::move(loaded);
+  worlds_loaded_ = true;
+  return absl::OkStatus();
+}
+
+absl::Status DirectoryStore::PutWorld(const StoredWorld& world) {
+  const std::string path = WorldPath(world.id);
+  WorldFile file;
+  bool loaded;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    loaded = worlds_loaded_;
+    if (auto it = worlds_.find(world.id); it != worlds_.end())
+      file = it->second;
+  }
+  if (!loaded && file.version == 0 && Exists(path)) {
+    // Not loaded by this process: the file says.
+    absl::StatusOr<std::string> data = ReadFile(path, int64_t{1} << 31);
+    size_t valid = 0, records = 0;
+    absl::StatusOr<StoredWorld> w =
+        data.ok() ? codec::ReplayWorldFile(*data, &valid, &records)
+                  : absl::StatusOr<StoredWorld>(data.status());
+    if (!w.ok()) return w.status();
+    file = WorldFile{w->version, valid};
+  }
+  if (file.version + 1 != world.version) {
+    return absl::AbortedError(
+        absl::StrCat("world '", world.id, "' is stored at version ",
+                     file.version, ", not ", world.version - 1));
+  }
+  const std::string record = codec::EncodeWorldRecord(world);
+  const uint64_t bound =
+      std::max<uint64_t>(kMinCompactBytes, 64 * record.size());
+  if (file.bytes + record.size() > bound) {
+    // Only the new record: the file is rewritten whole.
+    if (absl::Status s = WriteFileDurably(dir_, path, record); !s.ok()) {
+      return s;
+    }
+    file.bytes = record.size();
+  } else {
+    if (absl::Status s = AppendDurably(dir_, path, record, file.bytes);
+        !s.ok()) {
+      return s;
+    }
+    file.bytes += record.size();
+  }
+  file.version = world.version;
+  std::lock_guard<std::mutex> lock(mu_);
+  worlds_[world.id] = file;
+  return absl::OkStatus();
+}
+
+absl::Status DirectoryStore::DeleteWorld(const std::string& id) {
+  const std::string path = WorldPath(id);
+  if (::unlink(path.c_str()) != 0) {
+    if (errno != ENOENT) return Errno("cannot remove", path);
+  } else if (absl::Status s = SyncDir(dir_); !s.ok()) {
+    return s;
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  worlds_.erase(id);
+  return absl::OkStatus();
 }
 
 }  // namespace gridstar::server

@@ -1,5 +1,6 @@
 // DirectoryStore: the MapStore of --data_dir. Per map, a map file written
-// whole and an append-only update log (formats in map_codec.h).
+// whole and an append-only update log (formats in map_codec.h); per world,
+// a file of whole-world records appended one per version (world_codec.h).
 //
 // Durability: a map file is written to a temp file, fsync'd, renamed over
 // the old one and the directory fsync'd; an update is one record appended to
@@ -7,6 +8,10 @@
 // log) before AppendUpdate returns. Compaction rewrites the map file at the
 // latest version, then removes the log; a crash between the two leaves
 // records at or below the file's version, which recovery skips.
+//
+// A world file is rewritten with only its last record (temp file, fsync,
+// rename, fsync of the directory) once it holds more than
+// max(kMinCompactBytes, 64 records' worth), on the write that passes it.
 //
 // Compaction bound: a log is worth folding in once it holds more than half
 // the map file's bytes, and at least kMinCompactBytes. Start-up then replays
@@ -53,6 +58,10 @@ class DirectoryStore final : public MapStore {
   absl::Status AppendUpdate(const StoredUpdate& update) override;
   bool WantsCompaction(const std::string& id) const override;
   absl::Status Compact(const StoredMap& map) override;
+  absl::Status LoadWorlds(std::vector<StoredWorld>* worlds,
+                          std::vector<std::string>* errors) override;
+  absl::Status PutWorld(const StoredWorld& world) override;
+  absl::Status DeleteWorld(const std::string& id) override;
 
   const std::string& dir() const { return dir_; }
 
@@ -61,7 +70,12 @@ class DirectoryStore final : public MapStore {
     uint64_t map_bytes = 0;
     uint64_t log_bytes = 0;
   };
+  struct WorldFile {
+    uint64_t version = 0;
+    uint64_t bytes = 0;
+  };
   std::string MapPath(const std::string& id) const;
+  std::string WorldPath(const std::string& id) const;
   std::string LogPath(const std::string& id) const;
   // Writes the map file (temp, fsync, rename, fsync of the directory).
   absl::Status WriteMapFile(const StoredMap& map);
@@ -71,6 +85,9 @@ class DirectoryStore final : public MapStore {
   const std::string dir_;
   mutable std::mutex mu_;
   std::map<std::string, Sizes> sizes_ ABSL_GUARDED_BY(mu_);
+  // The stored worlds (loaded or written by this process).
+  std::map<std::string, WorldFile> worlds_ ABSL_GUARDED_BY(mu_);
+  bool worlds_loaded_ ABSL_GUARDED_BY(mu_) = false;
 };
 
 }  // namespace gridstar::server

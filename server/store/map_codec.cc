@@ -9,6 +9,7 @@
 #include "gridstar/engines/alt.h"
 #include "gridstar/grid_map.h"
 #include "gridstar/map_update.h"
+#include "store/byte_io.h"
 
 namespace gridstar::server::codec {
 namespace {
@@ -28,34 +29,6 @@ uint64_t Fnv1a(absl::string_view data) {
     h *= 1099511628211ull;
   }
   return h;
-}
-
-void PutU64(std::string* out, uint64_t v) {
-  for (int i = 0; i < 8; ++i) out->push_back(static_cast<char>(v >> (8 * i)));
-}
-void PutU32(std::string* out, uint32_t v) {
-  for (int i = 0; i < 4; ++i) out->push_back(static_cast<char>(v >> (8 * i)));
-}
-
-bool GetU64(absl::string_view* in, uint64_t* v) {
-  if (in->size() < 8) return false;
-  *v = 0;
-  for (int i = 0; i < 8; ++i) {
-    *v |= static_cast<uint64_t>(static_cast<unsigned char>((*in)[i]))
-          << (8 * i);
-  }
-  in->remove_prefix(8);
-  return true;
-}
-bool GetU32(absl::string_view* in, uint32_t* v) {
-  if (in->size() < 4) return false;
-  *v = 0;
-  for (int i = 0; i < 4; ++i) {
-    *v |= static_cast<uint32_t>(static_cast<unsigned char>((*in)[i]))
-          << (8 * i);
-  }
-  in->remove_prefix(4);
-  return true;
 }
 
 std::array<uint32_t, 256> MakeCrcTable() {
@@ -268,11 +241,15 @@ std::string EncodeUpdateRecord(const StoredUpdate& u) {
       payload.push_back(static_cast<char>(c.area));
     }
   }
+  return FrameRecord(payload);
+}
+
+std::string FrameRecord(absl::string_view payload) {
   std::string out;
   out.reserve(kRecordHeaderBytes + payload.size());
   PutU32(&out, static_cast<uint32_t>(payload.size()));
   PutU32(&out, MaskCrc(Crc32c(payload)));
-  out += payload;
+  out.append(payload.data(), payload.size());
   return out;
 }
 
@@ -297,11 +274,13 @@ absl::Status DecodeUpdateRecord(absl::string_view record,
   return absl::OkStatus();
 }
 
-absl::Status ReplayLog(absl::string_view log, StoredMap* map,
-                       size_t* valid_bytes) {
+absl::Status ForEachRecord(
+    absl::string_view log, absl::string_view what,
+    absl::FunctionRef<absl::Status(absl::string_view payload, size_t offset)>
+        each,
+    size_t* valid_bytes) {
   size_t offset = 0;
   *valid_bytes = 0;
-  StoredUpdate update;
   while (offset < log.size()) {
     absl::string_view in = log.substr(offset);
     uint32_t length, crc;
@@ -313,46 +292,55 @@ absl::Status ReplayLog(absl::string_view log, StoredMap* map,
     const size_t end = offset + kRecordHeaderBytes + length;
     if (MaskCrc(Crc32c(payload)) != crc) {
       if (end == log.size()) break;  // The torn last record.
-      return absl::DataLossError(absl::StrCat("update log: record at byte ",
-                                              offset, " fails its checksum"));
+      return absl::DataLossError(absl::StrCat(what, ": record at byte ", offset,
+                                              " fails its checksum"));
     }
-    if (!DecodePayload(payload, &update)) {
-      return absl::DataLossError(absl::StrCat("update log: record at byte ",
-                                              offset, " does not parse"));
-    }
-    if (update.version > map->version) {
-      if (update.version != map->version + 1) {
-        return absl::DataLossError(
-            absl::StrCat("update log: record at byte ", offset, " has version ",
-                         update.version, " after ", map->version));
-      }
-      absl::Status valid =
-          ValidateChanges(map->width, map->height, update.changes,
-                          [](size_t i) { return absl::StrCat("change ", i); });
-      if (!valid.ok()) {
-        return absl::DataLossError(absl::StrCat("update log: record at byte ",
-                                                offset, ": ", valid.message()));
-      }
-      valid = ValidateAreaChanges(
-          map->width, map->height, update.area_changes,
-          [](size_t i) { return absl::StrCat("area change ", i); });
-      if (!valid.ok()) {
-        return absl::DataLossError(absl::StrCat("update log: record at byte ",
-                                                offset, ": ", valid.message()));
-      }
-      ApplyChangesToCosts(map->width, update.changes,
-                          absl::MakeSpan(map->costs));
-      if (!update.area_changes.empty()) {
-        if (map->areas.empty()) map->areas.assign(map->costs.size(), 0);
-        ApplyAreaChanges(map->width, update.area_changes,
-                         absl::MakeSpan(map->areas));
-      }
-      map->version = update.version;
-    }
+    if (absl::Status s = each(payload, offset); !s.ok()) return s;
     offset = end;
     *valid_bytes = offset;
   }
   return absl::OkStatus();
+}
+
+absl::Status ReplayLog(absl::string_view log, StoredMap* map,
+                       size_t* valid_bytes) {
+  StoredUpdate update;
+  return ForEachRecord(
+      log, "update log",
+      [&](absl::string_view payload, size_t offset) -> absl::Status {
+        if (!DecodePayload(payload, &update)) {
+          return absl::DataLossError(absl::StrCat("update log: record at byte ",
+                                                  offset, " does not parse"));
+        }
+        if (update.version <= map->version) return absl::OkStatus();
+        if (update.version != map->version + 1) {
+          return absl::DataLossError(absl::StrCat(
+              "update log: record at byte ", offset, " has version ",
+              update.version, " after ", map->version));
+        }
+        absl::Status valid = ValidateChanges(
+            map->width, map->height, update.changes,
+            [](size_t i) { return absl::StrCat("change ", i); });
+        if (valid.ok()) {
+          valid = ValidateAreaChanges(
+              map->width, map->height, update.area_changes,
+              [](size_t i) { return absl::StrCat("area change ", i); });
+        }
+        if (!valid.ok()) {
+          return absl::DataLossError(absl::StrCat(
+              "update log: record at byte ", offset, ": ", valid.message()));
+        }
+        ApplyChangesToCosts(map->width, update.changes,
+                            absl::MakeSpan(map->costs));
+        if (!update.area_changes.empty()) {
+          if (map->areas.empty()) map->areas.assign(map->costs.size(), 0);
+          ApplyAreaChanges(map->width, update.area_changes,
+                           absl::MakeSpan(map->areas));
+        }
+        map->version = update.version;
+        return absl::OkStatus();
+      },
+      valid_bytes);
 }
 
 }  // namespace gridstar::server::codec

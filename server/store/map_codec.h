@@ -51,6 +51,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "store/map_store.h"
@@ -78,6 +79,20 @@ absl::Status DecodeUpdateRecord(absl::string_view record, StoredUpdate* update);
 // record (what a torn tail is truncated to). DataLoss for corruption.
 absl::Status ReplayLog(absl::string_view log, StoredMap* map,
                        size_t* valid_bytes);
+
+// A record (length, masked CRC-32C, payload) around `payload`.
+std::string FrameRecord(absl::string_view payload);
+
+// Walks the records of a log by the rules above: `each` gets every whole
+// record's payload that passes its checksum, with its offset, in order, and
+// its error stops the walk and is returned; a torn last record ends the walk
+// (*valid_bytes is where it begins); a bad checksum before the end is
+// DataLoss ("<what>: record at byte N fails its checksum").
+absl::Status ForEachRecord(
+    absl::string_view log, absl::string_view what,
+    absl::FunctionRef<absl::Status(absl::string_view payload, size_t offset)>
+        each,
+    size_t* valid_bytes);
 
 // CRC-32C of `data`, and the masked form records store.
 uint32_t Crc32c(absl::string_view data);

@@ -106,6 +106,46 @@ struct StoredUpdate {
   std::vector<AreaChange> area_changes;
 };
 
+// A link of a world (core's WorldLink, with ids for maps and the link).
+struct StoredLink {
+  std::string id;
+  std::string from_map;
+  Cell from;
+  std::string to_map;
+  Cell to;
+  double cost = 1;
+  bool both_ways = true;
+  bool open = true;
+  uint64_t areas = kAllAreas;
+  int32_t max_agent_size = kMaxAgentSize;
+
+  friend bool operator==(const StoredLink& a, const StoredLink& b) {
+    return a.id == b.id && a.from_map == b.from_map && a.from == b.from &&
+           a.to_map == b.to_map && a.to == b.to && a.cost == b.cost &&
+           a.both_ways == b.both_ways && a.open == b.open &&
+           a.areas == b.areas && a.max_agent_size == b.max_agent_size;
+  }
+};
+
+// A world's whole content at one version: its member maps' ids and its
+// links. Small (a few bytes a link), so it is written whole at every
+// version.
+struct StoredWorld {
+  std::string id;
+  uint64_t version = 0;  // >= 1.
+  std::vector<std::string> maps;
+  std::vector<StoredLink> links;
+
+  friend bool operator==(const StoredWorld& a, const StoredWorld& b) {
+    return a.id == b.id && a.version == b.version && a.maps == b.maps &&
+           a.links == b.links;
+  }
+};
+
+// What a follower's WaitForWrites returns for a write to world `id`:
+// "world:<id>" (map ids cannot hold ':').
+inline constexpr absl::string_view kWorldWritePrefix = "world:";
+
 // How to bring one map a replica holds (or not) to what the store holds.
 struct StoreCatchUp {
   bool stored = true;  // False: the id is not stored (deleted).
@@ -137,6 +177,9 @@ class MapStoreFollower {
   // latest. DataLoss for stored bytes that fail their checksums.
   virtual absl::StatusOr<StoreCatchUp> CatchUp(const std::string& id,
                                                uint64_t version) = 0;
+  // The stored world `id`: NotFound when none is stored; DataLoss for
+  // bytes that fail their checksums.
+  virtual absl::StatusOr<StoredWorld> LoadWorld(const std::string& id) = 0;
 };
 
 class MapStore {
@@ -175,6 +218,19 @@ class MapStore {
   // Rewrites the id's content as `map` (its latest version) and drops the
   // updates it folds in. REQUIRES: map.version is the id's latest version.
   virtual absl::Status Compact(const StoredMap& map) = 0;
+
+  // Worlds, in a namespace of their own (a world may share an id with a
+  // map). Every stored world at its latest version, ordered by id; a
+  // corrupt one is reported in *errors and left out.
+  virtual absl::Status LoadWorlds(std::vector<StoredWorld>* worlds,
+                                  std::vector<std::string>* errors) = 0;
+  // Makes `world` the id's content when the id is stored at version
+  // world.version - 1 (not stored, for version 1); Aborted naming the
+  // stored version otherwise (a writer through another replica came
+  // first), and nothing changes.
+  virtual absl::Status PutWorld(const StoredWorld& world) = 0;
+  // Removes the world; OK when it is not stored.
+  virtual absl::Status DeleteWorld(const std::string& id) = 0;
 };
 
 }  // namespace gridstar::server

@@ -9,6 +9,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "store/map_codec.h"
+#include "store/world_codec.h"
 
 namespace gridstar::server {
 namespace {
@@ -78,6 +79,29 @@ end
 return out
 )lua";
 
+// Writes world record ARGV[1] at version ARGV[2] when the id is stored at
+// ARGV[2] - 1 (not stored: 0). KEYS: world, wver, worlds, events. ARGV:
+// record, version, id, event.
+constexpr absl::string_view kPutWorldScript = R"lua(
+local stored = tonumber(redis.call('GET', KEYS[2]) or '0')
+if stored ~= tonumber(ARGV[2]) - 1 then
+  return redis.error_reply('VERSION the world is stored at version ' .. stored)
+end
+redis.call('SET', KEYS[1], ARGV[1])
+redis.call('SET', KEYS[2], ARGV[2])
+redis.call('SADD', KEYS[3], ARGV[3])
+redis.call('XADD', KEYS[4], 'MAXLEN', '~', '10000', '*', 'id', ARGV[4])
+return 1
+)lua";
+
+// KEYS: world, wver, worlds, events. ARGV: id, event.
+constexpr absl::string_view kDeleteWorldScript = R"lua(
+redis.call('DEL', KEYS[1], KEYS[2])
+redis.call('SREM', KEYS[3], ARGV[1])
+redis.call('XADD', KEYS[4], 'MAXLEN', '~', '10000', '*', 'id', ARGV[2])
+return 1
+)lua";
+
 std::string AsString(const redisReply* r) {
   return r == nullptr || r->str == nullptr ? std::string()
                                            : std::string(r->str, r->len);
@@ -95,6 +119,26 @@ absl::Status RecordsOf(const redisReply* entries,
     records->push_back(AsString(entry->element[1]->element[1]));
   }
   return absl::OkStatus();
+}
+
+// The world stored under `id`: NotFound when none; DataLoss when its
+// record fails its checksum or does not parse.
+absl::StatusOr<StoredWorld> LoadWorldWith(RedisConnection& connection,
+                                          const std::string& prefix,
+                                          const std::string& id) {
+  absl::StatusOr<RedisConnection::Reply> r =
+      connection.Command({"GET", prefix + "world:" + id});
+  if (!r.ok()) return r.status();
+  if ((*r)->type != REDIS_REPLY_STRING) {
+    return absl::NotFoundError(absl::StrCat("world ", id, ": not stored"));
+  }
+  absl::StatusOr<StoredWorld> world =
+      codec::DecodeWorldRecord(AsString(r->get()));
+  if (world.ok() && world->id != id) {
+    return absl::DataLossError(absl::StrCat(
+        "world ", id, ": the record holds world '", world->id, "'"));
+  }
+  return world;
 }
 
 }  // namespace
@@ -216,6 +260,10 @@ class RedisStore::Follower final : public MapStoreFollower {
     out.has_content = true;
     out.content = *std::move(map);
     return out;
+  }
+
+  absl::StatusOr<StoredWorld> LoadWorld(const std::string& id) override {
+    return LoadWorldWith(connection_, prefix_, id);
   }
 
  private:
@@ -390,6 +438,50 @@ absl::Status RedisStore::Compact(const StoredMap& map) {
   std::lock_guard<std::mutex> lock(mu_);
   sizes_[map.id] = {content.size(), 0};
   return absl::OkStatus();
+}
+
+absl::Status RedisStore::LoadWorlds(std::vector<StoredWorld>* worlds,
+                                    std::vector<std::string>* errors) {
+  worlds->clear();
+  absl::StatusOr<Reply> ids =
+      connection_.Command({"SMEMBERS", Key("worlds", "")});
+  if (!ids.ok()) return ids.status();
+  std::vector<std::string> sorted;
+  for (size_t i = 0; i < (*ids)->elements; ++i) {
+    sorted.push_back(AsString((*ids)->element[i]));
+  }
+  std::sort(sorted.begin(), sorted.end());
+  for (const std::string& id : sorted) {
+    absl::StatusOr<StoredWorld> world =
+        LoadWorldWith(connection_, options_.key_prefix, id);
+    if (absl::IsUnavailable(world.status())) return world.status();
+    if (!world.ok()) {
+      errors->push_back(
+          absl::StrCat("world ", id, ": ", world.status().message()));
+      continue;
+    }
+    worlds->push_back(*std::move(world));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status RedisStore::PutWorld(const StoredWorld& world) {
+  absl::StatusOr<Reply> r = connection_.CommandReplicated(
+      {"EVAL", std::string(kPutWorldScript), "4", Key("world:", world.id),
+       Key("wver:", world.id), Key("worlds", ""), Key("events", ""),
+       codec::EncodeWorldRecord(world), absl::StrCat(world.version), world.id,
+       absl::StrCat(kWorldWritePrefix, world.id)},
+      options_.min_replicas, options_.replica_timeout);
+  return r.status();
+}
+
+absl::Status RedisStore::DeleteWorld(const std::string& id) {
+  absl::StatusOr<Reply> r = connection_.CommandReplicated(
+      {"EVAL", std::string(kDeleteWorldScript), "4", Key("world:", id),
+       Key("wver:", id), Key("worlds", ""), Key("events", ""), id,
+       absl::StrCat(kWorldWritePrefix, id)},
+      options_.min_replicas, options_.replica_timeout);
+  return r.status();
 }
 
 }  // namespace gridstar::server

@@ -12,8 +12,13 @@
 //   <prefix>inc:<id>      the registration the content belongs to (a number
 //                         from <prefix>incarnations, new at every Put: a map
 //                         deleted and registered again is told apart);
-//   <prefix>events        a stream of the ids written (field "id"), trimmed
-//                         to about 10,000 entries: what followers wait on.
+//   <prefix>worlds        set of the stored world ids;
+//   <prefix>world:<id>    a world's record (store/world_codec.h), whole;
+//   <prefix>wver:<id>     its version (a write names the version it makes:
+//                         applied only when this is one less);
+//   <prefix>events        a stream of the ids written (field "id"; a world
+//                         as "world:<id>"), trimmed to about 10,000
+//                         entries: what followers wait on.
 // Every write is one Lua script, so it happens whole or not at all, and an
 // update is appended only when <prefix>ver:<id> is its version - 1: updates
 // arriving through different connections (replicas) are totally ordered and
@@ -92,6 +97,10 @@ class RedisStore final : public MapStore {
   bool WantsCompaction(const std::string& id) const override;
   absl::Status Compact(const StoredMap& map) override;
   absl::StatusOr<std::unique_ptr<MapStoreFollower>> NewFollower() override;
+  absl::Status LoadWorlds(std::vector<StoredWorld>* worlds,
+                          std::vector<std::string>* errors) override;
+  absl::Status PutWorld(const StoredWorld& world) override;
+  absl::Status DeleteWorld(const std::string& id) override;
 
  private:
   class Follower;

@@ -241,12 +241,22 @@ test("the 8192 x 8192 world opens; its tiles' times", async (t) => {
   server = await startServer([`--preload=world=${join(dir, "world.pgm")}`]);
   await page.goto(`${http}/console`, { waitUntil: "load" });
   await selectMap("world");
-  // Zoom in twice at the centre, so that tiles of three zoom levels are drawn.
-  const box = await page.$eval("#view", (c) => { const r = c.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; });
-  for (let i = 0; i < 2; ++i) {
+  // Zoom in four times at the centre and, at each level, drag the view a
+  // third of its width four ways, so that tiles of five zoom levels are
+  // drawn, each burst as a user's pan asks for them.
+  const box = await page.$eval("#view", (c) => { const r = c.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2, r.width]; });
+  const allDrawn = () => page.waitForFunction(() => [...window.gridstarConsole.tiles.values()].every((tl) => tl.bitmap), { timeout: GENEROUS_MS, polling: 50 });
+  for (let i = 0; i < 4; ++i) {
     await page.mouse.move(box[0], box[1]);
     await page.mouse.wheel({ deltaY: -100 });
-    await page.waitForFunction(() => [...window.gridstarConsole.tiles.values()].every((tl) => tl.bitmap), { timeout: GENEROUS_MS, polling: 50 });
+    await allDrawn();
+    for (const [dx, dy] of [[1, 0], [0, 1], [-1, 0], [0, -1]]) {
+      await page.mouse.move(box[0], box[1]);
+      await page.mouse.down();
+      await page.mouse.move(box[0] + dx * box[2] / 3, box[1] + dy * box[2] / 3, { steps: 4 });
+      await page.mouse.up();
+      await allDrawn();
+    }
   }
   // Each tile's time in the server (its Server-Timing) and in the browser
   // (request sent to response read, queueing on the page's connections

@@ -57,6 +57,16 @@ class FakeStore : public MapStore {
   }
   bool WantsCompaction(const std::string&) const override { return false; }
   absl::Status Compact(const StoredMap&) override { return absl::OkStatus(); }
+  absl::Status LoadWorlds(std::vector<StoredWorld>*,
+                          std::vector<std::string>*) override {
+    return absl::OkStatus();
+  }
+  absl::Status PutWorld(const StoredWorld&) override {
+    return fail ? absl::UnavailableError("disk gone") : absl::OkStatus();
+  }
+  absl::Status DeleteWorld(const std::string&) override {
+    return fail ? absl::UnavailableError("disk gone") : absl::OkStatus();
+  }
 
   std::atomic<bool> fail{false};
   std::atomic<int> puts{0}, appends{0};
