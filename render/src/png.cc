@@ -4,6 +4,7 @@
 // calls, and the buffers they touch are owned outside them.
 
 #include <png.h>
+#include <zlib.h>
 
 #include <algorithm>
 #include <cmath>
@@ -17,8 +18,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
-#include "gridstar/render.h"
 #include "font.h"
+#include "gridstar/render.h"
 #include "scene.h"
 
 namespace gridstar::render {
@@ -263,7 +264,11 @@ bool Encode(const Canvas& canvas, const std::vector<png_bytep>& rows,
     return false;
   }
   png_set_write_fn(png, out, AppendToString, nullptr);
-  if (compression_level >= 0) png_set_compression_level(png, compression_level);
+  if (compression_level >= 0) {
+    png_set_compression_level(png, compression_level);
+    png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
+    png_set_compression_strategy(png, Z_RLE);
+  }
   png_set_IHDR(png, info, canvas.width(), canvas.height(), 8,
                PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
                PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
@@ -374,49 +379,63 @@ absl::StatusOr<std::string> RenderTilePng(const GridMap& map,
         "areas: ", areas.size(), " bytes for a map of ", cells, " cells"));
   }
   const uint8_t lo = map.min_cost(), hi = map.max_cost();
-  // Each (area, cost)'s colour, worked out once a tile.
+  // Each (area, cost)'s colour, worked out once a tile, on first use.
   std::vector<Rgb> colours(size_t{64} * 256);
-  std::vector<bool> known(colours.size());
-  auto colour_of = [&](int64_t x, int64_t y) {
-    if (x < 0 || y < 0 || x >= map.width() || y >= map.height()) {
-      return kLegendBackground;
+  std::vector<uint8_t> known(colours.size(), 0);
+  const uint8_t* costs = map.padded_costs();
+  const int64_t pw = map.padded_width();
+  // Samples per pixel side: one zoomed in, up to four zoomed out; each
+  // pixel's sample columns (and rows), -1 where off the map.
+  const int64_t block = std::max<int64_t>(1, span / pixels);
+  const int samples = static_cast<int>(std::min<int64_t>(4, block));
+  auto sample_lines = [&](int64_t origin, int32_t limit) {
+    std::vector<int32_t> lines(static_cast<size_t>(pixels) * samples);
+    for (int p = 0; p < pixels; ++p) {
+      const int64_t first = origin + p * span / pixels;
+      for (int k = 0; k < samples; ++k) {
+        const int64_t at = samples == 1
+                               ? first + (block - 1) / 2
+                               : first + (2 * k + 1) * block / (2 * samples);
+        lines[static_cast<size_t>(p) * samples + k] =
+            at < 0 || at >= limit ? -1 : static_cast<int32_t>(at);
+      }
     }
-    const Cell c{static_cast<int32_t>(x), static_cast<int32_t>(y)};
-    const uint8_t cost = map.cost(c);
+    return lines;
+  };
+  const std::vector<int32_t> xs = sample_lines(x0, map.width());
+  const std::vector<int32_t> ys = sample_lines(y0, map.height());
+  auto colour_at = [&](int32_t x, int32_t y) -> Rgb {
+    if (x < 0 || y < 0) return kLegendBackground;
+    const uint8_t cost = costs[(y + 1) * pw + x + 1];
     if (cost == 0) return kWallColour;
     const uint8_t area =
         areas.empty() ? 0 : areas[static_cast<size_t>(y) * map.width() + x];
     const size_t k = size_t{area} * 256 + cost;
     if (!known[k]) {
       colours[k] = AreaColour(area, cost, lo, hi);
-      known[k] = true;
+      known[k] = 1;
     }
     return colours[k];
   };
-  // Samples per pixel side: one zoomed in, up to four zoomed out.
-  const int64_t block = std::max<int64_t>(1, span / pixels);
-  const int samples = static_cast<int>(std::min<int64_t>(4, block));
   Canvas canvas(pixels, pixels);
+  const int n = samples * samples;
   for (int py = 0; py < pixels; ++py) {
-    const int64_t cy = y0 + py * span / pixels;
+    const int32_t* row_ys = &ys[static_cast<size_t>(py) * samples];
     for (int px = 0; px < pixels; ++px) {
-      const int64_t cx = x0 + px * span / pixels;
+      const int32_t* col_xs = &xs[static_cast<size_t>(px) * samples];
       if (samples == 1) {
-        canvas.Set(px, py,
-                   colour_of(cx + (block - 1) / 2, cy + (block - 1) / 2));
+        canvas.Set(px, py, colour_at(col_xs[0], row_ys[0]));
         continue;
       }
       int r = 0, g = 0, b = 0;
       for (int sy = 0; sy < samples; ++sy) {
         for (int sx = 0; sx < samples; ++sx) {
-          const Rgb c = colour_of(cx + (2 * sx + 1) * block / (2 * samples),
-                                  cy + (2 * sy + 1) * block / (2 * samples));
+          const Rgb c = colour_at(col_xs[sx], row_ys[sy]);
           r += c.r;
           g += c.g;
           b += c.b;
         }
       }
-      const int n = samples * samples;
       canvas.Set(px, py,
                  Rgb{static_cast<uint8_t>(r / n), static_cast<uint8_t>(g / n),
                      static_cast<uint8_t>(b / n)});
