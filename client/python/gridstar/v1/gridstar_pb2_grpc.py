@@ -69,6 +69,41 @@ class PathfindingStub(object):
                 request_serializer=gridstar_dot_v1_dot_gridstar__pb2.WatchRequest.SerializeToString,
                 response_deserializer=gridstar_dot_v1_dot_gridstar__pb2.WatchEvent.FromString,
                 )
+        self.RegisterWorld = channel.unary_unary(
+                '/gridstar.v1.Pathfinding/RegisterWorld',
+                request_serializer=gridstar_dot_v1_dot_gridstar__pb2.RegisterWorldRequest.SerializeToString,
+                response_deserializer=gridstar_dot_v1_dot_gridstar__pb2.WorldInfo.FromString,
+                )
+        self.UpdateLinks = channel.unary_unary(
+                '/gridstar.v1.Pathfinding/UpdateLinks',
+                request_serializer=gridstar_dot_v1_dot_gridstar__pb2.UpdateLinksRequest.SerializeToString,
+                response_deserializer=gridstar_dot_v1_dot_gridstar__pb2.WorldInfo.FromString,
+                )
+        self.GetWorld = channel.unary_unary(
+                '/gridstar.v1.Pathfinding/GetWorld',
+                request_serializer=gridstar_dot_v1_dot_gridstar__pb2.GetWorldRequest.SerializeToString,
+                response_deserializer=gridstar_dot_v1_dot_gridstar__pb2.WorldInfo.FromString,
+                )
+        self.ListWorlds = channel.unary_unary(
+                '/gridstar.v1.Pathfinding/ListWorlds',
+                request_serializer=gridstar_dot_v1_dot_gridstar__pb2.ListWorldsRequest.SerializeToString,
+                response_deserializer=gridstar_dot_v1_dot_gridstar__pb2.ListWorldsResponse.FromString,
+                )
+        self.DeleteWorld = channel.unary_unary(
+                '/gridstar.v1.Pathfinding/DeleteWorld',
+                request_serializer=gridstar_dot_v1_dot_gridstar__pb2.DeleteWorldRequest.SerializeToString,
+                response_deserializer=gridstar_dot_v1_dot_gridstar__pb2.DeleteWorldResponse.FromString,
+                )
+        self.FindWorldPath = channel.unary_unary(
+                '/gridstar.v1.Pathfinding/FindWorldPath',
+                request_serializer=gridstar_dot_v1_dot_gridstar__pb2.WorldPathRequest.SerializeToString,
+                response_deserializer=gridstar_dot_v1_dot_gridstar__pb2.WorldPathResponse.FromString,
+                )
+        self.FindWorldPaths = channel.unary_unary(
+                '/gridstar.v1.Pathfinding/FindWorldPaths',
+                request_serializer=gridstar_dot_v1_dot_gridstar__pb2.FindWorldPathsRequest.SerializeToString,
+                response_deserializer=gridstar_dot_v1_dot_gridstar__pb2.FindWorldPathsResponse.FromString,
+                )
 
 
 class PathfindingServicer(object):
@@ -186,6 +221,61 @@ class PathfindingServicer(object):
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def RegisterWorld(self, request, context):
+        """Worlds of linked maps (see "Worlds" below). Registers a world: maps by
+        id and the links between them. Identical content under the same id is
+        a no-op answering the same version; other content under a taken id is
+        ALREADY_EXISTS unless `replace`. The maps must be registered.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def UpdateLinks(self, request, context):
+        """Opens, closes, re-costs, adds and removes links as one new version of
+        the world: a search in flight finishes on the version it started with.
+        ABORTED when expected_version is set and the world is at another.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetWorld(self, request, context):
+        """One world with its links; every world (no links), ordered by id; and
+        removing one (its maps stay).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListWorlds(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def DeleteWorld(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def FindWorldPath(self, request, context):
+        """The least-cost path across a world, from a cell of one of its maps to
+        a cell of the same or another: its legs and the links taken.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def FindWorldPaths(self, request, context):
+        """Many world paths in one call, each item with its own status, as
+        FindPaths.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_PathfindingServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -243,6 +333,41 @@ def add_PathfindingServicer_to_server(servicer, server):
                     servicer.WatchPaths,
                     request_deserializer=gridstar_dot_v1_dot_gridstar__pb2.WatchRequest.FromString,
                     response_serializer=gridstar_dot_v1_dot_gridstar__pb2.WatchEvent.SerializeToString,
+            ),
+            'RegisterWorld': grpc.unary_unary_rpc_method_handler(
+                    servicer.RegisterWorld,
+                    request_deserializer=gridstar_dot_v1_dot_gridstar__pb2.RegisterWorldRequest.FromString,
+                    response_serializer=gridstar_dot_v1_dot_gridstar__pb2.WorldInfo.SerializeToString,
+            ),
+            'UpdateLinks': grpc.unary_unary_rpc_method_handler(
+                    servicer.UpdateLinks,
+                    request_deserializer=gridstar_dot_v1_dot_gridstar__pb2.UpdateLinksRequest.FromString,
+                    response_serializer=gridstar_dot_v1_dot_gridstar__pb2.WorldInfo.SerializeToString,
+            ),
+            'GetWorld': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetWorld,
+                    request_deserializer=gridstar_dot_v1_dot_gridstar__pb2.GetWorldRequest.FromString,
+                    response_serializer=gridstar_dot_v1_dot_gridstar__pb2.WorldInfo.SerializeToString,
+            ),
+            'ListWorlds': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListWorlds,
+                    request_deserializer=gridstar_dot_v1_dot_gridstar__pb2.ListWorldsRequest.FromString,
+                    response_serializer=gridstar_dot_v1_dot_gridstar__pb2.ListWorldsResponse.SerializeToString,
+            ),
+            'DeleteWorld': grpc.unary_unary_rpc_method_handler(
+                    servicer.DeleteWorld,
+                    request_deserializer=gridstar_dot_v1_dot_gridstar__pb2.DeleteWorldRequest.FromString,
+                    response_serializer=gridstar_dot_v1_dot_gridstar__pb2.DeleteWorldResponse.SerializeToString,
+            ),
+            'FindWorldPath': grpc.unary_unary_rpc_method_handler(
+                    servicer.FindWorldPath,
+                    request_deserializer=gridstar_dot_v1_dot_gridstar__pb2.WorldPathRequest.FromString,
+                    response_serializer=gridstar_dot_v1_dot_gridstar__pb2.WorldPathResponse.SerializeToString,
+            ),
+            'FindWorldPaths': grpc.unary_unary_rpc_method_handler(
+                    servicer.FindWorldPaths,
+                    request_deserializer=gridstar_dot_v1_dot_gridstar__pb2.FindWorldPathsRequest.FromString,
+                    response_serializer=gridstar_dot_v1_dot_gridstar__pb2.FindWorldPathsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -438,5 +563,124 @@ class Pathfinding(object):
         return grpc.experimental.stream_stream(request_iterator, target, '/gridstar.v1.Pathfinding/WatchPaths',
             gridstar_dot_v1_dot_gridstar__pb2.WatchRequest.SerializeToString,
             gridstar_dot_v1_dot_gridstar__pb2.WatchEvent.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def RegisterWorld(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(request, target, '/gridstar.v1.Pathfinding/RegisterWorld',
+            gridstar_dot_v1_dot_gridstar__pb2.RegisterWorldRequest.SerializeToString,
+            gridstar_dot_v1_dot_gridstar__pb2.WorldInfo.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def UpdateLinks(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(request, target, '/gridstar.v1.Pathfinding/UpdateLinks',
+            gridstar_dot_v1_dot_gridstar__pb2.UpdateLinksRequest.SerializeToString,
+            gridstar_dot_v1_dot_gridstar__pb2.WorldInfo.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def GetWorld(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(request, target, '/gridstar.v1.Pathfinding/GetWorld',
+            gridstar_dot_v1_dot_gridstar__pb2.GetWorldRequest.SerializeToString,
+            gridstar_dot_v1_dot_gridstar__pb2.WorldInfo.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def ListWorlds(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(request, target, '/gridstar.v1.Pathfinding/ListWorlds',
+            gridstar_dot_v1_dot_gridstar__pb2.ListWorldsRequest.SerializeToString,
+            gridstar_dot_v1_dot_gridstar__pb2.ListWorldsResponse.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def DeleteWorld(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(request, target, '/gridstar.v1.Pathfinding/DeleteWorld',
+            gridstar_dot_v1_dot_gridstar__pb2.DeleteWorldRequest.SerializeToString,
+            gridstar_dot_v1_dot_gridstar__pb2.DeleteWorldResponse.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def FindWorldPath(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(request, target, '/gridstar.v1.Pathfinding/FindWorldPath',
+            gridstar_dot_v1_dot_gridstar__pb2.WorldPathRequest.SerializeToString,
+            gridstar_dot_v1_dot_gridstar__pb2.WorldPathResponse.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def FindWorldPaths(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(request, target, '/gridstar.v1.Pathfinding/FindWorldPaths',
+            gridstar_dot_v1_dot_gridstar__pb2.FindWorldPathsRequest.SerializeToString,
+            gridstar_dot_v1_dot_gridstar__pb2.FindWorldPathsResponse.FromString,
             options, channel_credentials,
             insecure, call_credentials, compression, wait_for_ready, timeout, metadata)

@@ -1,0 +1,8 @@
+// Original file: gridstar/v1/gridstar.proto
+
+
+export interface DeleteWorldResponse {
+}
+
+export interface DeleteWorldResponse__Output {
+}

@@ -1,0 +1,8 @@
+// Original file: gridstar/v1/gridstar.proto
+
+
+export interface ListWorldsRequest {
+}
+
+export interface ListWorldsRequest__Output {
+}
