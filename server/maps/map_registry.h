@@ -245,6 +245,10 @@ class MapRegistry {
   // Ordered by id.
   std::vector<std::shared_ptr<const MapSnapshot>> List() const;
 
+  // The store (null: in memory only), which the world registry writes
+  // through too.
+  MapStore* store() const { return store_.get(); }
+
   size_t map_count() const;
   int64_t total_cells() const;
   size_t memory_bytes() const;

@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 
@@ -19,8 +20,9 @@ constexpr absl::Duration kLagsEvery = absl::Seconds(5);
 StoreFollower::StoreFollower(MapRegistry* registry,
                              std::unique_ptr<MapStoreFollower> follower,
                              Changed changed, std::function<void()> failed,
-                             Lags lags)
+                             Lags lags, WorldRegistry* worlds)
     : registry_(registry),
+      worlds_(worlds),
       follower_(std::move(follower)),
       changed_(std::move(changed)),
       failed_(std::move(failed)),
@@ -52,10 +54,29 @@ void StoreFollower::Loop() {
       continue;
     }
     ids.insert(written->begin(), written->end());
+    std::set<std::string> worlds;
+    for (auto it = ids.begin(); it != ids.end();) {
+      if (absl::StartsWith(*it, kWorldWritePrefix)) {
+        worlds.insert(it->substr(kWorldWritePrefix.size()));
+        it = ids.erase(it);
+      } else {
+        ++it;
+      }
+    }
     if (full || absl::Now() >= next_full) {
       for (const auto& snapshot : registry_->List()) ids.insert(snapshot->id);
+      if (worlds_ != nullptr) {
+        for (const auto& w : worlds_->List()) worlds.insert(w->id);
+        absl::StatusOr<std::vector<std::string>> stored =
+            follower_->StoredWorldIds();
+        if (stored.ok()) worlds.insert(stored->begin(), stored->end());
+      }
       full = false;
       next_full = absl::Now() + kFullSyncEvery;
+    }
+    if (!FollowWorlds(worlds)) {
+      failed_();
+      full = true;
     }
     for (const std::string& id : ids) {
       if (stop_.load()) return;
@@ -81,6 +102,16 @@ void StoreFollower::Loop() {
       next_lags = absl::Now() + kLagsEvery;
     }
   }
+}
+
+bool StoreFollower::FollowWorlds(const std::set<std::string>& ids) {
+  if (worlds_ == nullptr) return true;
+  bool ok = true;
+  for (const std::string& id : ids) {
+    if (stop_.load()) break;
+    if (!worlds_->Follow(*follower_, id).ok()) ok = false;
+  }
+  return ok;
 }
 
 bool StoreFollower::MeasureLags() {

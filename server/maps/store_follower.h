@@ -18,12 +18,14 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <set>
 #include <string>
 #include <thread>
 #include <utility>
 #include <vector>
 
 #include "maps/map_registry.h"
+#include "maps/world_registry.h"
 #include "store/map_store.h"
 
 namespace gridstar::server {
@@ -38,9 +40,13 @@ class StoreFollower {
   // `changed` runs on the follower's thread for each map that changed here
   // (updated, installed or dropped); `failed` for each failed store call;
   // `lags` with every measurement of the held maps' lag.
+  // `worlds` (null: none followed) is brought to the store's worlds too:
+  // each world written elsewhere, and on every full pass each held and
+  // each stored world.
   StoreFollower(MapRegistry* registry,
                 std::unique_ptr<MapStoreFollower> follower, Changed changed,
-                std::function<void()> failed, Lags lags);
+                std::function<void()> failed, Lags lags,
+                WorldRegistry* worlds = nullptr);
   ~StoreFollower() { Stop(); }
   StoreFollower(const StoreFollower&) = delete;
   StoreFollower& operator=(const StoreFollower&) = delete;
@@ -53,7 +59,12 @@ class StoreFollower {
   // Measures and reports the lags; false when the store could not be asked.
   bool MeasureLags();
 
+  // Follows the worlds named in `ids` ("world:<id>"); false on a store
+  // error.
+  bool FollowWorlds(const std::set<std::string>& ids);
+
   MapRegistry* const registry_;
+  WorldRegistry* const worlds_;
   const std::unique_ptr<MapStoreFollower> follower_;
   const Changed changed_;
   const std::function<void()> failed_;

@@ -6,6 +6,8 @@
 
 #include <utility>
 
+#include "absl/strings/str_cat.h"
+
 namespace gridstar::server {
 
 PathfindingService::PathfindingService(MapRegistry* registry, Scheduler* search,
@@ -56,6 +58,14 @@ bool PathfindingService::Admit(Call* call, AccessLevel need) const {
                                                     call->method());
   if (s.ok()) return true;
   call->Done(s);
+  return false;
+}
+
+bool PathfindingService::BatchFits(Call* call, size_t n) const {
+  if (n <= options_.max_batch) return true;
+  call->Done(absl::ResourceExhaustedError(
+      absl::StrCat("items: ", n, " items, more than the limit of ",
+                   options_.max_batch, " (--max_batch)")));
   return false;
 }
 
@@ -114,6 +124,49 @@ grpc::ServerUnaryReactor* PathfindingService::ComputeFlowField(
                &PathfindingService::ServeComputeFlowField, request, response);
 }
 
+grpc::ServerUnaryReactor* PathfindingService::RegisterWorld(
+    grpc::CallbackServerContext* ctx, const v1::RegisterWorldRequest* request,
+    v1::WorldInfo* response) {
+  return Unary(ctx, "RegisterWorld", &PathfindingService::ServeRegisterWorld,
+               request, response);
+}
+grpc::ServerUnaryReactor* PathfindingService::UpdateLinks(
+    grpc::CallbackServerContext* ctx, const v1::UpdateLinksRequest* request,
+    v1::WorldInfo* response) {
+  return Unary(ctx, "UpdateLinks", &PathfindingService::ServeUpdateLinks,
+               request, response);
+}
+grpc::ServerUnaryReactor* PathfindingService::GetWorld(
+    grpc::CallbackServerContext* ctx, const v1::GetWorldRequest* request,
+    v1::WorldInfo* response) {
+  return Unary(ctx, "GetWorld", &PathfindingService::ServeGetWorld, request,
+               response);
+}
+grpc::ServerUnaryReactor* PathfindingService::ListWorlds(
+    grpc::CallbackServerContext* ctx, const v1::ListWorldsRequest* request,
+    v1::ListWorldsResponse* response) {
+  return Unary(ctx, "ListWorlds", &PathfindingService::ServeListWorlds, request,
+               response);
+}
+grpc::ServerUnaryReactor* PathfindingService::DeleteWorld(
+    grpc::CallbackServerContext* ctx, const v1::DeleteWorldRequest* request,
+    v1::DeleteWorldResponse* response) {
+  return Unary(ctx, "DeleteWorld", &PathfindingService::ServeDeleteWorld,
+               request, response);
+}
+grpc::ServerUnaryReactor* PathfindingService::FindWorldPath(
+    grpc::CallbackServerContext* ctx, const v1::WorldPathRequest* request,
+    v1::WorldPathResponse* response) {
+  return Unary(ctx, "FindWorldPath", &PathfindingService::ServeFindWorldPath,
+               request, response);
+}
+grpc::ServerUnaryReactor* PathfindingService::FindWorldPaths(
+    grpc::CallbackServerContext* ctx, const v1::FindWorldPathsRequest* request,
+    v1::FindWorldPathsResponse* response) {
+  return Unary(ctx, "FindWorldPaths", &PathfindingService::ServeFindWorldPaths,
+               request, response);
+}
+
 namespace {
 
 // A unary handler with its message types erased (ServeUnary's table).
@@ -155,6 +208,21 @@ bool PathfindingService::ServeUnary(absl::string_view name, Call* call,
                                  &S::ServeFindGroupPaths>},
       {"ComputeFlowField", &Erased<v1::FlowFieldRequest, v1::FlowFieldResponse,
                                    &S::ServeComputeFlowField>},
+      {"RegisterWorld", &Erased<v1::RegisterWorldRequest, v1::WorldInfo,
+                                &S::ServeRegisterWorld>},
+      {"UpdateLinks",
+       &Erased<v1::UpdateLinksRequest, v1::WorldInfo, &S::ServeUpdateLinks>},
+      {"GetWorld",
+       &Erased<v1::GetWorldRequest, v1::WorldInfo, &S::ServeGetWorld>},
+      {"ListWorlds", &Erased<v1::ListWorldsRequest, v1::ListWorldsResponse,
+                             &S::ServeListWorlds>},
+      {"DeleteWorld", &Erased<v1::DeleteWorldRequest, v1::DeleteWorldResponse,
+                              &S::ServeDeleteWorld>},
+      {"FindWorldPath", &Erased<v1::WorldPathRequest, v1::WorldPathResponse,
+                                &S::ServeFindWorldPath>},
+      {"FindWorldPaths",
+       &Erased<v1::FindWorldPathsRequest, v1::FindWorldPathsResponse,
+               &S::ServeFindWorldPaths>},
   };
   for (const auto& [method, serve] : kTable) {
     if (method == name) {

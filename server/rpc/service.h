@@ -26,6 +26,7 @@
 #include "gridstar/v1/gridstar.grpc.pb.h"
 #include "maps/flow_field_cache.h"
 #include "maps/map_registry.h"
+#include "maps/world_registry.h"
 #include "rpc/arena_allocator.h"
 #include "rpc/calls.h"
 #include "rpc/finisher.h"
@@ -56,6 +57,9 @@ struct ServiceOptions {
   // Ends batches off the workers (not owned; null = the worker that ran a
   // batch's last item ends the call).
   Finisher* finisher = nullptr;
+  // The worlds of linked maps (not owned; null: the world RPCs answer
+  // FAILED_PRECONDITION).
+  WorldRegistry* worlds = nullptr;
   // WatchPaths: agents one stream may watch, and events it may leave
   // unread before it is closed.
   size_t watch_max_agents = 100000;
@@ -101,6 +105,28 @@ class PathfindingService final : public v1::Pathfinding::CallbackService {
       v1::FlowFieldResponse* response) override;
   grpc::ServerBidiReactor<v1::WatchRequest, v1::WatchEvent>* WatchPaths(
       grpc::CallbackServerContext* ctx) override;
+  grpc::ServerUnaryReactor* RegisterWorld(
+      grpc::CallbackServerContext* ctx, const v1::RegisterWorldRequest* request,
+      v1::WorldInfo* response) override;
+  grpc::ServerUnaryReactor* UpdateLinks(grpc::CallbackServerContext* ctx,
+                                        const v1::UpdateLinksRequest* request,
+                                        v1::WorldInfo* response) override;
+  grpc::ServerUnaryReactor* GetWorld(grpc::CallbackServerContext* ctx,
+                                     const v1::GetWorldRequest* request,
+                                     v1::WorldInfo* response) override;
+  grpc::ServerUnaryReactor* ListWorlds(
+      grpc::CallbackServerContext* ctx, const v1::ListWorldsRequest* request,
+      v1::ListWorldsResponse* response) override;
+  grpc::ServerUnaryReactor* DeleteWorld(
+      grpc::CallbackServerContext* ctx, const v1::DeleteWorldRequest* request,
+      v1::DeleteWorldResponse* response) override;
+  grpc::ServerUnaryReactor* FindWorldPath(
+      grpc::CallbackServerContext* ctx, const v1::WorldPathRequest* request,
+      v1::WorldPathResponse* response) override;
+  grpc::ServerUnaryReactor* FindWorldPaths(
+      grpc::CallbackServerContext* ctx,
+      const v1::FindWorldPathsRequest* request,
+      v1::FindWorldPathsResponse* response) override;
 
   // Shared with the call objects in service.cc.
   MapRegistry* registry() const { return registry_; }
@@ -133,6 +159,21 @@ class PathfindingService final : public v1::Pathfinding::CallbackService {
                            v1::GroupPathsResponse* response);
   void ServeComputeFlowField(Call* call, const v1::FlowFieldRequest* request,
                              v1::FlowFieldResponse* response);
+  // Worlds (service_worlds.cc).
+  void ServeRegisterWorld(Call* call, const v1::RegisterWorldRequest* request,
+                          v1::WorldInfo* response);
+  void ServeUpdateLinks(Call* call, const v1::UpdateLinksRequest* request,
+                        v1::WorldInfo* response);
+  void ServeGetWorld(Call* call, const v1::GetWorldRequest* request,
+                     v1::WorldInfo* response);
+  void ServeListWorlds(Call* call, const v1::ListWorldsRequest* request,
+                       v1::ListWorldsResponse* response);
+  void ServeDeleteWorld(Call* call, const v1::DeleteWorldRequest* request,
+                        v1::DeleteWorldResponse* response);
+  void ServeFindWorldPath(Call* call, const v1::WorldPathRequest* request,
+                          v1::WorldPathResponse* response);
+  void ServeFindWorldPaths(Call* call, const v1::FindWorldPathsRequest* request,
+                           v1::FindWorldPathsResponse* response);
   // The handler of unary method `name` ("FindPath") given its messages as
   // the method's types; false (nothing done) when the service has no unary
   // method of that name. REQUIRES: request and response are of the types
@@ -179,6 +220,12 @@ class PathfindingService final : public v1::Pathfinding::CallbackService {
   // Queues the claimed job (and, when newer versions came while it ran,
   // the next one) on background_.
   void RebuildLater(const std::string& id);
+  // False after finishing `call` with RESOURCE_EXHAUSTED when a batch of
+  // n items is over --max_batch.
+  bool BatchFits(Call* call, size_t n) const;
+  // The world registry, or null after finishing `call` with
+  // FAILED_PRECONDITION (a service built without one).
+  WorldRegistry* WorldsOrFinish(Call* call) const;
 
   MapRegistry* const registry_;
   Scheduler* const search_;

@@ -57,12 +57,7 @@ void PathfindingService::ServeFindPaths(Call* call,
                                         v1::FindPathsResponse* response) {
   if (!Admit(call, AccessLevel::kQuery)) return;
   const size_t n = static_cast<size_t>(request->items_size());
-  if (n > options_.max_batch) {
-    call->Done(absl::ResourceExhaustedError(
-        absl::StrCat("items: ", n, " items, more than the limit of ",
-                     options_.max_batch, " (--max_batch)")));
-    return;
-  }
+  if (!BatchFits(call, n)) return;
   std::shared_ptr<const MapSnapshot> snapshot =
       SnapshotOrFinish(*registry_, "map_id", request->map_id(), call);
   if (snapshot == nullptr) return;

@@ -176,6 +176,7 @@ struct Server::Parts {
   std::function<void(const std::string&, const MapRegistry::Followed&)>
       on_store_change;
   std::unique_ptr<MapRegistry> registry;
+  std::unique_ptr<WorldRegistry> worlds;
   std::unique_ptr<Scheduler> search;
   std::unique_ptr<Scheduler> admin;
   Metrics metrics;
@@ -278,6 +279,16 @@ absl::StatusOr<std::unique_ptr<Server>> Server::BuildAndStart(
                                      : o.store.url.c_str());
   }
   if (absl::Status s = Preload(o, has_store, registry); !s.ok()) return s;
+  p->worlds =
+      std::make_unique<WorldRegistry>(&registry, registry.store(), o.worlds);
+  errors.clear();
+  if (absl::Status s = p->worlds->LoadAll(&errors); !s.ok()) {
+    return NotSettings(s);
+  }
+  for (const std::string& e : errors) {
+    std::fprintf(stderr, "gridstar-server: skipped corrupt world: %s\n",
+                 e.c_str());
+  }
 
   int workers = o.workers;
   if (workers <= 0) workers = static_cast<int>(std::thread::hardware_concurrency());
@@ -317,6 +328,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::BuildAndStart(
   service_options.inline_searches =
       inline_options.contexts > 0 ? p->inline_searches.get() : nullptr;
   service_options.finisher = &p->finisher;
+  service_options.worlds = p->worlds.get();
   p->flow_fields = std::make_unique<FlowFieldCache>(
       static_cast<size_t>(std::max<int64_t>(0, o.flow_field_cache_bytes)));
   p->service = std::make_unique<PathfindingService>(
@@ -336,7 +348,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::BuildAndStart(
         [metrics] { metrics->StoreError("follow"); },
         [metrics](const std::vector<std::pair<std::string, uint64_t>>& lags) {
           metrics->SetStoreLags(lags);
-        });
+        },
+        p->worlds.get());
   }
 
   grpc::EnableDefaultHealthCheckService(true);
@@ -409,6 +422,7 @@ int Server::http_port() const {
   return parts_->http != nullptr ? parts_->http->port() : 0;
 }
 MapRegistry& Server::registry() { return *parts_->registry; }
+WorldRegistry& Server::worlds() { return *parts_->worlds; }
 
 std::string Server::Describe() const {
   const ServerOptions& o = parts_->options;

@@ -25,6 +25,7 @@
 #include "absl/time/time.h"
 #include "auth/tls.h"
 #include "maps/map_registry.h"
+#include "maps/world_registry.h"
 #include "rpc/service.h"
 #include "store/store_setup.h"
 
@@ -58,6 +59,7 @@ struct ServerOptions {
   int64_t flow_field_cache_bytes = int64_t{256} << 20;
   MapLimits map_limits;  // max_map_side, max_map_cells.
   MapRegistry::Limits registry;  // max_maps, ..., auto measurement.
+  WorldRegistry::Limits worlds;  // max_worlds, max_world_maps, max_world_links.
   // max_batch, max_group, max_stream_inflight, max_search_time,
   // max_message_bytes, watch_*; map_limits, access, inline_searches and
   // finisher are the server's own.
@@ -84,6 +86,7 @@ class Server {
   // :P/metrics, HTTP/JSON on :Q": what main logs once started.
   std::string Describe() const;
   MapRegistry& registry();
+  WorldRegistry& worlds();
 
   // Re-reads the key files and the store's password file (SIGHUP): a bad
   // key file keeps the old keys (its error returned); each outcome logged.

@@ -102,6 +102,11 @@ ABSL_FLAG(int32_t, max_agent_maps, 8,
           "costs, size) each map version keeps besides the sizes "
           "RegisterMapRequest.max_agent_size pins; the least recently used "
           "beyond are dropped and rebuilt on their next query");
+ABSL_FLAG(int32_t, max_worlds, 256,
+          "Most worlds of linked maps held (RegisterWorld)");
+ABSL_FLAG(int32_t, max_world_maps, 64, "Most member maps of one world");
+ABSL_FLAG(int32_t, max_world_links, 4096,
+          "Most links of one world (stairs, portals, doors, ...)");
 ABSL_FLAG(int32_t, auto_measure_queries, 96,
           "What ALGORITHM_AUTO runs on a map is measured when it is "
           "registered or loaded: every exact engine that applies, timed on "
@@ -202,6 +207,12 @@ ServerOptions ServerOptionsFromFlags() {
       1000.0 * std::max(1, absl::GetFlag(FLAGS_auto_measure_ms));
   o.registry.max_derived_bytes = static_cast<size_t>(
       std::max<int64_t>(0, absl::GetFlag(FLAGS_max_derived_bytes)));
+  o.worlds.max_worlds =
+      static_cast<size_t>(std::max(0, absl::GetFlag(FLAGS_max_worlds)));
+  o.worlds.max_world_maps =
+      static_cast<size_t>(std::max(1, absl::GetFlag(FLAGS_max_world_maps)));
+  o.worlds.max_world_links =
+      static_cast<size_t>(std::max(0, absl::GetFlag(FLAGS_max_world_links)));
   o.service.max_batch = static_cast<size_t>(absl::GetFlag(FLAGS_max_batch));
   o.service.max_group = static_cast<size_t>(absl::GetFlag(FLAGS_max_group));
   o.service.max_stream_inflight =

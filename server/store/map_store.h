@@ -180,6 +180,8 @@ class MapStoreFollower {
   // The stored world `id`: NotFound when none is stored; DataLoss for
   // bytes that fail their checksums.
   virtual absl::StatusOr<StoredWorld> LoadWorld(const std::string& id) = 0;
+  // Every stored world's id, ordered.
+  virtual absl::StatusOr<std::vector<std::string>> StoredWorldIds() = 0;
 };
 
 class MapStore {

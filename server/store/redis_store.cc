@@ -266,6 +266,18 @@ class RedisStore::Follower final : public MapStoreFollower {
     return LoadWorldWith(connection_, prefix_, id);
   }
 
+  absl::StatusOr<std::vector<std::string>> StoredWorldIds() override {
+    absl::StatusOr<Reply> r =
+        connection_.Command({"SMEMBERS", prefix_ + "worlds"});
+    if (!r.ok()) return r.status();
+    std::vector<std::string> ids;
+    for (size_t i = 0; i < (*r)->elements; ++i) {
+      ids.push_back(AsString((*r)->element[i]));
+    }
+    std::sort(ids.begin(), ids.end());
+    return ids;
+  }
+
  private:
   const std::string prefix_;
   RedisConnection connection_;

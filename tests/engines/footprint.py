@@ -61,6 +61,8 @@ BUILT_ON = {
         "MapInfo.auto_algorithm is defined for a goal the landmarks reach",
     ("auto", "core/src/planners/group_paths.cc"):
         "group planning reads auto's measured cost model",
+    ("auto", "core/src/planners/world_links.cc"):
+        "a world's end table on a map too big for per-end distances searches its pairs with auto",
     ("auto", "proto/convert/convert.cc"):
         "ALGORITHM_UNSPECIFIED means auto, the default",
     ("auto", "server/rpc/map_requests.cc"):

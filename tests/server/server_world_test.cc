@@ -1,0 +1,602 @@
+// Worlds of linked maps through the real server: registered over gRPC,
+// answered exactly (against Dijkstra over the union graph of the same maps
+// and links, every exact algorithm), doors opened and closed, links added,
+// re-costed and removed, member maps updated under the world, batches,
+// every malformed request refused naming its field, the HTTP/JSON port, a
+// world outliving kill -9 of the server (directory store) and followed by
+// a second replica (Redis).
+
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "gridstar/world.h"
+#include "gtest/gtest.h"
+#include "server/server_test_util.h"
+#include "testing/redis_process.h"
+
+namespace gridstar {
+namespace {
+
+using namespace testing::server_suite;  // NOLINT(build/namespaces)
+
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
+// Three random maps of terrain, held here as the server holds them.
+struct Maps {
+  std::vector<std::string> ids;
+  std::vector<GridMap> grids;
+};
+
+Maps MakeMaps(uint32_t seed) {
+  std::mt19937 rng(seed);
+  Maps m;
+  for (int i = 0; i < 3; ++i) {
+    const int w = 12 + static_cast<int>(rng() % 10),
+              h = 10 + static_cast<int>(rng() % 10);
+    std::vector<uint8_t> costs(static_cast<size_t>(w) * h);
+    for (uint8_t& c : costs) c = rng() % 5 == 0 ? 0 : 1 + rng() % 3;
+    m.ids.push_back(absl::StrCat("floor", i));
+    m.grids.push_back(*GridMap::FromCosts(w, h, costs));
+  }
+  return m;
+}
+
+grpc::Status RegisterRaw(v1::Pathfinding::Stub& stub, const std::string& id,
+                         const GridMap& map) {
+  v1::RegisterMapRequest r;
+  r.set_id(id);
+  r.set_width(map.width());
+  r.set_height(map.height());
+  const std::vector<uint8_t> costs = map.CopyCosts();
+  r.set_raw(std::string(costs.begin(), costs.end()));
+  r.set_replace(true);
+  grpc::ClientContext ctx;
+  SetDeadline(&ctx);
+  v1::MapInfo info;
+  return stub.RegisterMap(&ctx, r, &info);
+}
+
+Cell Passable(const GridMap& map, std::mt19937& rng) {
+  for (;;) {
+    const Cell c{static_cast<int32_t>(rng() % map.width()),
+                 static_cast<int32_t>(rng() % map.height())};
+    if (map.Passable(c)) return c;
+  }
+}
+
+v1::Link MakeLink(const std::string& id, const std::string& from_map, Cell from,
+                  const std::string& to_map, Cell to, double cost) {
+  v1::Link l;
+  l.set_id(id);
+  l.mutable_from()->set_map_id(from_map);
+  l.mutable_from()->mutable_cell()->set_x(from.x);
+  l.mutable_from()->mutable_cell()->set_y(from.y);
+  l.mutable_to()->set_map_id(to_map);
+  l.mutable_to()->mutable_cell()->set_x(to.x);
+  l.mutable_to()->mutable_cell()->set_y(to.y);
+  l.set_cost(cost);
+  return l;
+}
+
+v1::RegisterWorldRequest RandomWorld(const Maps& m, uint32_t seed) {
+  std::mt19937 rng(seed);
+  v1::RegisterWorldRequest r;
+  r.set_id("tower");
+  for (const std::string& id : m.ids) r.add_map_ids(id);
+  for (int i = 0; i < 10; ++i) {
+    const int a = static_cast<int>(rng() % 3), b = static_cast<int>(rng() % 3);
+    v1::Link l =
+        MakeLink(absl::StrCat("l", i), m.ids[a], Passable(m.grids[a], rng),
+                 m.ids[b], Passable(m.grids[b], rng), rng() % 6);
+    l.set_one_way(rng() % 4 == 0);
+    l.set_closed(rng() % 6 == 0);
+    *r.add_links() = l;
+  }
+  return r;
+}
+
+// The world as core sees it, for the reference.
+std::vector<WorldLink> CoreLinks(const Maps& m, const v1::WorldInfo& info) {
+  std::vector<WorldLink> links;
+  auto index = [&](const std::string& id) {
+    for (size_t i = 0; i < m.ids.size(); ++i) {
+      if (m.ids[i] == id) return static_cast<int32_t>(i);
+    }
+    return int32_t{-1};
+  };
+  for (const v1::Link& l : info.links()) {
+    WorldLink w;
+    w.from = {index(l.from().map_id()),
+              {l.from().cell().x(), l.from().cell().y()}};
+    w.to = {index(l.to().map_id()), {l.to().cell().x(), l.to().cell().y()}};
+    w.cost = l.cost();
+    w.both_ways = !l.one_way();
+    w.open = !l.closed();
+    links.push_back(w);
+  }
+  return links;
+}
+
+double Reference(const Maps& m, const v1::WorldInfo& info, WorldCell start,
+                 WorldCell goal) {
+  std::vector<WorldMapView> views;
+  for (const GridMap& g : m.grids) views.push_back(WorldMapView{&g, nullptr});
+  WorldQuery q;
+  q.start = start;
+  q.goal = goal;
+  return WorldDijkstraCost(views, CoreLinks(m, info), q);
+}
+
+v1::WorldPathRequest Query(
+    const Maps& m, WorldCell start, WorldCell goal,
+    v1::Algorithm algorithm = v1::ALGORITHM_UNSPECIFIED) {
+  v1::WorldPathRequest r;
+  r.set_world_id("tower");
+  r.mutable_start()->set_map_id(m.ids[start.map]);
+  r.mutable_start()->mutable_cell()->set_x(start.cell.x);
+  r.mutable_start()->mutable_cell()->set_y(start.cell.y);
+  r.mutable_goal()->set_map_id(m.ids[goal.map]);
+  r.mutable_goal()->mutable_cell()->set_x(goal.cell.x);
+  r.mutable_goal()->mutable_cell()->set_y(goal.cell.y);
+  r.set_algorithm(algorithm);
+  return r;
+}
+
+grpc::Status FindWorld(v1::Pathfinding::Stub& stub,
+                       const v1::WorldPathRequest& r,
+                       v1::WorldPathResponse* out) {
+  grpc::ClientContext ctx;
+  SetDeadline(&ctx);
+  return stub.FindWorldPath(&ctx, r, out);
+}
+
+grpc::Status UpdateLinks(v1::Pathfinding::Stub& stub,
+                         const v1::UpdateLinksRequest& r, v1::WorldInfo* out) {
+  grpc::ClientContext ctx;
+  SetDeadline(&ctx);
+  return stub.UpdateLinks(&ctx, r, out);
+}
+
+v1::WorldInfo GetWorld(v1::Pathfinding::Stub& stub, const std::string& id) {
+  grpc::ClientContext ctx;
+  SetDeadline(&ctx);
+  v1::GetWorldRequest g;
+  g.set_id(id);
+  v1::WorldInfo info;
+  (void)stub.GetWorld(&ctx, g, &info);
+  return info;
+}
+
+// Answers for random ends on every exact algorithm equal the reference's,
+// and each answer's legs are legal and add up.
+void ExpectExact(v1::Pathfinding::Stub& stub, const Maps& m,
+                 const v1::WorldInfo& info, uint32_t seed, int queries) {
+  std::mt19937 rng(seed);
+  const v1::Algorithm algorithms[] = {
+      v1::ALGORITHM_UNSPECIFIED, v1::ALGORITHM_ASTAR,
+      v1::ALGORITHM_DIJKSTRA,    v1::ALGORITHM_JPS,
+      v1::ALGORITHM_JPS_PLUS,    v1::ALGORITHM_BIDIRECTIONAL,
+      v1::ALGORITHM_ALT,         v1::ALGORITHM_SUBGOAL};
+  for (int i = 0; i < queries; ++i) {
+    const int a = static_cast<int>(rng() % 3), b = static_cast<int>(rng() % 3);
+    const WorldCell start{a, Passable(m.grids[a], rng)};
+    const WorldCell goal{b, Passable(m.grids[b], rng)};
+    const v1::Algorithm algorithm = algorithms[i % std::size(algorithms)];
+    SCOPED_TRACE(absl::StrCat("query ", i, " algorithm ", algorithm));
+    const double expected = Reference(m, info, start, goal);
+    v1::WorldPathResponse got;
+    const grpc::Status s =
+        FindWorld(stub, Query(m, start, goal, algorithm), &got);
+    if (expected == kInfinity) {
+      EXPECT_EQ(s.error_code(), grpc::StatusCode::FAILED_PRECONDITION)
+          << s.error_message();
+      continue;
+    }
+    ASSERT_TRUE(s.ok()) << s.error_message();
+    EXPECT_NEAR(got.cost(), expected, 1e-9 * (1 + expected));
+    ASSERT_EQ(got.legs_size(), got.link_ids_size() + 1);
+    EXPECT_EQ(got.world_version(), info.version());
+    double sum = 0;
+    for (const v1::WorldLeg& leg : got.legs()) {
+      int idx = 0;
+      while (m.ids[idx] != leg.map_id()) ++idx;
+      const double cost = PathCost(m.grids[idx], Unpack(leg.cells()),
+                                   DiagonalPolicy::kNoCornerCutting);
+      EXPECT_NEAR(cost, leg.cost(), 1e-9 * (1 + cost));
+      sum += leg.cost();
+    }
+    for (const std::string& link : got.link_ids()) {
+      for (const v1::Link& l : info.links()) {
+        if (l.id() == link) sum += l.cost();
+      }
+    }
+    EXPECT_NEAR(sum, got.cost(), 1e-9 * (1 + sum));
+  }
+}
+
+class WorldServerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    server_ = std::make_unique<InProcessServer>();
+    ASSERT_TRUE(server_->started());
+    maps_ = MakeMaps(11);
+    for (size_t i = 0; i < maps_.ids.size(); ++i) {
+      ASSERT_TRUE(RegisterRaw(stub(), maps_.ids[i], maps_.grids[i]).ok());
+    }
+  }
+  v1::Pathfinding::Stub& stub() { return server_->stub(); }
+  grpc::Status Register(const v1::RegisterWorldRequest& r,
+                        v1::WorldInfo* info) {
+    grpc::ClientContext ctx;
+    SetDeadline(&ctx);
+    return stub().RegisterWorld(&ctx, r, info);
+  }
+  std::unique_ptr<InProcessServer> server_;
+  Maps maps_;
+};
+
+TEST_F(WorldServerTest, RandomWorldsAnswerExactlyWithAndWithoutTables) {
+  for (uint32_t seed = 1; seed <= 6; ++seed) {
+    SCOPED_TRACE(absl::StrCat("seed ", seed));
+    v1::RegisterWorldRequest r = RandomWorld(maps_, seed);
+    r.set_replace(true);
+    v1::WorldInfo info;
+    ASSERT_TRUE(Register(r, &info).ok());
+    EXPECT_EQ(info.link_count(), 10u);
+    // Before the tables are built (lazily searched) and after.
+    ExpectExact(stub(), maps_, info, seed, 16);
+    server_->server().worlds().WaitForTables();
+    info = GetWorld(stub(), "tower");
+    for (bool current : info.tables_current()) EXPECT_TRUE(current);
+    EXPECT_GT(info.memory_bytes(), 0u);
+    ExpectExact(stub(), maps_, info, seed + 100, 16);
+  }
+}
+
+TEST_F(WorldServerTest, DoorsLinksAndMemberMapUpdatesChangeTheAnswers) {
+  // Two floors joined by one door.
+  v1::RegisterWorldRequest r;
+  r.set_id("tower");
+  for (const std::string& id : maps_.ids) r.add_map_ids(id);
+  std::mt19937 rng(3);
+  const Cell door_0 = Passable(maps_.grids[0], rng);
+  const Cell door_1 = Passable(maps_.grids[1], rng);
+  *r.add_links() =
+      MakeLink("door", maps_.ids[0], door_0, maps_.ids[1], door_1, 1);
+  v1::WorldInfo info;
+  ASSERT_TRUE(Register(r, &info).ok());
+  ASSERT_EQ(info.version(), 1u);
+  // Ends that reach the door on their floors.
+  std::mt19937 q(9);
+  WorldCell start{0, door_0}, goal{1, door_1};
+  do {
+    start.cell = Passable(maps_.grids[0], q);
+  } while (!maps_.grids[0].Connected(start.cell, door_0) ||
+           start.cell == door_0);
+  do {
+    goal.cell = Passable(maps_.grids[1], q);
+  } while (!maps_.grids[1].Connected(goal.cell, door_1) || goal.cell == door_1);
+  v1::WorldPathResponse got;
+  const double open_cost = Reference(maps_, info, start, goal);
+  ASSERT_LT(open_cost, kInfinity);
+  ASSERT_TRUE(FindWorld(stub(), Query(maps_, start, goal), &got).ok());
+  EXPECT_NEAR(got.cost(), open_cost, 1e-9);
+  ASSERT_EQ(got.link_ids_size(), 1);
+  EXPECT_EQ(got.link_ids(0), "door");
+  // Closed: no path, decided by the component graph.
+  v1::UpdateLinksRequest u;
+  u.set_id("tower");
+  v1::LinkUpdate* edit = u.add_updates();
+  edit->set_link_id("door");
+  edit->set_state(v1::LinkUpdate::STATE_CLOSED);
+  ASSERT_TRUE(UpdateLinks(stub(), u, &info).ok());
+  EXPECT_EQ(info.version(), 2u);
+  EXPECT_EQ(info.open_links(), 0u);
+  grpc::Status s = FindWorld(stub(), Query(maps_, start, goal), &got);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_NE(s.error_message().find("no path"), std::string::npos);
+  EXPECT_NE(s.error_message().find("version 2"), std::string::npos);
+  // A portal added, re-costed, then removed.
+  u.clear_updates();
+  edit = u.add_updates();
+  edit->set_link_id("portal");
+  *edit->mutable_add() =
+      MakeLink("portal", maps_.ids[0], start.cell, maps_.ids[1], goal.cell, 7);
+  ASSERT_TRUE(UpdateLinks(stub(), u, &info).ok());
+  ASSERT_TRUE(FindWorld(stub(), Query(maps_, start, goal), &got).ok());
+  EXPECT_DOUBLE_EQ(got.cost(), 7);
+  ASSERT_EQ(got.link_ids_size(), 1);
+  EXPECT_EQ(got.link_ids(0), "portal");
+  u.clear_updates();
+  edit = u.add_updates();
+  edit->set_link_id("portal");
+  edit->set_cost(2.5);
+  u.set_expected_version(info.version());
+  ASSERT_TRUE(UpdateLinks(stub(), u, &info).ok());
+  ASSERT_TRUE(FindWorld(stub(), Query(maps_, start, goal), &got).ok());
+  EXPECT_DOUBLE_EQ(got.cost(), 2.5);
+  // A stale expected_version is refused, and nothing changes.
+  u.set_expected_version(1);
+  EXPECT_EQ(UpdateLinks(stub(), u, &info).error_code(),
+            grpc::StatusCode::ABORTED);
+  EXPECT_EQ(GetWorld(stub(), "tower").version(), 4u);
+  // The member map changes under the world: the portal's end blocked.
+  v1::UpdateCellsRequest cells;
+  cells.set_id(maps_.ids[1]);
+  v1::CellUpdate* c = cells.add_cells();
+  c->mutable_cell()->set_x(goal.cell.x);
+  c->mutable_cell()->set_y(goal.cell.y);
+  c->set_cost(0);
+  {
+    grpc::ClientContext ctx;
+    SetDeadline(&ctx);
+    v1::MapInfo mi;
+    ASSERT_TRUE(stub().UpdateCells(&ctx, cells, &mi).ok());
+  }
+  s = FindWorld(stub(), Query(maps_, start, goal), &got);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(s.error_message().find("goal.cell"), std::string::npos)
+      << s.error_message();
+}
+
+struct BadRequest {
+  std::string name;
+  std::function<void(v1::RegisterWorldRequest*)> change;
+  grpc::StatusCode code;
+  std::string message;
+};
+
+TEST_F(WorldServerTest, MalformedWorldsAreRefusedNamingTheField) {
+  const std::vector<BadRequest> cases = {
+      {"bad id", [](auto* r) { r->set_id("no spaces"); },
+       grpc::StatusCode::INVALID_ARGUMENT, "id: only"},
+      {"no maps",
+       [](auto* r) {
+         r->clear_map_ids();
+         r->clear_links();
+       },
+       grpc::StatusCode::INVALID_ARGUMENT, "map_ids: a world needs a map"},
+      {"unknown map", [](auto* r) { r->add_map_ids("attic"); },
+       grpc::StatusCode::NOT_FOUND, "map_ids[3]: no map 'attic'"},
+      {"map twice", [](auto* r) { r->add_map_ids("floor0"); },
+       grpc::StatusCode::INVALID_ARGUMENT,
+       "map_ids[3]: 'floor0' is named twice"},
+      {"link to a map outside the world",
+       [](auto* r) { r->mutable_links(0)->mutable_to()->set_map_id("attic"); },
+       grpc::StatusCode::INVALID_ARGUMENT, "links[0].to.map_id: 'attic'"},
+      {"link end off the map",
+       [](auto* r) {
+         r->mutable_links(1)->mutable_from()->mutable_cell()->set_x(500);
+       },
+       grpc::StatusCode::INVALID_ARGUMENT, "links[1].from.cell: (500,"},
+      {"negative cost", [](auto* r) { r->mutable_links(2)->set_cost(-1); },
+       grpc::StatusCode::INVALID_ARGUMENT, "links[2].cost: -1"},
+      {"infinite cost",
+       [](auto* r) {
+         r->mutable_links(2)->set_cost(std::numeric_limits<double>::infinity());
+       },
+       grpc::StatusCode::INVALID_ARGUMENT, "links[2].cost: inf"},
+      {"agent size",
+       [](auto* r) { r->mutable_links(3)->set_max_agent_size(9); },
+       grpc::StatusCode::INVALID_ARGUMENT, "links[3].max_agent_size: 9"},
+      {"duplicate link id", [](auto* r) { r->mutable_links(4)->set_id("l0"); },
+       grpc::StatusCode::INVALID_ARGUMENT, "links[4].id: 'l0' is taken"},
+      {"missing end", [](auto* r) { r->mutable_links(5)->clear_to(); },
+       grpc::StatusCode::INVALID_ARGUMENT, "links[5].to: required"},
+      {"bad link id", [](auto* r) { r->mutable_links(6)->set_id("<b>"); },
+       grpc::StatusCode::INVALID_ARGUMENT, "links[6].id: only"},
+  };
+  for (const BadRequest& c : cases) {
+    SCOPED_TRACE(c.name);
+    v1::RegisterWorldRequest r = RandomWorld(maps_, 4);
+    c.change(&r);
+    v1::WorldInfo info;
+    const grpc::Status s = Register(r, &info);
+    EXPECT_EQ(s.error_code(), c.code) << s.error_message();
+    EXPECT_NE(s.error_message().find(c.message), std::string::npos)
+        << s.error_message();
+  }
+  // Nothing was registered; then the good one is.
+  grpc::ClientContext ctx;
+  v1::ListWorldsResponse list;
+  ASSERT_TRUE(stub().ListWorlds(&ctx, v1::ListWorldsRequest(), &list).ok());
+  EXPECT_EQ(list.worlds_size(), 0);
+  v1::WorldInfo info;
+  ASSERT_TRUE(Register(RandomWorld(maps_, 4), &info).ok());
+  // The same content again is a no-op; other content needs replace.
+  ASSERT_TRUE(Register(RandomWorld(maps_, 4), &info).ok());
+  EXPECT_EQ(info.version(), 1u);
+  EXPECT_EQ(Register(RandomWorld(maps_, 5), &info).error_code(),
+            grpc::StatusCode::ALREADY_EXISTS);
+}
+
+TEST_F(WorldServerTest, MalformedQueriesAndEditsAreRefusedNamingTheField) {
+  v1::WorldInfo info;
+  ASSERT_TRUE(Register(RandomWorld(maps_, 4), &info).ok());
+  v1::WorldPathResponse got;
+  v1::WorldPathRequest q = Query(maps_, {0, {0, 0}}, {1, {0, 0}});
+  q.set_world_id("nowhere");
+  grpc::Status s = FindWorld(stub(), q, &got);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_NE(s.error_message().find("world_id: no world 'nowhere'"),
+            std::string::npos);
+  q = Query(maps_, {0, {0, 0}}, {1, {0, 0}});
+  q.mutable_goal()->set_map_id("attic");
+  s = FindWorld(stub(), q, &got);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(
+      s.error_message().find("goal.map_id: 'attic' is not a map of world"),
+      std::string::npos)
+      << s.error_message();
+  q = Query(maps_, {0, {0, 0}}, {1, {0, 0}});
+  q.mutable_start()->mutable_cell()->set_x(-3);
+  s = FindWorld(stub(), q, &got);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(s.error_message().find("start.cell: (-3, 0) is outside"),
+            std::string::npos)
+      << s.error_message();
+  q = Query(maps_, {0, {0, 0}}, {1, {0, 0}});
+  q.set_agent_size(12);
+  s = FindWorld(stub(), q, &got);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  v1::UpdateLinksRequest u;
+  u.set_id("tower");
+  u.add_updates()->set_link_id("l0");
+  s = UpdateLinks(stub(), u, &info);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(s.error_message().find("updates[0]: asks for nothing"),
+            std::string::npos);
+  u.mutable_updates(0)->set_link_id("nope");
+  u.mutable_updates(0)->set_state(v1::LinkUpdate::STATE_OPEN);
+  s = UpdateLinks(stub(), u, &info);
+  EXPECT_NE(s.error_message().find("updates[0].link_id: no link 'nope'"),
+            std::string::npos);
+  u.mutable_updates(0)->set_link_id("l1");
+  u.mutable_updates(0)->set_cost(-2);
+  s = UpdateLinks(stub(), u, &info);
+  EXPECT_NE(s.error_message().find("updates[0].cost: -2"), std::string::npos);
+  EXPECT_EQ(GetWorld(stub(), "tower").version(), 1u);
+}
+
+TEST_F(WorldServerTest, BatchesAnswerEachItemWithItsOwnStatus) {
+  v1::WorldInfo info;
+  ASSERT_TRUE(Register(RandomWorld(maps_, 2), &info).ok());
+  v1::FindWorldPathsRequest batch;
+  batch.set_world_id("tower");
+  std::mt19937 rng(5);
+  std::vector<std::pair<WorldCell, WorldCell>> ends;
+  for (int i = 0; i < 12; ++i) {
+    const int a = static_cast<int>(rng() % 3), b = static_cast<int>(rng() % 3);
+    ends.push_back({{a, Passable(maps_.grids[a], rng)},
+                    {b, Passable(maps_.grids[b], rng)}});
+    *batch.add_items() = Query(maps_, ends.back().first, ends.back().second);
+  }
+  batch.mutable_items(3)->mutable_goal()->set_map_id("attic");
+  grpc::ClientContext ctx;
+  SetDeadline(&ctx);
+  v1::FindWorldPathsResponse out;
+  ASSERT_TRUE(stub().FindWorldPaths(&ctx, batch, &out).ok());
+  ASSERT_EQ(out.results_size(), 12);
+  for (int i = 0; i < 12; ++i) {
+    SCOPED_TRACE(i);
+    if (i == 3) {
+      EXPECT_EQ(out.results(i).code(), grpc::StatusCode::INVALID_ARGUMENT);
+      EXPECT_NE(out.results(i).message().find("items[3].goal.map_id"),
+                std::string::npos);
+      continue;
+    }
+    const double expected =
+        Reference(maps_, info, ends[i].first, ends[i].second);
+    if (expected == kInfinity) {
+      EXPECT_EQ(out.results(i).code(), grpc::StatusCode::FAILED_PRECONDITION);
+    } else {
+      EXPECT_EQ(out.results(i).code(), 0) << out.results(i).message();
+      EXPECT_NEAR(out.results(i).path().cost(), expected,
+                  1e-9 * (1 + expected));
+    }
+  }
+}
+
+TEST(WorldPersistenceTest, AWorldOutlivesKillNineAtItsLastAcknowledgedVersion) {
+  const std::string dir =
+      absl::StrCat(::testing::TempDir(), "/worlds.kill9.", getpid());
+  std::system(absl::StrCat("rm -rf '", dir, "'").c_str());
+  const Maps maps = MakeMaps(21);
+  v1::WorldInfo last;
+  {
+    ServerProcess server({absl::StrCat("--data_dir=", dir)});
+    ASSERT_TRUE(server.started());
+    for (size_t i = 0; i < maps.ids.size(); ++i) {
+      ASSERT_TRUE(RegisterRaw(server.stub(), maps.ids[i], maps.grids[i]).ok());
+    }
+    grpc::ClientContext ctx;
+    SetDeadline(&ctx);
+    ASSERT_TRUE(
+        server.stub().RegisterWorld(&ctx, RandomWorld(maps, 8), &last).ok());
+    for (int i = 0; i < 40; ++i) {
+      v1::UpdateLinksRequest u;
+      u.set_id("tower");
+      v1::LinkUpdate* e = u.add_updates();
+      e->set_link_id(absl::StrCat("l", i % 10));
+      e->set_state(i % 2 ? v1::LinkUpdate::STATE_OPEN
+                         : v1::LinkUpdate::STATE_CLOSED);
+      e->set_cost(i);
+      ASSERT_TRUE(UpdateLinks(server.stub(), u, &last).ok());
+    }
+    server.Kill9();
+  }
+  ServerProcess server({absl::StrCat("--data_dir=", dir)});
+  ASSERT_TRUE(server.started());
+  const v1::WorldInfo back = GetWorld(server.stub(), "tower");
+  EXPECT_EQ(back.version(), last.version());
+  EXPECT_EQ(back.SerializeAsString(), [&] {
+    v1::WorldInfo l = last;
+    // Table fields depend on when the builder ran; compare the content.
+    l.clear_table_map_versions();
+    l.clear_tables_current();
+    l.clear_memory_bytes();
+    l.clear_bytes_per_link();
+    v1::WorldInfo b = back;
+    b.clear_table_map_versions();
+    b.clear_tables_current();
+    b.clear_memory_bytes();
+    b.clear_bytes_per_link();
+    EXPECT_EQ(b.SerializeAsString(), l.SerializeAsString());
+    return back.SerializeAsString();
+  }());
+  ExpectExact(server.stub(), maps, back, 77, 12);
+}
+
+TEST(WorldRedisTest, WorldWritesThroughOneReplicaReachTheOther) {
+  testing::RedisProcess redis;
+  GRIDSTAR_REQUIRE_REDIS(redis);
+  const std::string store = absl::StrCat("--store=", redis.url());
+  ServerProcess a({store}), b({store});
+  ASSERT_TRUE(a.started());
+  ASSERT_TRUE(b.started());
+  const Maps maps = MakeMaps(31);
+  for (size_t i = 0; i < maps.ids.size(); ++i) {
+    ASSERT_TRUE(RegisterRaw(a.stub(), maps.ids[i], maps.grids[i]).ok());
+  }
+  v1::WorldInfo info;
+  {
+    grpc::ClientContext ctx;
+    SetDeadline(&ctx);
+    ASSERT_TRUE(a.stub().RegisterWorld(&ctx, RandomWorld(maps, 3), &info).ok());
+  }
+  ASSERT_TRUE(
+      WaitFor([&] { return GetWorld(b.stub(), "tower").version() == 1; }));
+  // A door closed through b reaches a; b answers on its own maps (loaded
+  // on first use) exactly.
+  v1::UpdateLinksRequest u;
+  u.set_id("tower");
+  v1::LinkUpdate* e = u.add_updates();
+  e->set_link_id("l0");
+  e->set_state(v1::LinkUpdate::STATE_CLOSED);
+  ASSERT_TRUE(UpdateLinks(b.stub(), u, &info).ok());
+  EXPECT_EQ(info.version(), 2u);
+  ASSERT_TRUE(
+      WaitFor([&] { return GetWorld(a.stub(), "tower").version() == 2; }));
+  ExpectExact(b.stub(), maps, info, 5, 10);
+  // A write made on a stale version is refused, not forked.
+  u.set_expected_version(1);
+  EXPECT_EQ(UpdateLinks(a.stub(), u, &info).error_code(),
+            grpc::StatusCode::ABORTED);
+  // A deletion through a reaches b.
+  {
+    grpc::ClientContext ctx;
+    SetDeadline(&ctx);
+    v1::DeleteWorldRequest d;
+    d.set_id("tower");
+    v1::DeleteWorldResponse dr;
+    ASSERT_TRUE(a.stub().DeleteWorld(&ctx, d, &dr).ok());
+  }
+  ASSERT_TRUE(
+      WaitFor([&] { return GetWorld(b.stub(), "tower").version() == 0; }));
+}
+
+}  // namespace
+}  // namespace gridstar
