@@ -97,6 +97,8 @@ int Render(Client& client, const std::vector<std::string>& args);
 int Path(Client& client, const std::vector<std::string>& args);
 int Group(Client& client, const std::vector<std::string>& args);
 int Flow(Client& client, const std::vector<std::string>& args);
+// The world commands (cli_world.cc).
+int World(Client& client, const std::vector<std::string>& args);
 // The watch command (cli_watch.cc).
 int Watch(Client& client, const std::vector<std::string>& args);
 // "x,y x,y ..." of packed cells.

@@ -237,6 +237,43 @@ absl::Status Client::DeleteMap(const std::string& id) {
   return s;
 }
 
+absl::StatusOr<v1::WorldInfo> Client::RegisterWorld(
+    const v1::RegisterWorldRequest& r) {
+  return Plain(true, r, &v1::Pathfinding::Stub::RegisterWorld);
+}
+
+absl::StatusOr<v1::WorldInfo> Client::UpdateLinks(
+    const v1::UpdateLinksRequest& r) {
+  return Plain(false, r, &v1::Pathfinding::Stub::UpdateLinks);
+}
+
+absl::StatusOr<v1::WorldInfo> Client::GetWorld(const std::string& id) {
+  v1::GetWorldRequest r;
+  r.set_id(id);
+  return Plain(true, r, &v1::Pathfinding::Stub::GetWorld);
+}
+
+absl::StatusOr<v1::ListWorldsResponse> Client::ListWorlds() {
+  return Plain(true, v1::ListWorldsRequest(),
+               &v1::Pathfinding::Stub::ListWorlds);
+}
+
+absl::Status Client::DeleteWorld(const std::string& id) {
+  v1::DeleteWorldRequest r;
+  r.set_id(id);
+  return Plain(false, r, &v1::Pathfinding::Stub::DeleteWorld).status();
+}
+
+absl::StatusOr<v1::WorldPathResponse> Client::FindWorldPath(
+    const v1::WorldPathRequest& r) {
+  return Plain(true, r, &v1::Pathfinding::Stub::FindWorldPath);
+}
+
+absl::StatusOr<v1::FindWorldPathsResponse> Client::FindWorldPaths(
+    const v1::FindWorldPathsRequest& r) {
+  return Plain(true, r, &v1::Pathfinding::Stub::FindWorldPaths);
+}
+
 absl::StatusOr<v1::PathResponse> Client::FindPath(const v1::PathRequest& r) {
   v1::PathResponse out;
   absl::Status s = MapCall(true, r.map_id(), [&](grpc::ClientContext* c) {

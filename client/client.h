@@ -126,6 +126,20 @@ class Client {
       const v1::GroupPathsRequest& r);
   absl::StatusOr<v1::FlowFieldResponse> ComputeFlowField(
       const v1::FlowFieldRequest& r);
+  // Worlds of linked maps. No routing header: a world's maps must be on
+  // the replica answering (a shared store, or one server). Reads and
+  // searches are retried on UNAVAILABLE; RegisterWorld too (the same
+  // content again is a no-op); UpdateLinks and DeleteWorld are not.
+  absl::StatusOr<v1::WorldInfo> RegisterWorld(
+      const v1::RegisterWorldRequest& r);
+  absl::StatusOr<v1::WorldInfo> UpdateLinks(const v1::UpdateLinksRequest& r);
+  absl::StatusOr<v1::WorldInfo> GetWorld(const std::string& id);
+  absl::StatusOr<v1::ListWorldsResponse> ListWorlds();
+  absl::Status DeleteWorld(const std::string& id);
+  absl::StatusOr<v1::WorldPathResponse> FindWorldPath(
+      const v1::WorldPathRequest& r);
+  absl::StatusOr<v1::FindWorldPathsResponse> FindWorldPaths(
+      const v1::FindWorldPathsRequest& r);
   // SERVING -> OK; NOT_SERVING or no answer -> UNAVAILABLE.
   absl::Status Health();
   // Opens a WatchPaths stream on `map_id` (routing header) with the token;
@@ -149,6 +163,19 @@ class Client {
   absl::Status MapCall(bool idempotent, const std::string& map_id, const Rpc& rpc);
   // Registers a remembered map again and replays its updates.
   absl::Status Heal(const std::string& map_id);
+  // One call of `method` without a routing header, its answer or status.
+  template <typename Request, typename Response>
+  absl::StatusOr<Response> Plain(bool idempotent, const Request& r,
+                                 grpc::Status (v1::Pathfinding::Stub::*method)(
+                                     grpc::ClientContext*, const Request&,
+                                     Response*)) {
+    Response out;
+    absl::Status s = Call(idempotent, "", [&](grpc::ClientContext* c) {
+      return (stub_.get()->*method)(c, r, &out);
+    });
+    if (!s.ok()) return s;
+    return out;
+  }
 
   struct Remembered {
     v1::RegisterMapRequest request;

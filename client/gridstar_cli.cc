@@ -7,6 +7,7 @@
 //   gridstar flow ID GX GY [--max_cost C]
 //   gridstar path ID SX SY GX GY [--algo A] [--diagonal P] [--smooth] ...
 //   gridstar watch ID [AGENT SX SY GX GY ...] [--agents FILE] [--events N]
+//   gridstar worlds | world register|get|delete|path|open|close|cost ...
 //   gridstar scen --map ID SCEN [--batch N] [--concurrency C]
 //   gridstar load --map ID SCEN --concurrency C --duration S [--batch N]
 //                 [--rps R] [--stream]
@@ -172,6 +173,8 @@ int Run(const std::vector<std::string>& argv) {
   if (cmd == "scen") return Scen(client, args);
   if (cmd == "load") return Load(client, args);
   if (cmd == "render") return Render(client, args);
+  if (cmd == "world") return World(client, args);
+  if (cmd == "worlds") return World(client, {"list"});
   std::fprintf(stderr, "gridstar: unknown command '%s' (see --help)\n",
                cmd.c_str());
   return 2;
@@ -201,6 +204,15 @@ int main(int argc, char** argv) {
       "  flow ID GX GY                       the goal's flow field, "
       "summarised\n"
       "  render ID OUT.png|OUT.svg [SX SY GX GY [--trace] | GX GY --flow]\n"
+      "  worlds                              the worlds of linked maps held\n"
+      "  world register ID FILE              a world: maps and links from "
+      "FILE (docs/worlds.md)\n"
+      "  world get ID | delete ID\n"
+      "  world path ID MAP SX SY MAP GX GY   a path across the world "
+      "(the path options)\n"
+      "  world open|close|remove ID LINK     a door opened, closed; a link "
+      "removed\n"
+      "  world cost ID LINK COST             a link re-costed\n"
       "  scen --map ID SCEN                  a Moving AI scenario, checked\n"
       "  load --map ID SCEN --concurrency C --duration S   a load test\n"
       "  names                               every enum value's name "

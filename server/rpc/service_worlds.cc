@@ -61,8 +61,14 @@ absl::Status RunWorldPath(WorldRegistry& worlds,
   absl::Status s =
       FindWorldPath(prepared->views, prepared->links, q, context, &result);
   if (absl::IsNotFound(s)) {
+    // Core names maps by index; the caller knows them by id.
     return absl::FailedPreconditionError(absl::StrCat(
-        s.message(), " in world '", world->id, "' version ", world->version));
+        "no path: no route of maps and usable links (open, admitting this "
+        "agent) leads from the start (",
+        q.start.cell.x, ", ", q.start.cell.y, ") on map '",
+        world->maps[q.start.map], "' to the goal (", q.goal.cell.x, ", ",
+        q.goal.cell.y, ") on map '", world->maps[q.goal.map], "' in world '",
+        world->id, "' version ", world->version));
   }
   if (!s.ok()) return s;
   WorldPathResponseFrom(result, *prepared, out);
