@@ -3,6 +3,7 @@
 //   gridstar world register ID FILE [--replace]   maps and links from FILE
 //   gridstar world get ID | list | delete ID
 //   gridstar world path ID MAP SX SY MAP GX GY [path options]
+//   gridstar world render ID OUT.png [MAP SX SY MAP GX GY] [--cell_pixels N]
 //   gridstar world open|close|remove ID LINK
 //   gridstar world cost ID LINK COST
 //
@@ -13,18 +14,28 @@
 //        [max_size N]  a link from the first cell to the second
 // A malformed line stops before anything is sent, naming FILE:LINE.
 
+#include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <fstream>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "absl/flags/declare.h"
 #include "absl/flags/flag.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "cli_common.h"
+#include "convert/convert.h"
 #include "gridstar/map_io.h"
+#include "gridstar/render.h"
+
+ABSL_DECLARE_FLAG(int, cell_pixels);
 
 namespace gridstar::cli {
 namespace {
@@ -190,21 +201,22 @@ int WorldRegister(Client& client, const std::vector<std::string>& args) {
   return Answer(client.RegisterWorld(file->request));
 }
 
-int WorldPath(Client& client, const std::vector<std::string>& args) {
+// The world path request of `args` (ID MAP SX SY MAP GX GY) and the path
+// flags; nullopt after printing the usage.
+absl::StatusOr<std::optional<v1::WorldPathRequest>> WorldRequest(
+    const std::vector<std::string>& args, absl::string_view usage) {
   int32_t v[4];
   if (args.size() != 7 || !Coordinate(args[2], &v[0]) ||
       !Coordinate(args[3], &v[1]) || !Coordinate(args[5], &v[2]) ||
       !Coordinate(args[6], &v[3])) {
-    std::fprintf(stderr,
-                 "usage: gridstar world path ID MAP SX SY MAP GX GY "
-                 "[path options]\n");
-    return 2;
+    std::fprintf(stderr, "usage: %s\n", std::string(usage).c_str());
+    return std::nullopt;
   }
   absl::StatusOr<v1::PathRequest> base = BaseRequest();
-  if (!base.ok()) return Fail(base.status());
+  if (!base.ok()) return base.status();
   if (base->snap_radius() != 0) {
-    return Fail(absl::InvalidArgumentError(
-        "--snap_radius: ends are not snapped across a world"));
+    return absl::InvalidArgumentError(
+        "--snap_radius: ends are not snapped across a world");
   }
   v1::WorldPathRequest r;
   r.set_world_id(args[0]);
@@ -224,6 +236,15 @@ int WorldPath(Client& client, const std::vector<std::string>& args) {
   r.set_areas(base->areas());
   *r.mutable_area_costs() = base->area_costs();
   r.set_agent_size(base->agent_size());
+  return std::optional<v1::WorldPathRequest>(std::move(r));
+}
+
+int WorldPath(Client& client, const std::vector<std::string>& args) {
+  absl::StatusOr<std::optional<v1::WorldPathRequest>> asked = WorldRequest(
+      args, "gridstar world path ID MAP SX SY MAP GX GY [path options]");
+  if (!asked.ok()) return Fail(asked.status());
+  if (!asked->has_value()) return 2;
+  const v1::WorldPathRequest& r = **asked;
   absl::StatusOr<v1::WorldPathResponse> out = client.FindWorldPath(r);
   if (!out.ok()) return Fail(out.status());
   if (absl::GetFlag(FLAGS_json)) {
@@ -281,6 +302,105 @@ int WorldEdit(Client& client, const std::string& verb,
   return Answer(client.UpdateLinks(r));
 }
 
+int WorldRender(Client& client, const std::vector<std::string>& args) {
+  if (args.size() != 2 && args.size() != 8) {
+    std::fprintf(stderr,
+                 "usage: gridstar world render ID OUT.png [MAP SX SY MAP GX "
+                 "GY] [path options] [--cell_pixels N]\n");
+    return 2;
+  }
+  absl::StatusOr<v1::WorldInfo> world = client.GetWorld(args[0]);
+  if (!world.ok()) return Fail(world.status());
+  std::optional<v1::WorldPathResponse> path;
+  if (args.size() == 8) {
+    std::vector<std::string> query = {args[0]};
+    query.insert(query.end(), args.begin() + 2, args.end());
+    absl::StatusOr<std::optional<v1::WorldPathRequest>> asked = WorldRequest(
+        query, "gridstar world render ID OUT.png MAP SX SY MAP GX GY");
+    if (!asked.ok()) return Fail(asked.status());
+    if (!asked->has_value()) return 2;
+    absl::StatusOr<v1::WorldPathResponse> got = client.FindWorldPath(**asked);
+    if (!got.ok()) return Fail(got.status());
+    path = *std::move(got);
+  }
+  // Each member map with its cells; the legs on it.
+  std::vector<GridMap> maps;
+  render::WorldScene scene;
+  for (const std::string& id : world->map_ids()) {
+    v1::GetMapRequest get;
+    get.set_id(id);
+    get.set_include_cells(true);
+    absl::StatusOr<v1::GetMapResponse> got = client.GetMap(get);
+    if (!got.ok()) return Fail(got.status());
+    absl::StatusOr<GridMap> map = GridMap::FromCosts(
+        got->info().width(), got->info().height(),
+        std::vector<uint8_t>(got->raw().begin(), got->raw().end()));
+    if (!map.ok()) return Fail(map.status());
+    maps.push_back(*std::move(map));
+    render::WorldScene::Panel panel;
+    panel.title = absl::StrCat(id, " v", got->info().version());
+    panel.scene.areas.assign(got->areas().begin(), got->areas().end());
+    panel.scene.allowed_areas = got->info().default_areas();
+    scene.panels.push_back(std::move(panel));
+  }
+  auto index_of = [&](const std::string& id) {
+    for (int i = 0; i < world->map_ids_size(); ++i) {
+      if (world->map_ids(i) == id) return i;
+    }
+    return -1;
+  };
+  for (size_t i = 0; i < maps.size(); ++i) scene.panels[i].scene.map = &maps[i];
+  std::vector<std::string> taken;
+  if (path.has_value()) {
+    for (const v1::WorldLeg& leg : path->legs()) {
+      const int m = index_of(leg.map_id());
+      if (m < 0) continue;
+      std::vector<Cell> cells = convert::UnpackCells(leg.cells());
+      std::vector<Cell>& drawn = scene.panels[m].scene.path;
+      drawn.insert(drawn.end(), cells.begin(), cells.end());
+    }
+    const v1::WorldLeg& first = path->legs(0);
+    const v1::WorldLeg& last = path->legs(path->legs_size() - 1);
+    scene.panels[index_of(first.map_id())].scene.start =
+        Cell{first.cells(0), first.cells(1)};
+    scene.panels[index_of(last.map_id())].scene.goal = Cell{
+        last.cells(last.cells_size() - 2), last.cells(last.cells_size() - 1)};
+    taken.assign(path->link_ids().begin(), path->link_ids().end());
+  }
+  for (const v1::Link& l : world->links()) {
+    render::WorldScene::LinkMark mark;
+    mark.from_panel = index_of(l.from().map_id());
+    mark.to_panel = index_of(l.to().map_id());
+    mark.from = Cell{l.from().cell().x(), l.from().cell().y()};
+    mark.to = Cell{l.to().cell().x(), l.to().cell().y()};
+    mark.open = !l.closed();
+    mark.both_ways = !l.one_way();
+    mark.taken = std::find(taken.begin(), taken.end(), l.id()) != taken.end();
+    scene.links.push_back(mark);
+  }
+  scene.caption = absl::StrCat(world->id(), " v", world->version(), ": ",
+                               world->map_ids_size(), " maps, ",
+                               world->link_count(), " links");
+  if (path.has_value()) {
+    absl::StrAppend(&scene.caption, "; path cost ",
+                    absl::StrFormat("%.2f", path->cost()), " over ",
+                    path->legs_size(), " legs");
+  }
+  render::RenderOptions options;
+  options.cell_pixels = absl::GetFlag(FLAGS_cell_pixels);
+  absl::StatusOr<std::string> picture = render::RenderWorldPng(scene, options);
+  if (!picture.ok()) return Fail(picture.status());
+  errno = 0;
+  std::ofstream out(args[1], std::ios::binary | std::ios::trunc);
+  if (!out) return FailLocal("write", args[1], errno != 0 ? errno : EIO);
+  out.write(picture->data(), static_cast<std::streamsize>(picture->size()));
+  out.close();
+  if (!out) return FailLocal("write", args[1], errno != 0 ? errno : EIO);
+  std::printf("wrote %s (png, %zu bytes): %s\n", args[1].c_str(),
+              picture->size(), scene.caption.c_str());
+  return 0;
+}
+
 }  // namespace
 
 int World(Client& client, const std::vector<std::string>& args) {
@@ -289,6 +409,7 @@ int World(Client& client, const std::vector<std::string>& args) {
                                       args.end());
   if (verb == "register") return WorldRegister(client, rest);
   if (verb == "path") return WorldPath(client, rest);
+  if (verb == "render") return WorldRender(client, rest);
   if (verb == "open" || verb == "close" || verb == "remove" || verb == "cost") {
     return WorldEdit(client, verb, rest);
   }
@@ -313,7 +434,8 @@ int World(Client& client, const std::vector<std::string>& args) {
   }
   std::fprintf(stderr,
                "usage: gridstar world register ID FILE | get ID | list | "
-               "delete ID | path ID MAP SX SY MAP GX GY | open|close|remove "
+               "delete ID | path ID MAP SX SY MAP GX GY | render ID OUT.png "
+               "[MAP SX SY MAP GX GY] | open|close|remove "
                "ID LINK | cost ID LINK COST\n");
   return 2;
 }

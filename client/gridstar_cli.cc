@@ -210,6 +210,8 @@ int main(int argc, char** argv) {
       "  world get ID | delete ID\n"
       "  world path ID MAP SX SY MAP GX GY   a path across the world "
       "(the path options)\n"
+      "  world render ID OUT.png [MAP SX SY MAP GX GY]   its maps side by "
+      "side, the links, a path\n"
       "  world open|close|remove ID LINK     a door opened, closed; a link "
       "removed\n"
       "  world cost ID LINK COST             a link re-costed\n"

@@ -20,60 +20,13 @@
 #include "absl/strings/string_view.h"
 #include "font.h"
 #include "gridstar/render.h"
+#include "raster.h"
 #include "scene.h"
 
 namespace gridstar::render {
 namespace {
 
-class Canvas {
- public:
-  Canvas(int width, int height)
-      : width_(width),
-        height_(height),
-        rgb_(static_cast<size_t>(width) * height * 3, 255) {}
-
-  void Set(int x, int y, Rgb c) {
-    if (x < 0 || y < 0 || x >= width_ || y >= height_) return;
-    uint8_t* p = &rgb_[(static_cast<size_t>(y) * width_ + x) * 3];
-    p[0] = c.r;
-    p[1] = c.g;
-    p[2] = c.b;
-  }
-  void Fill(int x0, int y0, int w, int h, Rgb c) {
-    for (int y = y0; y < y0 + h; ++y) {
-      for (int x = x0; x < x0 + w; ++x) Set(x, y, c);
-    }
-  }
-  // A line of `thickness` pixels between two pixel points (Bresenham, each
-  // point widened to a square).
-  void Line(int x0, int y0, int x1, int y1, int thickness, Rgb c) {
-    const int dx = std::abs(x1 - x0), dy = -std::abs(y1 - y0);
-    const int sx = x0 < x1 ? 1 : -1, sy = y0 < y1 ? 1 : -1;
-    const int lo = -(thickness - 1) / 2, hi = thickness / 2;
-    int err = dx + dy;
-    for (;;) {
-      Fill(x0 + lo, y0 + lo, hi - lo + 1, hi - lo + 1, c);
-      if (x0 == x1 && y0 == y1) break;
-      const int e2 = 2 * err;
-      if (e2 >= dy) {
-        err += dy;
-        x0 += sx;
-      }
-      if (e2 <= dx) {
-        err += dx;
-        y0 += sy;
-      }
-    }
-  }
-
-  int width() const { return width_; }
-  int height() const { return height_; }
-  const std::vector<uint8_t>& rgb() const { return rgb_; }
-
- private:
-  int width_, height_;
-  std::vector<uint8_t> rgb_;
-};
+using internal::Canvas;
 
 constexpr int kSparseMarker = 5;
 
@@ -333,6 +286,28 @@ bool Decode(ReadSource* source, Image* image, std::vector<png_bytep>* rows) {
 
 }  // namespace
 
+namespace internal {
+
+void DrawText(Canvas& canvas, int x, int y, absl::string_view text,
+              Rgb colour) {
+  Text(canvas, x, y, text, colour);
+}
+
+void DrawScene(const Scene& scene, int k, int arrow_spacing, Canvas& canvas) {
+  Draw(scene, k, arrow_spacing, canvas);
+}
+
+bool EncodePng(const Canvas& canvas, std::string* out, int compression_level) {
+  std::vector<png_bytep> rows(canvas.height());
+  for (int y = 0; y < canvas.height(); ++y) {
+    rows[y] = const_cast<png_bytep>(
+        &canvas.rgb()[static_cast<size_t>(y) * canvas.width() * 3]);
+  }
+  return Encode(canvas, rows, out, compression_level);
+}
+
+}  // namespace internal
+
 absl::StatusOr<std::string> RenderPng(const Scene& scene,
                                       const RenderOptions& options) {
   if (absl::Status s = internal::ValidateScene(scene, options); !s.ok()) {
@@ -349,13 +324,8 @@ absl::StatusOr<std::string> RenderPng(const Scene& scene,
   Canvas canvas(std::max(map_w, layout.width), map_h + layout.height);
   Draw(scene, k, internal::ArrowSpacing(options, k), canvas);
   if (options.legend) DrawLegend(scene, entries, layout, map_h, canvas);
-  std::vector<png_bytep> rows(canvas.height());
-  for (int y = 0; y < canvas.height(); ++y) {
-    rows[y] = const_cast<png_bytep>(
-        &canvas.rgb()[static_cast<size_t>(y) * canvas.width() * 3]);
-  }
   std::string out;
-  if (!Encode(canvas, rows, &out)) {
+  if (!internal::EncodePng(canvas, &out)) {
     return absl::InternalError("png: libpng could not encode the image");
   }
   return out;
@@ -441,14 +411,9 @@ absl::StatusOr<std::string> RenderTilePng(const GridMap& map,
                      static_cast<uint8_t>(b / n)});
     }
   }
-  std::vector<png_bytep> rows(canvas.height());
-  for (int y = 0; y < canvas.height(); ++y) {
-    rows[y] = const_cast<png_bytep>(
-        &canvas.rgb()[static_cast<size_t>(y) * canvas.width() * 3]);
-  }
   std::string out;
   // Fast compression: a tile is drawn for one view, often many a second.
-  if (!Encode(canvas, rows, &out, 1)) {
+  if (!internal::EncodePng(canvas, &out, 1)) {
     return absl::InternalError("png: libpng could not encode the tile");
   }
   return out;

@@ -134,6 +134,39 @@ absl::StatusOr<std::string> RenderPng(const Scene& scene,
 absl::StatusOr<std::string> RenderSvg(const Scene& scene,
                                       const RenderOptions& options);
 
+// A world of linked maps (core's world.h) drawn side by side, left to right
+// in the order given, each under its title: each panel is a Scene as
+// RenderPng draws it (its map, the legs of a path on it, markers), all at
+// one scale; links are lines between their ends' cell centres: the ones a
+// path took thick red, open ones navy, closed ones grey and dashed, a
+// one-way link with an arrowhead at its `to` end. A strip below gives the
+// caption and the key.
+struct WorldScene {
+  struct Panel {
+    Scene scene;
+    // Printable ASCII, over the panel.
+    std::string title;
+  };
+  std::vector<Panel> panels;
+  struct LinkMark {
+    int from_panel = 0;
+    Cell from;
+    int to_panel = 0;
+    Cell to;
+    bool open = true;
+    bool both_ways = true;
+    bool taken = false;
+  };
+  std::vector<LinkMark> links;
+  std::string caption;
+};
+
+// cell_pixels 0 picks the largest scale that keeps the picture within 3072
+// x 2048 pixels. InvalidArgument naming "panels[i]..." or "links[i]" (a
+// panel index or cell off its map) as RenderPng's errors name the scene's.
+absl::StatusOr<std::string> RenderWorldPng(const WorldScene& world,
+                                           const RenderOptions& options);
+
 // The largest side of a map-view tile, in pixels (RenderTilePng).
 inline constexpr int kMaxTilePixels = 1024;
 
