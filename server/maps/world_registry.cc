@@ -282,6 +282,7 @@ absl::Status WorldRegistry::Delete(const std::string& id) {
   }
   std::lock_guard<std::mutex> lock(mu_);
   worlds_.erase(id);
+  indexes_.erase(id);
   for (auto it = tables_.begin(); it != tables_.end();) {
     it = it->first.first == id ? tables_.erase(it) : std::next(it);
   }
@@ -350,6 +351,7 @@ absl::StatusOr<PreparedWorld> WorldRegistry::Prepare(
       p.link_agent.size = agent->agent.size;
       p.link_agent.areas = agent->asked_areas;
     }
+    if (agent->map != nullptr) p.default_class = false;
     p.maps.push_back(*std::move(snapshot));
     p.agent_maps.push_back(std::move(agent->map));
   }
@@ -397,6 +399,34 @@ absl::StatusOr<PreparedWorld> WorldRegistry::Prepare(
   }
   p.world = std::move(world);
   return p;
+}
+
+absl::StatusOr<std::shared_ptr<const WorldIndex>> WorldRegistry::IndexFor(
+    const PreparedWorld& p, const AgentClass& agent, DiagonalPolicy policy) {
+  const bool kept = p.default_class &&
+                    std::all_of(p.tables.begin(), p.tables.end(),
+                                [](const auto& t) { return t != nullptr; });
+  if (!kept) {
+    return WorldIndex::Build(p.views, p.links, agent, policy, false);
+  }
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = indexes_.find(p.world->id);
+    if (it != indexes_.end() && it->second.world_version == p.world->version &&
+        it->second.policy == policy && it->second.agent == agent &&
+        it->second.index->BuiltFrom(p.views)) {
+      return it->second.index;
+    }
+  }
+  absl::StatusOr<std::shared_ptr<const WorldIndex>> index =
+      WorldIndex::Build(p.views, p.links, agent, policy, true);
+  if (!index.ok()) return index.status();
+  std::lock_guard<std::mutex> lock(mu_);
+  if (worlds_.count(p.world->id) != 0) {
+    indexes_[p.world->id] =
+        IndexEntry{p.world->version, policy, agent, *index, p.tables};
+  }
+  return index;
 }
 
 std::vector<WorldRegistry::TableState> WorldRegistry::Tables(

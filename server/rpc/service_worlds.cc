@@ -57,9 +57,11 @@ absl::Status RunWorldPath(WorldRegistry& worlds,
         " on map '", world->maps[end.map], "'",
         prepared->agent_maps[end.map] != nullptr ? " for this agent" : ""));
   }
+  absl::StatusOr<std::shared_ptr<const WorldIndex>> index =
+      worlds.IndexFor(*prepared, q.agent, q.leg.movement.diagonal);
+  if (!index.ok()) return index.status();
   WorldResult result;
-  absl::Status s =
-      FindWorldPath(prepared->views, prepared->links, q, context, &result);
+  absl::Status s = FindWorldPath(**index, q, context, &result);
   if (absl::IsNotFound(s)) {
     // Core names maps by index; the caller knows them by id.
     return absl::FailedPreconditionError(absl::StrCat(

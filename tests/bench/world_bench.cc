@@ -9,9 +9,10 @@
 // of one building); --links link ends per map in its largest component:
 // stairs and portals both ways to a random other map (cost 1-10), and among
 // them one-way drops, teleporters within the map and closed doors, one in
-// sixteen each. Every map gets its end table (LinkEndTable); the structures
-// of --algo are built (jps+: the jump table; auto: every exact engine's,
-// measured).
+// sixteen each. Every map gets its end table (LinkEndTable), and the world
+// its index with all pairs (WorldIndex), as the server keeps them; the
+// structures of --algo are built (jps+: the jump table; auto: every exact
+// engine's, measured).
 //
 // Printed, one line each: the world; the tables' build time and bytes (per
 // link); then over --queries queries between random cells of random maps:
@@ -168,6 +169,20 @@ int Run(const Options& o) {
       (Now() - built) / 1000, (Now() - built) / 1000 / o.maps, table_bytes,
       static_cast<double>(table_bytes) / links.size());
 
+  // The index of the world for the default agent, with all pairs, as the
+  // server keeps it per world and map versions.
+  const double indexed = Now();
+  absl::StatusOr<std::shared_ptr<const WorldIndex>> index =
+      WorldIndex::Build(views, links, AgentClass(), policy, true);
+  if (!index.ok()) {
+    std::fprintf(stderr, "world-bench: %s\n",
+                 index.status().ToString().c_str());
+    return 2;
+  }
+  std::printf("index: built in %.1f ms, %zu bytes, %d ends, all pairs %s\n",
+              (Now() - indexed) / 1000, (*index)->MemoryBytes(),
+              (*index)->ends(), (*index)->all_pairs() ? "yes" : "no");
+
   SearchContext context;
   double world_us = 0, legs_us = 0, dijkstra_us = 0, world_ref_us = 0;
   uint64_t searches = 0, legs = 0, world_expanded = 0, legs_expanded = 0;
@@ -188,7 +203,7 @@ int Run(const Options& o) {
     double took = 0, legs_took = 0;
     auto world = [&] {
       const double t = Now();
-      s = FindWorldPath(views, links, q, context, &r);
+      s = FindWorldPath(**index, q, context, &r);
       took = Now() - t;
     };
     auto legs_alone = [&] {
@@ -208,7 +223,7 @@ int Run(const Options& o) {
       legs_alone();
     } else {
       // The legs are known from a first, untimed world query.
-      s = FindWorldPath(views, links, q, context, &r);
+      s = FindWorldPath(**index, q, context, &r);
       legs_alone();
       // Other cells in the cache than the legs', as the first query had.
       WorldQuery other = q;
@@ -216,7 +231,7 @@ int Run(const Options& o) {
       other.start.cell = RandomCellOf(maps[other.start.map], 0, rng);
       other.goal.cell = RandomCellOf(maps[other.goal.map], 0, rng);
       WorldResult ignored;
-      (void)FindWorldPath(views, links, other, context, &ignored);
+      (void)FindWorldPath(**index, other, context, &ignored);
       world();
     }
     if (absl::IsNotFound(s)) {

@@ -11,6 +11,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -190,6 +191,9 @@ constexpr Algorithm kExactAlgorithms[] = {
     Algorithm::kJpsPlus, Algorithm::kAuto,     Algorithm::kBidirectional,
     Algorithm::kAlt,     Algorithm::kSubgoal,  Algorithm::kBaseline};
 
+// Answers that came through an index with all pairs, across the tests.
+int all_pairs_answers = 0;
+
 // Queries between random cells of random maps; each answer equal to the
 // reference's. Returns the number of answers with a path.
 int CheckQueries(const TestWorld& w, const Views& v, const AgentClass& agent,
@@ -211,18 +215,32 @@ int CheckQueries(const TestWorld& w, const Views& v, const AgentClass& agent,
                               q.goal.map, " (", q.goal.cell.x, ", ",
                               q.goal.cell.y, ")"));
     const double expected = WorldDijkstraCost(v.views, w.links, q);
-    WorldResult r;
-    const absl::Status s = FindWorldPath(v.views, w.links, q, context, &r);
-    if (expected == kInfinity) {
-      EXPECT_TRUE(StatusIs(s, absl::StatusCode::kNotFound, ""));
-      EXPECT_EQ(r.searches, 0u) << "no path is decided without searching";
-      continue;
+    // Each query both ways: on an index built for it alone, and on one
+    // index with all pairs (when every map's table is fresh) for them all.
+    absl::StatusOr<std::shared_ptr<const WorldIndex>> shared =
+        WorldIndex::Build(v.views, w.links, agent, q.leg.movement.diagonal,
+                          true);
+    EXPECT_OK(shared.status());
+    if (!shared.ok()) continue;
+    for (const bool indexed : {false, true}) {
+      SCOPED_TRACE(indexed ? (*shared)->all_pairs() ? "all pairs" : "index"
+                           : "no index");
+      WorldResult r;
+      const absl::Status s =
+          indexed ? FindWorldPath(**shared, q, context, &r)
+                  : FindWorldPath(v.views, w.links, q, context, &r);
+      if (expected == kInfinity) {
+        EXPECT_TRUE(StatusIs(s, absl::StatusCode::kNotFound, ""));
+        EXPECT_EQ(r.searches, 0u) << "no path is decided without searching";
+        continue;
+      }
+      EXPECT_OK(s);
+      if (!s.ok()) continue;
+      EXPECT_NEAR(r.cost, expected, 1e-9 * (1 + expected));
+      EXPECT_EQ(CheckWorldPath(w, v, q, r), "");
+      if (indexed && (*shared)->all_pairs()) ++all_pairs_answers;
+      ++found;
     }
-    EXPECT_OK(s);
-    if (!s.ok()) continue;
-    EXPECT_NEAR(r.cost, expected, 1e-9 * (1 + expected));
-    EXPECT_EQ(CheckWorldPath(w, v, q, r), "");
-    ++found;
   }
   return found;
 }
@@ -238,9 +256,11 @@ TEST(WorldTest, RandomWorldsEqualUnionDijkstra) {
         SCOPED_TRACE(absl::StrCat("seed ", seed, ", ", w.maps.size(), " maps, ",
                                   w.links.size(), " links, ", name, ", ",
                                   DiagonalPolicyName(policy)));
-        // Tables on a random half of the maps.
-        const Views v = MakeViews(w, agent, AgentPolicy(policy, agent.size),
-                                  static_cast<uint32_t>(rng()));
+        // Tables on a random half of the maps, or (every other seed) on
+        // all of them, where an index keeps all pairs.
+        const Views v =
+            MakeViews(w, agent, AgentPolicy(policy, agent.size),
+                      seed % 2 ? ~0u : static_cast<uint32_t>(rng()));
         for (Algorithm algorithm : kExactAlgorithms) {
           SCOPED_TRACE(AlgorithmName(algorithm));
           found +=
@@ -249,8 +269,9 @@ TEST(WorldTest, RandomWorldsEqualUnionDijkstra) {
       }
     }
   }
-  // The worlds must exercise paths, not only "no path".
-  EXPECT_GT(found, 500);
+  // The worlds must exercise paths, not only "no path", and all pairs.
+  EXPECT_GT(found, 1000);
+  EXPECT_GT(all_pairs_answers, 200);
 }
 
 // After every step of a random sequence of link toggles, cell updates and

@@ -104,7 +104,7 @@ bool LinkAdmits(const WorldLink& link, const AgentClass& agent);
 // Exact least costs between given cells of one map (the link ends), under
 // one diagonal policy, and for each of them bounds on its cost to any cell:
 // one Dijkstra from each end over the map, recording the exact costs to the
-// other ends and, per square block of kBoundBlock x kBoundBlock cells, the
+// other ends and, per square block of block() x block() cells, the
 // least and the greatest cost to a cell of the block that the end reaches
 // (so the cost from an end to a cell is within its block's bounds). On a map
 // of more than `max_bounded_cells` cells there are no bounds, and the costs
@@ -113,7 +113,11 @@ bool LinkAdmits(const WorldLink& link, const AgentClass& agent);
 // the very version it was built from.
 class LinkEndTable {
  public:
-  static constexpr int32_t kBoundBlock = 8;
+  // The blocks' side: the smallest power of two from kMinBoundBlock whose
+  // bounds take at most kMaxBoundBytesPerEnd an end (4 on maps up to 512 x
+  // 512, 8 up to 1024 x 1024, 16 up to 2048 x 2048).
+  static constexpr int32_t kMinBoundBlock = 4;
+  static constexpr size_t kMaxBoundBytesPerEnd = size_t{256} << 10;
   static constexpr int64_t kDefaultMaxBoundedCells = int64_t{2048} * 2048;
 
   // `cells` may repeat and hold blocked cells (their rows are infinite).
@@ -135,6 +139,7 @@ class LinkEndTable {
   // Least cost from cells()[i] to cells()[j]; +infinity when no path.
   double Cost(int i, int j) const { return costs_[i * cells_.size() + j]; }
   bool has_bounds() const { return !lower_.empty(); }
+  int32_t block() const { return block_; }
   // Bounds on the least cost between cells()[i] and `c`. REQUIRES:
   // has_bounds(); c connected to cells()[i] (else they mean nothing).
   double LowerBound(int i, Cell c) const { return lower_[BoundAt(i, c)]; }
@@ -148,13 +153,14 @@ class LinkEndTable {
   void BuildByDistances();
   size_t BoundAt(int i, Cell c) const {
     return static_cast<size_t>(i) * blocks_per_end_ +
-           static_cast<size_t>(c.y / kBoundBlock) * blocks_across_ +
-           static_cast<size_t>(c.x / kBoundBlock);
+           static_cast<size_t>(c.y / block_) * blocks_across_ +
+           static_cast<size_t>(c.x / block_);
   }
   GridMap map_;
   DiagonalPolicy policy_;
   std::vector<Cell> cells_;
   std::vector<double> costs_;
+  int32_t block_ = kMinBoundBlock;
   size_t blocks_across_ = 0;
   size_t blocks_per_end_ = 0;
   // Per end, per block: the bounds, rounded outward to float.
@@ -208,6 +214,44 @@ struct WorldResult {
   double micros = 0;
 };
 
+namespace internal {
+struct WorldIndexData;
+}  // namespace internal
+
+// What FindWorldPath reads of a world that no query's ends change: the
+// usable link ends and links for one agent class and policy, the weights
+// between ends of one map, the component graph that decides "no path", and
+// (`all_pairs`, when every such weight is exact and there are at most
+// kMaxAllPairsEnds ends) the least costs between every two ends, so that a
+// query only joins its start and goal to them. Built once per world
+// version, map versions, tables, agent and policy, and read by any number
+// of queries at once. Holds copies of the maps (sharing their storage, so
+// BuiltFrom tells their versions) but not the tables: REQUIRES the views'
+// tables outlive the index.
+class WorldIndex {
+ public:
+  static constexpr int kMaxAllPairsEnds = 1024;
+
+  // InvalidArgument naming links[i] when an end lies outside the maps.
+  static absl::StatusOr<std::shared_ptr<const WorldIndex>> Build(
+      absl::Span<const WorldMapView> maps, absl::Span<const WorldLink> links,
+      const AgentClass& agent, DiagonalPolicy policy, bool all_pairs);
+  ~WorldIndex();
+  WorldIndex(const WorldIndex&) = delete;
+  WorldIndex& operator=(const WorldIndex&) = delete;
+
+  // True when `maps` are the very versions and tables it was built from.
+  bool BuiltFrom(absl::Span<const WorldMapView> maps) const;
+  bool all_pairs() const;
+  int ends() const;
+  size_t MemoryBytes() const;
+  const internal::WorldIndexData& data() const { return *data_; }
+
+ private:
+  WorldIndex();
+  std::unique_ptr<internal::WorldIndexData> data_;
+};
+
 // OkStatus, or InvalidArgument naming the field: ValidatePathQuery of the
 // leg, snap_radius 0, ValidateAgentClass, start and goal on the maps and
 // passable there ("start: (x, y) is blocked on map m").
@@ -229,6 +273,14 @@ absl::Status FindWorldPath(absl::Span<const WorldMapView> maps,
                            absl::Span<const WorldLink> links,
                            const WorldQuery& query, SearchContext& context,
                            WorldResult* result);
+
+// The same, on an index: the query's agent and policy must be the index's
+// (InvalidArgument otherwise). With all pairs, the least route is the best
+// of the start's ends, the least cost between ends and the goal's ends,
+// each edge of the start and the goal searched only when that best needs
+// it; without, as above.
+absl::Status FindWorldPath(const WorldIndex& index, const WorldQuery& query,
+                           SearchContext& context, WorldResult* result);
 
 // The reference: Dijkstra over the union of every map's cells and the
 // links, no abstraction. The least cost, or +infinity when no path. Tests

@@ -9,8 +9,10 @@
 #include <cstdint>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/types/span.h"
 #include "gridstar/agents.h"
+#include "gridstar/grid_map.h"
 #include "gridstar/world.h"
 
 namespace gridstar::internal {
@@ -26,6 +28,73 @@ struct UsableLink {
 std::vector<UsableLink> UsableLinks(absl::Span<const WorldMapView> maps,
                                     absl::Span<const WorldLink> links,
                                     const AgentClass& agent);
+
+// A node of the abstract graph: a link end, or a query's start or goal.
+struct WorldNode {
+  WorldCell at;
+  // Row of `at` in its map's fresh table, or -1.
+  int table_row = -1;
+};
+
+// An edge between two nodes of one map, and whether its weight is exact or
+// a lower bound.
+struct WeightedEdge {
+  int to = 0;
+  double weight = 0;
+  bool exact = false;
+};
+
+// A usable link, from the node that has it.
+struct LinkArc {
+  int to = 0;
+  double cost = 0;
+  int link = 0;  // Index into the world's links.
+};
+
+// What a world's abstract graph holds that no query's ends change
+// (WorldIndex's data): the link ends as nodes 0..n-1, their links, the
+// weights between ends of one map, the component graph, and with all
+// pairs, the least costs between ends.
+struct WorldIndexData {
+  // The maps as built from (copies share storage: their identity is the
+  // version), and the tables fresh for them under `policy`.
+  std::vector<GridMap> maps;
+  std::vector<const LinkEndTable*> tables;
+  DiagonalPolicy policy = DiagonalPolicy::kNoCornerCutting;
+  AgentClass agent;
+  std::vector<WorldNode> nodes;
+  std::vector<std::vector<int>> by_map;
+  std::vector<std::vector<LinkArc>> arcs;
+  std::vector<std::vector<WeightedEdge>> edges;
+  // Every edge between ends is exact (a fresh table on every map with
+  // ends).
+  bool all_exact = true;
+  // With all pairs (all_exact): the least cost from node u to node v at
+  // [u * n + v], and the step into v on that way: the node before it and
+  // the link taken (-1: an edge within a map).
+  std::vector<double> distance;
+  std::vector<int> before;
+  std::vector<int> before_link;
+  // Components of the maps (as (map << 32 | component)) met at link ends,
+  // numbered, and the usable links between them.
+  absl::flat_hash_map<uint64_t, int> component_id;
+  std::vector<std::vector<int>> component_arcs;
+
+  int size() const { return static_cast<int>(nodes.size()); }
+  // The table of map m, or null.
+  const LinkEndTable* table(int m) const { return tables[m]; }
+  // The weight of the edge between cells a and b of map m (rows: their
+  // rows in the map's table, or -1): exact from the table when both have
+  // rows (*exact set), else a lower bound (octile distance times the map's
+  // cheapest cost, raised by the table's block bounds); infinite (and
+  // exact) across components.
+  double EdgeWeight(int m, Cell a, int row_a, Cell b, int row_b,
+                    bool* exact) const;
+  uint64_t ComponentKey(const WorldCell& c) const {
+    return (uint64_t{static_cast<uint32_t>(c.map)} << 32) |
+           maps[c.map].component(c.cell);
+  }
+};
 
 }  // namespace gridstar::internal
 

@@ -128,11 +128,15 @@ void LinkEndTable::BuildBySearches() {
 
 void LinkEndTable::BuildByDistances() {
   const size_t k = cells_.size();
-  blocks_across_ =
-      static_cast<size_t>((map_.width() + kBoundBlock - 1) / kBoundBlock);
-  blocks_per_end_ =
-      blocks_across_ *
-      static_cast<size_t>((map_.height() + kBoundBlock - 1) / kBoundBlock);
+  // Two floats a block.
+  while (static_cast<size_t>(map_.cell_count()) /
+             (static_cast<size_t>(block_) * block_) * 2 * sizeof(float) >
+         kMaxBoundBytesPerEnd) {
+    block_ *= 2;
+  }
+  blocks_across_ = static_cast<size_t>((map_.width() + block_ - 1) / block_);
+  blocks_per_end_ = blocks_across_ *
+                    static_cast<size_t>((map_.height() + block_ - 1) / block_);
   constexpr float kFar = std::numeric_limits<float>::infinity();
   lower_.assign(k * blocks_per_end_, kFar);
   upper_.assign(k * blocks_per_end_, 0);

@@ -1,8 +1,9 @@
-// FindWorldPath (world.h): Dijkstra over the abstract graph of the start,
-// the goal and the usable link ends, whose edges within a map are exact
-// (a fresh LinkEndTable, or a leg searched in this query) or lower bounds,
-// repeated until the least path holds no lower bound; its legs are then
-// searched (or taken from the searches already made) and joined.
+// FindWorldPath (world.h) on a WorldIndex: the query's start and goal
+// joined to the index's link ends; the least route over exact weights and
+// lower bounds, its lower bounds searched until none is left on it (with
+// all pairs, the route is the best of start end, least cost between ends
+// and goal end; without, Dijkstra over the abstract graph); then its legs
+// searched (or taken from the searches made) and joined.
 
 #include <algorithm>
 #include <chrono>
@@ -19,7 +20,6 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "base/geometry.h"
 #include "gridstar/find_path.h"
 #include "gridstar/world.h"
 #include "planners/world_graph.h"
@@ -27,122 +27,187 @@
 namespace gridstar {
 namespace {
 
+using internal::WorldIndexData;
+using internal::WorldNode;
+
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
-struct Node {
-  WorldCell at;
-  // Row of `at` in its map's fresh table, or -1.
-  int table_row = -1;
+// One step of a route: into `node`, by link `link` (its cost `cost`) or,
+// with link -1, by a leg within a map.
+struct Step {
+  int node = 0;
+  int link = -1;
+  double cost = 0;
 };
 
-// A leg between two nodes of one map: its exact cost once known, and the
-// search that found it (from node `from`), if one ran.
+// A leg between two nodes of one map: its exact cost once searched, and
+// the search (from node `from`).
 struct Known {
   double cost = kInfinity;
-  int result = -1;  // Index into Graph::results, or -1 (cost from a table).
+  int result = -1;  // Index into results_, -1 when none kept.
   int from = -1;
 };
 
-class Graph {
+// The index's nodes, then the query's start (n) and goal (n + 1).
+class QueryGraph {
  public:
-  Graph(absl::Span<const WorldMapView> maps, absl::Span<const WorldLink> links,
-        const WorldQuery& query)
-      : maps_(maps), query_(query) {
-    nodes_.push_back(Node{query.start});
-    nodes_.push_back(Node{query.goal});
-    by_map_.resize(maps.size());
-    for (const internal::UsableLink& u :
-         internal::UsableLinks(maps, links, query.agent)) {
-      const WorldLink& link = links[u.index];
-      const int a = NodeOf(link.from), b = NodeOf(link.to);
-      link_edges_.push_back(LinkEdge{a, b, link.cost, u.index});
-      if (link.both_ways) {
-        link_edges_.push_back(LinkEdge{b, a, link.cost, u.index});
-      }
-    }
-    // Every node (the start and the goal too: a link end on either is that
-    // node, NodeOf) joins its map's list; its row in a fresh table, if any.
-    for (int id = 0; id < static_cast<int>(nodes_.size()); ++id) {
-      Node& n = nodes_[id];
-      by_map_[n.at.map].push_back(id);
-      const LinkEndTable* table = FreshTable(n.at.map);
-      if (table != nullptr) n.table_row = table->IndexOf(n.at.cell);
-    }
-    out_links_.resize(nodes_.size());
-    for (size_t e = 0; e < link_edges_.size(); ++e) {
-      out_links_[link_edges_[e].from].push_back(static_cast<int>(e));
+  QueryGraph(const WorldIndexData& d, const WorldQuery& q)
+      : d_(d), q_(q), n_(d.size()) {
+    for (const WorldCell& end : {q.start, q.goal}) {
+      const LinkEndTable* t = d.table(end.map);
+      ends_.push_back(WorldNode{end, t == nullptr ? -1 : t->IndexOf(end.cell)});
     }
   }
 
-  int size() const { return static_cast<int>(nodes_.size()); }
-  const Node& node(int id) const { return nodes_[id]; }
+  int start() const { return n_; }
+  int goal() const { return n_ + 1; }
+  const WorldNode& node(int id) const {
+    return id < n_ ? d_.nodes[id] : ends_[id - n_];
+  }
 
-  // The weight of the edge a-b within their map: exact (*exact set) from a
-  // search of this query or a fresh table, else a lower bound.
-  double Weight(int a, int b, bool* exact) const {
+  // The weight of the edge a-b within their map: exact (*exact) from a
+  // search of this query, a fresh table, or across components; else a
+  // lower bound.
+  double Weight(int a, int b, bool* exact) {
     if (auto it = known_.find(Key(a, b)); it != known_.end()) {
       *exact = true;
       return it->second.cost;
     }
-    const Node& na = nodes_[a];
-    const Node& nb = nodes_[b];
-    if (na.table_row >= 0 && nb.table_row >= 0) {
-      *exact = true;
-      return maps_[na.at.map].ends->Cost(na.table_row, nb.table_row);
+    auto [it, added] = bounds_.try_emplace(Key(a, b));
+    if (added) {
+      const WorldNode& na = node(a);
+      const WorldNode& nb = node(b);
+      it->second.first =
+          d_.EdgeWeight(na.at.map, na.at.cell, na.table_row, nb.at.cell,
+                        nb.table_row, &it->second.second);
     }
-    auto [it, added] = lower_.try_emplace(Key(a, b), 0.0);
-    if (added) it->second = LowerBound(na, nb);
-    // Infinite only across components: that is exact.
-    *exact = it->second == kInfinity;
-    return it->second;
+    *exact = it->second.second;
+    return it->second.first;
   }
 
-  // Dijkstra from the start; false when the goal is unreachable. Fills
-  // *route with (node, link edge taken into it or -1 for a leg) pairs
-  // from the start to the goal.
-  bool LeastRoute(std::vector<std::pair<int, int>>* route) {
-    const int n = size();
-    if (edges_.empty()) {
-      // Each node's edges within its map, weighed once; Search updates
-      // the two it makes exact.
-      edges_.resize(n);
-      for (int u = 0; u < n; ++u) {
-        for (int v : by_map_[nodes_[u].at.map]) {
-          bool exact = false;
-          const double w = v == u ? kInfinity : Weight(u, v, &exact);
-          if (w < kInfinity) edges_[u].push_back(Edge{v, w});
-        }
-      }
-    }
+  // An upper bound on the edge a-b within their map: exact, or the block
+  // bound of the end of the two that has a table row; else infinite.
+  double Upper(int a, int b) {
+    bool exact = false;
+    const double w = Weight(a, b, &exact);
+    if (exact) return w;
+    const WorldNode& na = node(a);
+    const WorldNode& nb = node(b);
+    const LinkEndTable* t = d_.table(na.at.map);
+    if (t == nullptr || !t->has_bounds()) return kInfinity;
+    if (na.table_row >= 0) return t->UpperBound(na.table_row, nb.at.cell);
+    if (nb.table_row >= 0) return t->UpperBound(nb.table_row, na.at.cell);
+    return kInfinity;
+  }
+
+  // Dijkstra over the whole abstract graph; false when the goal is not
+  // reached. *route from the start to the goal.
+  bool LeastRoute(std::vector<Step>* route) {
+    const int n = n_ + 2;
     std::vector<double> dist(n, kInfinity);
-    std::vector<int> parent(n, -1), via(n, -1);
+    std::vector<Step> into(n, Step{-1, -1, 0});
     std::vector<bool> done(n, false);
     using Entry = std::pair<double, int>;
     std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> open;
-    dist[0] = 0;
-    open.push({0, 0});
+    dist[start()] = 0;
+    open.push({0, start()});
     while (!open.empty()) {
-      const auto [d, u] = open.top();
+      const auto [du, u] = open.top();
       open.pop();
       if (done[u]) continue;
       done[u] = true;
-      if (u == 1) break;
-      auto relax = [&](int v, double w, int link_edge) {
-        if (v == 0 || done[v] || !(d + w < dist[v])) return;
-        dist[v] = d + w;
-        parent[v] = u;
-        via[v] = link_edge;
+      if (u == goal()) break;
+      auto relax = [&](int v, double w, int link) {
+        if (v == start() || done[v] || !(du + w < dist[v])) return;
+        dist[v] = du + w;
+        into[v] = Step{u, link, link >= 0 ? w : 0};
         open.push({dist[v], v});
       };
-      for (int e : out_links_[u]) {
-        relax(link_edges_[e].to, link_edges_[e].cost, e);
+      bool exact = false;
+      const int map = node(u).at.map;
+      if (u == start()) {
+        for (int v : d_.by_map[map]) relax(v, Weight(u, v, &exact), -1);
+      } else {
+        for (const internal::LinkArc& a : d_.arcs[u])
+          relax(a.to, a.cost, a.link);
+        for (const internal::WeightedEdge& e : d_.edges[u]) {
+          relax(e.to, e.exact ? e.weight : Weight(u, e.to, &exact), -1);
+        }
       }
-      for (const Edge& e : edges_[u]) relax(e.to, e.weight, -1);
+      if (map == q_.goal.map) relax(goal(), Weight(u, goal(), &exact), -1);
     }
-    if (dist[1] == kInfinity) return false;
+    if (dist[goal()] == kInfinity) return false;
     route->clear();
-    for (int v = 1; v != -1; v = parent[v]) route->push_back({v, via[v]});
+    for (int v = goal(); v != start(); v = into[v].node) {
+      route->push_back(Step{v, into[v].link, into[v].cost});
+    }
+    route->push_back(Step{start(), -1, 0});
     std::reverse(route->begin(), route->end());
+    return true;
+  }
+
+  // With all pairs: the best of the start and the goal joined directly
+  // (on one map) and of start -> end e, e ->> end f, f -> goal over the
+  // least costs between ends. False when the goal is not reached.
+  bool BestByAllPairs(std::vector<Step>* route) {
+    const int n = n_;
+    const std::vector<int>& from = d_.by_map[q_.start.map];
+    const std::vector<int>& to = d_.by_map[q_.goal.map];
+    bool exact = false;
+    double best = q_.start.map == q_.goal.map ? Weight(start(), goal(), &exact)
+                                              : kInfinity;
+    int best_e = -1, best_f = -1;
+    for (int e : from) {
+      const double ws = Weight(start(), e, &exact);
+      if (ws >= best) continue;
+      const double* row = &d_.distance[static_cast<size_t>(e) * n];
+      for (int f : to) {
+        const double total = ws + row[f];
+        if (total >= best) continue;
+        const double wg = Weight(f, goal(), &exact);
+        if (total + wg < best) {
+          best = total + wg;
+          best_e = e;
+          best_f = f;
+        }
+      }
+    }
+    if (best == kInfinity) return false;
+    route->clear();
+    route->push_back(Step{start(), -1, 0});
+    if (best_e < 0) {
+      route->push_back(Step{goal(), -1, 0});
+      return true;
+    }
+    route->push_back(Step{best_e, -1, 0});
+    // The ends' way, from the steps into each node.
+    std::vector<Step> middle;
+    for (int v = best_f; v != best_e;) {
+      const size_t at = static_cast<size_t>(best_e) * n + v;
+      const int link = d_.before_link[at];
+      double cost = 0;
+      if (link >= 0) {
+        for (const internal::LinkArc& a : d_.arcs[d_.before[at]]) {
+          if (a.to == v && a.link == link) cost = a.cost;
+        }
+      }
+      middle.push_back(Step{v, link, cost});
+      v = d_.before[at];
+    }
+    // Consecutive steps within one map (an end the least way passes on
+    // its map, a tie) are one leg: the table's cost from the first to the
+    // last is their sum, and one search finds it.
+    for (auto it = middle.rbegin(); it != middle.rend(); ++it) {
+      if (it->link < 0 && route->back().link < 0 && route->size() >= 2 &&
+          route->back().node != start() &&
+          node(route->back().node).at.map == node(it->node).at.map &&
+          (*route)[route->size() - 2].node != start()) {
+        route->back() = *it;
+      } else {
+        route->push_back(*it);
+      }
+    }
+    route->push_back(Step{goal(), -1, 0});
     return true;
   }
 
@@ -151,23 +216,22 @@ class Graph {
   // flagged partial with the reason.
   absl::StatusOr<bool> Search(int a, int b, SearchContext& context,
                               WorldResult* totals) {
-    PathQuery q = query_.leg;
-    q.start = nodes_[a].at.cell;
-    q.goal = nodes_[b].at.cell;
+    PathQuery q = q_.leg;
+    q.start = node(a).at.cell;
+    q.goal = node(b).at.cell;
     if (q.budget.max_expansions != 0) {
       q.budget.max_expansions =
-          totals->expanded >= query_.leg.budget.max_expansions
+          totals->expanded >= q_.leg.budget.max_expansions
               ? 1  // Spent: the search stops at its first expansion.
-              : query_.leg.budget.max_expansions - totals->expanded;
+              : q_.leg.budget.max_expansions - totals->expanded;
     }
     results_.emplace_back();
     PathResult& r = results_.back();
-    absl::Status s = FindPath(*maps_[nodes_[a].at.map].map, q, context, &r);
+    absl::Status s = FindPath(d_.maps[node(a).at.map], q, context, &r);
     ++totals->searches;
     totals->expanded += r.expanded;
     if (absl::IsNotFound(s)) {
       known_[Key(a, b)] = Known{kInfinity, -1, a};
-      SetWeight(a, b, kInfinity);
       return false;
     }
     if (!s.ok()) return s;
@@ -178,7 +242,6 @@ class Graph {
       return true;
     }
     known_[Key(a, b)] = Known{r.cost, static_cast<int>(results_.size() - 1), a};
-    SetWeight(a, b, r.cost);
     return false;
   }
 
@@ -193,97 +256,20 @@ class Graph {
   const PathResult& last_result() const { return results_.back(); }
   // True when the search that stopped early was of the leg a-b.
   bool StoppedOn(int a, int b) const { return stopped_on_ == Key(a, b); }
-  const LinkEndTable* FreshTable(int map) const {
-    const WorldMapView& view = maps_[map];
-    if (view.ends == nullptr || !view.ends->BuiltFrom(*view.map) ||
-        view.ends->policy() != query_.leg.movement.diagonal) {
-      return nullptr;
-    }
-    return view.ends;
-  }
-  int link_of(int link_edge) const { return link_edges_[link_edge].link; }
-  double link_cost(int link_edge) const { return link_edges_[link_edge].cost; }
 
  private:
-  struct LinkEdge {
-    int from, to;
-    double cost;
-    int link;
-  };
   static uint64_t Key(int a, int b) {
     return (uint64_t{static_cast<uint32_t>(std::min(a, b))} << 32) |
            static_cast<uint32_t>(std::max(a, b));
   }
-  struct Edge {
-    int to;
-    double weight;
-  };
-  void SetWeight(int a, int b, double weight) {
-    if (edges_.empty()) return;
-    for (auto [from, to] : {std::pair{a, b}, std::pair{b, a}}) {
-      for (Edge& e : edges_[from]) {
-        if (e.to == to) e.weight = weight;
-      }
-    }
-  }
 
-  // A lower bound on the least cost between two nodes of one map, not both
-  // in its table: octile distance times the cheapest cost; with a fresh
-  // table's bounds, also the end's block bounds (one end in the table), or
-  // the triangle inequality through each end (neither).
-  double LowerBound(const Node& na, const Node& nb) const {
-    const GridMap& map = *maps_[na.at.map].map;
-    const Cell a = na.at.cell, b = nb.at.cell;
-    if (!map.Connected(a, b)) return kInfinity;
-    double bound = internal::CellDistance(a, b, query_.leg.movement.diagonal) *
-                   map.min_cost();
-    const LinkEndTable* table = FreshTable(na.at.map);
-    if (table == nullptr || !table->has_bounds()) return bound;
-    if (na.table_row >= 0)
-      return std::max(bound, table->LowerBound(na.table_row, b));
-    if (nb.table_row >= 0)
-      return std::max(bound, table->LowerBound(nb.table_row, a));
-    for (int i = 0; i < static_cast<int>(table->cells().size()); ++i) {
-      if (!map.Connected(a, table->cells()[i])) continue;
-      bound =
-          std::max({bound, table->LowerBound(i, a) - table->UpperBound(i, b),
-                    table->LowerBound(i, b) - table->UpperBound(i, a)});
-    }
-    return bound;
-  }
-
-  int NodeOf(const WorldCell& c) {
-    auto [it, added] =
-        ids_.try_emplace((uint64_t{static_cast<uint32_t>(c.map)} << 48) ^
-                             (uint64_t{static_cast<uint32_t>(c.cell.y)} << 24) ^
-                             static_cast<uint32_t>(c.cell.x),
-                         static_cast<int>(nodes_.size()));
-    if (added) {
-      // The start and goal were pushed first without ids: a link end on
-      // either is that node.
-      for (int id : {0, 1}) {
-        if (nodes_[id].at == c) {
-          it->second = id;
-          return id;
-        }
-      }
-      nodes_.push_back(Node{c});
-    }
-    return it->second;
-  }
-
-  absl::Span<const WorldMapView> maps_;
-  const WorldQuery& query_;
-  std::vector<Node> nodes_;
-  std::vector<std::vector<int>> by_map_;
-  // Each node's edges within its map, once LeastRoute first ran.
-  std::vector<std::vector<Edge>> edges_;
-  absl::flat_hash_map<uint64_t, int> ids_;
-  std::vector<LinkEdge> link_edges_;
-  std::vector<std::vector<int>> out_links_;
+  const WorldIndexData& d_;
+  const WorldQuery& q_;
+  const int n_;
+  std::vector<WorldNode> ends_;  // The start's and the goal's nodes.
   absl::flat_hash_map<uint64_t, Known> known_;
-  // Lower bounds worked out so far (Weight), by node pair.
-  mutable absl::flat_hash_map<uint64_t, double> lower_;
+  // Weights worked out so far, and whether exact, by node pair.
+  absl::flat_hash_map<uint64_t, std::pair<double, bool>> bounds_;
   std::deque<PathResult> results_;
   uint64_t stopped_on_ = ~uint64_t{0};
 };
@@ -319,79 +305,40 @@ void AppendLeg(const PathResult& r, bool reversed, WorldLeg* leg) {
   p.goal = p.cells.back();
 }
 
-WorldLeg LegAt(const WorldCell& at) {
-  WorldLeg leg;
-  leg.map = at.map;
-  return leg;
+// Whether the goal's component is reached from the start's over the
+// index's component graph.
+bool Reachable(const WorldIndexData& d, const WorldQuery& q) {
+  const uint64_t from = d.ComponentKey(q.start),
+                 target = d.ComponentKey(q.goal);
+  if (from == target) return true;
+  auto f = d.component_id.find(from), t = d.component_id.find(target);
+  if (f == d.component_id.end() || t == d.component_id.end()) return false;
+  std::vector<bool> seen(d.component_arcs.size(), false);
+  std::vector<int> frontier{f->second};
+  seen[f->second] = true;
+  while (!frontier.empty()) {
+    const int c = frontier.back();
+    frontier.pop_back();
+    if (c == t->second) return true;
+    for (int next : d.component_arcs[c]) {
+      if (!seen[next]) {
+        seen[next] = true;
+        frontier.push_back(next);
+      }
+    }
+  }
+  return false;
 }
 
-}  // namespace
-
-absl::Status FindWorldPath(absl::Span<const WorldMapView> maps,
-                           absl::Span<const WorldLink> links,
-                           const WorldQuery& query, SearchContext& context,
-                           WorldResult* result) {
-  const auto began = std::chrono::steady_clock::now();
-  *result = WorldResult();
-  if (absl::Status s = ValidateWorldQuery(maps, query); !s.ok()) return s;
-  for (size_t i = 0; i < links.size(); ++i) {
-    for (const WorldCell* end : {&links[i].from, &links[i].to}) {
-      if (end->map < 0 || static_cast<size_t>(end->map) >= maps.size() ||
-          !maps[end->map].map->InBounds(end->cell)) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "links[", i, "]: an end lies outside the world's maps"));
-      }
-    }
-  }
-  if (!WorldReachable(maps, links, query)) {
-    return absl::NotFoundError(absl::StrCat(
-        "no path: no route of maps and usable links leads from the start (",
-        query.start.cell.x, ", ", query.start.cell.y, ") on map ",
-        query.start.map, " to the goal (", query.goal.cell.x, ", ",
-        query.goal.cell.y, ") on map ", query.goal.map));
-  }
-  Graph graph(maps, links, query);
-  std::vector<std::pair<int, int>> route;
-  auto finish = [&] {
-    result->micros = std::chrono::duration<double, std::micro>(
-                         std::chrono::steady_clock::now() - began)
-                         .count();
-  };
-  // Rounds: the least route over the current weights; its first lower
-  // bound searched (alternately from the start's side and the goal's, so
-  // neither end's guesses wait on the other's), until none is left.
-  for (bool from_start = true;; from_start = !from_start) {
-    ++result->rounds;
-    if (!graph.LeastRoute(&route)) {
-      finish();
-      return absl::NotFoundError("no path: every route was searched out");
-    }
-    int pick = -1;
-    for (size_t k = 1; k < route.size(); ++k) {
-      const size_t i = from_start ? k : route.size() - k;
-      if (route[i].second >= 0) continue;  // A link.
-      bool exact = false;
-      graph.Weight(route[i - 1].first, route[i].first, &exact);
-      if (!exact) {
-        pick = static_cast<int>(i);
-        break;
-      }
-    }
-    if (pick < 0) break;
-    absl::StatusOr<bool> stopped =
-        graph.Search(route[pick - 1].first, route[pick].first, context, result);
-    if (!stopped.ok()) {
-      finish();
-      return stopped.status();
-    }
-    if (*stopped) break;
-  }
-
-  // The legs: consecutive steps within one map join into one leg; a link
-  // closes it and the next leg starts where the link leads. Partial: the
-  // route is followed while its legs were searched, through the search that
-  // stopped (its path to the cell nearest the goal), and ends there.
-  WorldLeg leg = LegAt(query.start);
+// The legs of `route`: consecutive steps within one map join into one leg;
+// a link closes it and the next leg starts where the link leads. Partial:
+// the route is followed while its legs were searched, through the search
+// that stopped (its path to the cell nearest the goal), and ends there.
+absl::Status Assemble(QueryGraph& graph, const std::vector<Step>& route,
+                      const WorldQuery& query, SearchContext& context,
+                      WorldResult* result) {
+  WorldLeg leg;
+  leg.map = query.start.map;
   WorldCell leg_start = query.start;
   auto close_leg = [&] {
     if (leg.path.cells.empty()) {
@@ -403,13 +350,14 @@ absl::Status FindWorldPath(absl::Span<const WorldMapView> maps,
     result->legs.push_back(std::move(leg));
   };
   for (size_t i = 1; i < route.size(); ++i) {
-    const int a = route[i - 1].first, b = route[i].first;
-    if (route[i].second >= 0) {
+    const int a = route[i - 1].node, b = route[i].node;
+    if (route[i].link >= 0) {
       close_leg();
-      result->links.push_back(graph.link_of(route[i].second));
-      result->cost += graph.link_cost(route[i].second);
+      result->links.push_back(route[i].link);
+      result->cost += route[i].cost;
       leg_start = graph.node(b).at;
-      leg = LegAt(leg_start);
+      leg = WorldLeg();
+      leg.map = leg_start.map;
       continue;
     }
     bool reversed = false;
@@ -422,10 +370,7 @@ absl::Status FindWorldPath(absl::Span<const WorldMapView> maps,
     if (r == nullptr) {
       // Exact from a table: searched now for its cells.
       absl::StatusOr<bool> stopped = graph.Search(a, b, context, result);
-      if (!stopped.ok()) {
-        finish();
-        return stopped.status();
-      }
+      if (!stopped.ok()) return stopped.status();
       if (*stopped) {
         AppendLeg(graph.last_result(), false, &leg);
         break;
@@ -435,8 +380,104 @@ absl::Status FindWorldPath(absl::Span<const WorldMapView> maps,
     AppendLeg(*r, reversed, &leg);
   }
   close_leg();
-  finish();
   return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status FindWorldPath(const WorldIndex& index, const WorldQuery& query,
+                           SearchContext& context, WorldResult* result) {
+  const auto began = std::chrono::steady_clock::now();
+  *result = WorldResult();
+  const WorldIndexData& d = index.data();
+  if (query.leg.movement.diagonal != d.policy ||
+      query.agent.size != d.agent.size || query.agent.areas != d.agent.areas) {
+    return absl::InvalidArgumentError(
+        "query: the index was built for another agent class or policy");
+  }
+  std::vector<WorldMapView> views;
+  for (const GridMap& map : d.maps)
+    views.push_back(WorldMapView{&map, nullptr});
+  if (absl::Status s = ValidateWorldQuery(views, query); !s.ok()) return s;
+  if (!Reachable(d, query)) {
+    return absl::NotFoundError(absl::StrCat(
+        "no path: no route of maps and usable links leads from the start (",
+        query.start.cell.x, ", ", query.start.cell.y, ") on map ",
+        query.start.map, " to the goal (", query.goal.cell.x, ", ",
+        query.goal.cell.y, ") on map ", query.goal.map));
+  }
+  auto finish = [&] {
+    result->micros = std::chrono::duration<double, std::micro>(
+                         std::chrono::steady_clock::now() - began)
+                         .count();
+  };
+  QueryGraph graph(d, query);
+  std::vector<Step> route;
+  // Rounds: the least route over the current weights; one of its lower
+  // bounds searched (with all pairs, of the start's and the goal's edges
+  // the one with the widest bounds; else the first from the start's side
+  // and the goal's alternately), until none is left on it.
+  for (bool from_start = true;; from_start = !from_start) {
+    ++result->rounds;
+    const bool found = index.all_pairs() ? graph.BestByAllPairs(&route)
+                                         : graph.LeastRoute(&route);
+    if (!found) {
+      finish();
+      return absl::NotFoundError("no path: every route was searched out");
+    }
+    std::vector<size_t> picks;
+    double widest = -1;
+    for (size_t k = 1; k < route.size(); ++k) {
+      const size_t i = from_start ? k : route.size() - k;
+      if (route[i].link >= 0) continue;
+      bool exact = false;
+      const double lower =
+          graph.Weight(route[i - 1].node, route[i].node, &exact);
+      if (exact) continue;
+      if (!index.all_pairs()) {
+        picks.push_back(i);
+        break;
+      }
+      // With all pairs only the start's and the goal's edges are bounds:
+      // the one whose bounds are furthest apart first, the likelier to
+      // change the route (then the other need not be searched).
+      const double gap = graph.Upper(route[i - 1].node, route[i].node) - lower;
+      if (gap > widest) {
+        widest = gap;
+        picks.assign(1, i);
+      }
+    }
+    if (picks.empty()) break;
+    bool stopped_early = false;
+    for (size_t i : picks) {
+      absl::StatusOr<bool> stopped =
+          graph.Search(route[i - 1].node, route[i].node, context, result);
+      if (!stopped.ok()) {
+        finish();
+        return stopped.status();
+      }
+      if (*stopped) {
+        stopped_early = true;
+        break;
+      }
+    }
+    if (stopped_early) break;
+  }
+  absl::Status s = Assemble(graph, route, query, context, result);
+  finish();
+  return s;
+}
+
+absl::Status FindWorldPath(absl::Span<const WorldMapView> maps,
+                           absl::Span<const WorldLink> links,
+                           const WorldQuery& query, SearchContext& context,
+                           WorldResult* result) {
+  *result = WorldResult();
+  if (absl::Status s = ValidateWorldQuery(maps, query); !s.ok()) return s;
+  absl::StatusOr<std::shared_ptr<const WorldIndex>> index = WorldIndex::Build(
+      maps, links, query.agent, query.leg.movement.diagonal, false);
+  if (!index.ok()) return index.status();
+  return FindWorldPath(**index, query, context, result);
 }
 
 }  // namespace gridstar
