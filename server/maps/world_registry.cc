@@ -1,6 +1,11 @@
 #include "maps/world_registry.h"
 
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <set>
 #include <utility>
@@ -180,11 +185,21 @@ absl::StatusOr<std::shared_ptr<const WorldSnapshot>> WorldRegistry::Install(
   }
   auto snapshot = std::make_shared<const WorldSnapshot>(WorldSnapshot{
       next.id, next.version, std::move(next.maps), std::move(next.links)});
+  std::shared_ptr<const WorldSnapshot> old;
   {
     std::lock_guard<std::mutex> lock(mu_);
+    auto it = worlds_.find(snapshot->id);
+    if (it != worlds_.end()) old = it->second;
     worlds_[snapshot->id] = snapshot;
   }
-  QueueTables(*snapshot);
+  // Tables hold every link end, open or closed: only maps whose ends
+  // changed (a link added or removed, new maps) need theirs built again.
+  for (size_t m = 0; m < snapshot->maps.size(); ++m) {
+    const int was = old == nullptr ? -1 : old->MapIndex(snapshot->maps[m]);
+    if (was < 0 || old->EndsOn(was) != snapshot->EndsOn(static_cast<int>(m))) {
+      QueueTable(snapshot->id, snapshot->maps[m]);
+    }
+  }
   return snapshot;
 }
 
@@ -466,6 +481,14 @@ void WorldRegistry::WaitForTables() {
 }
 
 void WorldRegistry::BuildTables() {
+  // Beside the searches (which tables speed up, never change): the same
+  // nice level as the search workers, below updates and the RPC threads.
+  // Best effort, per thread on Linux.
+  const id_t tid = static_cast<id_t>(::syscall(SYS_gettid));
+  errno = 0;
+  const int base = ::getpriority(PRIO_PROCESS, tid);
+  if (errno == 0)
+    (void)::setpriority(PRIO_PROCESS, tid, std::min(19, base + kBuilderNice));
   std::unique_lock<std::mutex> lock(mu_);
   for (;;) {
     work_.wait(lock, [this] { return stopping_ || !queue_.empty(); });

@@ -15,7 +15,9 @@
 //
 // Tables: for each member map, a LinkEndTable of its link ends on the map
 // as a query naming no agent class sees it (MapSnapshot::map), under its
-// default policy, built by one background thread: after every world write,
+// default policy, built by one background thread (at the search workers'
+// nice level: tables speed searches up, updates never wait for them):
+// after every world write,
 // and whenever a query finds the table missing or built from another map
 // version or another set of ends (a map was updated). Meanwhile queries
 // run exactly without it (world.h: a stale table is never read).
@@ -93,6 +95,10 @@ struct PreparedWorld {
 
 class WorldRegistry {
  public:
+  // Nice levels the table builder runs below the rest of the server: the
+  // search workers' default (--search_nice).
+  static constexpr int kBuilderNice = 10;
+
   struct Limits {
     size_t max_worlds = 256;
     size_t max_world_maps = 64;
