@@ -19,6 +19,7 @@
 #define GRIDSTAR_SERVER_SERVICE_H_
 
 #include <cstddef>
+#include <functional>
 
 #include "absl/time/time.h"
 #include "auth/access_control.h"
@@ -181,6 +182,16 @@ class PathfindingService final : public v1::Pathfinding::CallbackService {
   bool ServeUnary(absl::string_view name, Call* call,
                   const google::protobuf::Message& request,
                   google::protobuf::Message* response);
+
+  // A world path request read and checked now against its world (the
+  // query's errors, naming "<prefix>field"), as a job a worker runs: it
+  // reads the member maps, searches and writes the answer.
+  using WorldJob =
+      std::function<absl::Status(SearchContext&, v1::WorldPathResponse*)>;
+  absl::StatusOr<WorldJob> MakeWorldJob(const v1::WorldPathRequest& request,
+                                        absl::string_view prefix,
+                                        absl::Time deadline,
+                                        CancelFlag cancelled) const;
 
   // Map `id` changed through another replica (StoreFollower): its cached
   // flow fields go, and its pending derived data is claimed for the

@@ -3,6 +3,7 @@
 
 #include <atomic>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -14,6 +15,7 @@
 #include "rpc/calls.h"
 #include "rpc/search_jobs.h"
 #include "rpc/service.h"
+#include "rpc/world_requests.h"
 
 namespace gridstar::server {
 namespace {
@@ -50,6 +52,10 @@ class StreamCall : public grpc::ServerBidiReactor<v1::StreamPathRequest,
       return;
     }
     const uint64_t id = request_.request_id();
+    if (request_.has_world_request()) {
+      ReadWorldRequest(id);
+      return;
+    }
     const v1::PathRequest& r = request_.request();
     absl::StatusOr<std::shared_ptr<const MapSnapshot>> found =
         service_->registry()->FindOrLoad(r.map_id());
@@ -64,44 +70,17 @@ class StreamCall : public grpc::ServerBidiReactor<v1::StreamPathRequest,
                       CallDeadline(ctx_, service_->options().max_search_time),
                       cancelled_, "request.",
                       service_->options().max_message_bytes, job.get());
-    bool queued = false;
-    if (s.ok()) {
-      {
-        std::lock_guard<std::mutex> lock(mu_);
-        ++inflight_;
-      }
-      queued = service_->search()->TrySubmit([this, job,
-                                              id](SearchContext& context) {
-        v1::StreamPathResponse answer;
-        answer.set_request_id(id);
-        v1::PathItemResult* item = answer.mutable_result();
-        SetItem(
-            RunJob(*job, service_->metrics(), context, item->mutable_path()),
-            item);
-        Answer(std::move(answer), /*was_task=*/true);
-      });
-      if (!queued) {
-        std::lock_guard<std::mutex> lock(mu_);
-        --inflight_;
-        s = Overloaded(*service_->search());
-      }
-    }
-    if (!queued) {
-      v1::StreamPathResponse answer;
-      answer.set_request_id(id);
-      SetItem(s, answer.mutable_result());
-      Answer(std::move(answer), /*was_task=*/false);
-    }
-    bool read = false;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      if (inflight_ < service_->options().max_stream_inflight) {
-        read = true;
-      } else {
-        read_paused_ = true;
-      }
-    }
-    if (read) StartRead(&request_);
+    Submit(
+        id, s,
+        [this, job](SearchContext& context, v1::StreamPathResponse* answer) {
+          v1::PathItemResult* item = answer->mutable_result();
+          SetItem(
+              RunJob(*job, service_->metrics(), context, item->mutable_path()),
+              item);
+        },
+        [](const absl::Status& failed, v1::StreamPathResponse* answer) {
+          SetItem(failed, answer->mutable_result());
+        });
   }
 
   void OnWriteDone(bool ok) override {
@@ -130,6 +109,73 @@ class StreamCall : public grpc::ServerBidiReactor<v1::StreamPathRequest,
   }
 
  private:
+  // The next read, unless max_stream_inflight tasks are in flight: then
+  // reading pauses until an answer frees a slot.
+  void ReadNext() {
+    bool read = false;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (inflight_ < service_->options().max_stream_inflight) {
+        read = true;
+      } else {
+        read_paused_ = true;
+      }
+    }
+    if (read) StartRead(&request_);
+  }
+
+  // A world path request: checked now, searched by a worker, answered in
+  // world_result.
+  void ReadWorldRequest(uint64_t id) {
+    absl::StatusOr<PathfindingService::WorldJob> job = service_->MakeWorldJob(
+        request_.world_request(), "world_request.",
+        CallDeadline(ctx_, service_->options().max_search_time), cancelled_);
+    Submit(
+        id, job.status(),
+        [job = job.ok() ? *std::move(job) : PathfindingService::WorldJob()](
+            SearchContext& context, v1::StreamPathResponse* answer) {
+          v1::WorldPathItemResult* item = answer->mutable_world_result();
+          SetWorldItem(job(context, item->mutable_path()), item);
+        },
+        [](const absl::Status& failed, v1::StreamPathResponse* answer) {
+          SetWorldItem(failed, answer->mutable_world_result());
+        });
+  }
+
+  // Runs `run` on a worker when `s` is OK (counted in flight), answering
+  // with what it wrote; else, or when the queue is full, answers at once
+  // with `fail` of the status. Then reads on (ReadNext).
+  void Submit(uint64_t id, absl::Status s,
+              std::function<void(SearchContext&, v1::StreamPathResponse*)> run,
+              void (*fail)(const absl::Status&, v1::StreamPathResponse*)) {
+    bool queued = false;
+    if (s.ok()) {
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        ++inflight_;
+      }
+      queued = service_->search()->TrySubmit(
+          [this, run = std::move(run), id](SearchContext& context) {
+            v1::StreamPathResponse answer;
+            answer.set_request_id(id);
+            run(context, &answer);
+            Answer(std::move(answer), /*was_task=*/true);
+          });
+      if (!queued) {
+        std::lock_guard<std::mutex> lock(mu_);
+        --inflight_;
+        s = Overloaded(*service_->search());
+      }
+    }
+    if (!queued) {
+      v1::StreamPathResponse answer;
+      answer.set_request_id(id);
+      fail(s, &answer);
+      Answer(std::move(answer), /*was_task=*/false);
+    }
+    ReadNext();
+  }
+
   // Queues an answer; starts a write if none is in flight, and resumes
   // reading if it was paused for this task's slot.
   void Answer(v1::StreamPathResponse answer, bool was_task) {

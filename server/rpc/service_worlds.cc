@@ -80,6 +80,37 @@ absl::Status RunWorldPath(WorldRegistry& worlds,
 
 }  // namespace
 
+void SetWorldItem(const absl::Status& s, v1::WorldPathItemResult* item) {
+  item->set_code(static_cast<int>(s.code()));
+  item->set_message(std::string(s.message()));
+  if (!s.ok()) item->clear_path();
+}
+
+absl::StatusOr<PathfindingService::WorldJob> PathfindingService::MakeWorldJob(
+    const v1::WorldPathRequest& request, absl::string_view prefix,
+    absl::Time deadline, CancelFlag cancelled) const {
+  WorldRegistry* worlds = options_.worlds;
+  if (worlds == nullptr) {
+    return absl::FailedPreconditionError(
+        "this server was built without a world registry");
+  }
+  std::shared_ptr<const WorldSnapshot> world = worlds->Find(request.world_id());
+  if (world == nullptr) {
+    return NoWorld(absl::StrCat(prefix, "world_id"), request.world_id());
+  }
+  WorldAsk ask;
+  if (absl::Status s = WorldAskFromProto(request, *world, prefix, &ask);
+      !s.ok()) {
+    return s;
+  }
+  return WorldJob([worlds, world, ask = std::move(ask), deadline,
+                   cancelled = std::move(cancelled), enqueued = absl::Now()](
+                      SearchContext& context, v1::WorldPathResponse* out) {
+    return RunWorldPath(*worlds, world, ask, deadline, cancelled, enqueued,
+                        context, out);
+  });
+}
+
 WorldRegistry* PathfindingService::WorldsOrFinish(Call* call) const {
   if (options_.worlds != nullptr) return options_.worlds;
   call->Done(absl::FailedPreconditionError(
@@ -167,26 +198,16 @@ void PathfindingService::ServeFindWorldPath(Call* call,
                                             const v1::WorldPathRequest* request,
                                             v1::WorldPathResponse* response) {
   if (!Admit(call, AccessLevel::kQuery)) return;
-  WorldRegistry* worlds = WorldsOrFinish(call);
-  if (worlds == nullptr) return;
-  std::shared_ptr<const WorldSnapshot> world =
-      worlds->Find(request->world_id());
-  if (world == nullptr) {
-    call->Done(NoWorld("world_id", request->world_id()));
+  absl::StatusOr<WorldJob> job =
+      MakeWorldJob(*request, "", CallDeadline(*call, options_.max_search_time),
+                   call->cancelled());
+  if (!job.ok()) {
+    call->Done(job.status());
     return;
   }
-  WorldAsk ask;
-  if (absl::Status s = WorldAskFromProto(*request, *world, "", &ask); !s.ok()) {
-    call->Done(s);
-    return;
-  }
-  const absl::Time deadline = CallDeadline(*call, options_.max_search_time);
   const bool queued = search_->TrySubmit(
-      [worlds, world, ask = std::move(ask), deadline, call, response,
-       enqueued = absl::Now()](SearchContext& context) {
-        call->Done(RunWorldPath(*worlds, world, ask, deadline,
-                                call->cancelled(), enqueued, context,
-                                response));
+      [job = *std::move(job), call, response](SearchContext& context) {
+        call->Done(job(context, response));
       });
   if (!queued) call->Done(Overloaded(*search_));
 }
@@ -199,9 +220,7 @@ void PathfindingService::ServeFindWorldPaths(
   if (worlds == nullptr) return;
   const size_t n = static_cast<size_t>(request->items_size());
   if (!BatchFits(call, n)) return;
-  std::shared_ptr<const WorldSnapshot> world =
-      worlds->Find(request->world_id());
-  if (world == nullptr) {
+  if (worlds->Find(request->world_id()) == nullptr) {
     call->Done(NoWorld("world_id", request->world_id()));
     return;
   }
@@ -212,35 +231,26 @@ void PathfindingService::ServeFindWorldPaths(
   auto finish_one = [call, remaining] {
     if (remaining->fetch_sub(1) == 1) call->Done(absl::OkStatus());
   };
-  auto set_item = [](const absl::Status& s, v1::WorldPathItemResult* item) {
-    item->set_code(static_cast<int>(s.code()));
-    item->set_message(std::string(s.message()));
-    if (!s.ok()) item->clear_path();
-  };
   const absl::Time deadline = CallDeadline(*call, options_.max_search_time);
   for (size_t i = 0; i < n; ++i) {
     v1::WorldPathItemResult* item =
         response->mutable_results(static_cast<int>(i));
-    WorldAsk ask;
-    absl::Status s =
-        WorldAskFromProto(request->items(static_cast<int>(i)), *world,
-                          absl::StrCat("items[", i, "]."), &ask);
-    if (!s.ok()) {
-      set_item(s, item);
+    v1::WorldPathRequest one = request->items(static_cast<int>(i));
+    one.set_world_id(request->world_id());
+    absl::StatusOr<WorldJob> job = MakeWorldJob(
+        one, absl::StrCat("items[", i, "]."), deadline, call->cancelled());
+    if (!job.ok()) {
+      SetWorldItem(job.status(), item);
       finish_one();
       continue;
     }
     const bool queued = search_->TrySubmit(
-        [worlds, world, ask = std::move(ask), deadline, call, item, set_item,
-         finish_one, enqueued = absl::Now()](SearchContext& context) {
-          set_item(
-              RunWorldPath(*worlds, world, ask, deadline, call->cancelled(),
-                           enqueued, context, item->mutable_path()),
-              item);
+        [job = *std::move(job), item, finish_one](SearchContext& context) {
+          SetWorldItem(job(context, item->mutable_path()), item);
           finish_one();
         });
     if (!queued) {
-      set_item(Overloaded(*search_), item);
+      SetWorldItem(Overloaded(*search_), item);
       finish_one();
     }
   }

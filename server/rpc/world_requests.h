@@ -58,6 +58,10 @@ absl::Status WorldAskFromProto(const v1::WorldPathRequest& request,
                                const WorldSnapshot& world,
                                absl::string_view prefix, WorldAsk* ask);
 
+// An item's code and message; a failed item carries no path
+// (service_worlds.cc).
+void SetWorldItem(const absl::Status& s, v1::WorldPathItemResult* item);
+
 // The answer: legs by map id and version, links by id.
 void WorldPathResponseFrom(const WorldResult& result,
                            const PreparedWorld& prepared,

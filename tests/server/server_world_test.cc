@@ -7,6 +7,7 @@
 // a second replica (Redis).
 
 #include <cmath>
+#include <map>
 #include <random>
 #include <string>
 #include <vector>
@@ -498,6 +499,72 @@ TEST_F(WorldServerTest, BatchesAnswerEachItemWithItsOwnStatus) {
                   1e-9 * (1 + expected));
     }
   }
+}
+
+TEST_F(WorldServerTest, AStreamTakesWorldRequestsBesidePathRequests) {
+  v1::WorldInfo info;
+  ASSERT_TRUE(Register(RandomWorld(maps_, 6), &info).ok());
+  grpc::ClientContext ctx;
+  SetDeadline(&ctx);
+  auto stream = stub().FindPathsStream(&ctx);
+  std::mt19937 rng(8);
+  std::map<uint64_t, std::pair<WorldCell, WorldCell>> asked;
+  for (uint64_t id = 1; id <= 8; ++id) {
+    v1::StreamPathRequest r;
+    r.set_request_id(id);
+    const int a = static_cast<int>(rng() % 3), b = static_cast<int>(rng() % 3);
+    const WorldCell start{a, Passable(maps_.grids[a], rng)};
+    const WorldCell goal{b, Passable(maps_.grids[b], rng)};
+    *r.mutable_world_request() = Query(maps_, start, goal);
+    asked[id] = {start, goal};
+    ASSERT_TRUE(stream->Write(r));
+  }
+  // A map path and a bad world request in the same stream.
+  v1::StreamPathRequest plain;
+  plain.set_request_id(100);
+  *plain.mutable_request() = Path("floor0", 0, 0, 0, 0);
+  const Cell c = Passable(maps_.grids[0], rng);
+  plain.mutable_request()->mutable_start()->set_x(c.x);
+  plain.mutable_request()->mutable_start()->set_y(c.y);
+  plain.mutable_request()->mutable_goal()->set_x(c.x);
+  plain.mutable_request()->mutable_goal()->set_y(c.y);
+  ASSERT_TRUE(stream->Write(plain));
+  v1::StreamPathRequest bad;
+  bad.set_request_id(101);
+  *bad.mutable_world_request() = Query(maps_, {0, c}, {1, {0, 0}});
+  bad.mutable_world_request()->set_world_id("nowhere");
+  ASSERT_TRUE(stream->Write(bad));
+  stream->WritesDone();
+  v1::StreamPathResponse answer;
+  int answers = 0;
+  while (stream->Read(&answer)) {
+    ++answers;
+    SCOPED_TRACE(answer.request_id());
+    if (answer.request_id() == 100) {
+      EXPECT_EQ(answer.result().code(), 0) << answer.result().message();
+      continue;
+    }
+    if (answer.request_id() == 101) {
+      EXPECT_EQ(answer.world_result().code(), grpc::StatusCode::NOT_FOUND);
+      EXPECT_NE(answer.world_result().message().find("world_request.world_id"),
+                std::string::npos)
+          << answer.world_result().message();
+      continue;
+    }
+    const auto& [start, goal] = asked.at(answer.request_id());
+    const double expected = Reference(maps_, info, start, goal);
+    if (expected == kInfinity) {
+      EXPECT_EQ(answer.world_result().code(),
+                grpc::StatusCode::FAILED_PRECONDITION);
+    } else {
+      EXPECT_EQ(answer.world_result().code(), 0)
+          << answer.world_result().message();
+      EXPECT_NEAR(answer.world_result().path().cost(), expected,
+                  1e-9 * (1 + expected));
+    }
+  }
+  EXPECT_TRUE(stream->Finish().ok());
+  EXPECT_EQ(answers, 10);
 }
 
 TEST(WorldPersistenceTest, AWorldOutlivesKillNineAtItsLastAcknowledgedVersion) {

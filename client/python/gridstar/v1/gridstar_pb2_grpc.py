@@ -178,8 +178,9 @@ class PathfindingServicer(object):
         raise NotImplementedError('Method not implemented!')
 
     def FindPathsStream(self, request_iterator, context):
-        """A stream of path requests; answers may come back out of order, each
-        tagged with the request's `request_id`.
+        """A stream of path requests (and world path requests:
+        StreamPathRequest.world_request); answers may come back out of order,
+        each tagged with the request's `request_id`.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -136,16 +136,18 @@ export interface PathfindingClient extends grpc.Client {
   findPaths(argument: _gridstar_v1_FindPathsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gridstar_v1_FindPathsResponse__Output>): grpc.ClientUnaryCall;
   findPaths(argument: _gridstar_v1_FindPathsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gridstar_v1_FindPathsResponse__Output>): grpc.ClientUnaryCall;
   findPaths(argument: _gridstar_v1_FindPathsRequest, callback: grpc.requestCallback<_gridstar_v1_FindPathsResponse__Output>): grpc.ClientUnaryCall;
-  
+
   /**
-   * A stream of path requests; answers may come back out of order, each
-   * tagged with the request's `request_id`.
+   * A stream of path requests (and world path requests:
+   * StreamPathRequest.world_request); answers may come back out of order,
+   * each tagged with the request's `request_id`.
    */
   FindPathsStream(metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientDuplexStream<_gridstar_v1_StreamPathRequest, _gridstar_v1_StreamPathResponse__Output>;
   FindPathsStream(options?: grpc.CallOptions): grpc.ClientDuplexStream<_gridstar_v1_StreamPathRequest, _gridstar_v1_StreamPathResponse__Output>;
   /**
-   * A stream of path requests; answers may come back out of order, each
-   * tagged with the request's `request_id`.
+   * A stream of path requests (and world path requests:
+   * StreamPathRequest.world_request); answers may come back out of order,
+   * each tagged with the request's `request_id`.
    */
   findPathsStream(metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientDuplexStream<_gridstar_v1_StreamPathRequest, _gridstar_v1_StreamPathResponse__Output>;
   findPathsStream(options?: grpc.CallOptions): grpc.ClientDuplexStream<_gridstar_v1_StreamPathRequest, _gridstar_v1_StreamPathResponse__Output>;
@@ -410,10 +412,11 @@ export interface PathfindingHandlers extends grpc.UntypedServiceImplementation {
    * has more than --max_batch items.
    */
   FindPaths: grpc.handleUnaryCall<_gridstar_v1_FindPathsRequest__Output, _gridstar_v1_FindPathsResponse>;
-  
+
   /**
-   * A stream of path requests; answers may come back out of order, each
-   * tagged with the request's `request_id`.
+   * A stream of path requests (and world path requests:
+   * StreamPathRequest.world_request); answers may come back out of order,
+   * each tagged with the request's `request_id`.
    */
   FindPathsStream: grpc.handleBidiStreamingCall<_gridstar_v1_StreamPathRequest__Output, _gridstar_v1_StreamPathResponse>;
   
