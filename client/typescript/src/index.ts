@@ -26,21 +26,19 @@ import type { PathResponse__Output } from "./generated/gridstar/v1/PathResponse"
 import type { RegisterMapRequest } from "./generated/gridstar/v1/RegisterMapRequest";
 import type { TiledRule } from "./generated/gridstar/v1/TiledRule";
 import type { UpdateCellsRequest } from "./generated/gridstar/v1/UpdateCellsRequest";
-import {
-  api, cell, enumName, GridstarError, MAP_HEADER, MAX_MESSAGE_BYTES, pathRequest,
-  type CallOptions, type CellLike, type PathOptions,
-} from "./requests";
+import type {WorldInfo__Output} from './generated/gridstar/v1/WorldInfo';
+import type {WorldPathResponse__Output} from './generated/gridstar/v1/WorldPathResponse';
+import {api, cell, enumName, GridstarError, linkOf, MAP_HEADER, MAX_MESSAGE_BYTES, pathRequest, worldPathRequest, type CallOptions, type CellLike, type LinkSpec, type PathOptions, type WorldCellLike,} from './requests';
 import { Watch } from "./watch";
 
 export type * from "./generated/gridstar/v1/MapInfo";
 export type * from "./generated/gridstar/v1/PathResponse";
 export type * from "./generated/gridstar/v1/WatchEvent";
 export type * from "./generated/gridstar/v1/GetMapResponse";
+export type * from './generated/gridstar/v1/WorldInfo';
+export type * from './generated/gridstar/v1/WorldPathResponse';
 export { Watch } from "./watch";
-export {
-  canonicalName, cell, cellsOf, enumName, GridstarError, MAP_HEADER, pathRequest,
-  type CallOptions, type CellLike, type PathOptions,
-} from "./requests";
+export {canonicalName, cell, cellsOf, enumName, GridstarError, MAP_HEADER, pathRequest, type CallOptions, type CellLike, type LinkSpec, type PathOptions, type WorldCellLike,} from './requests';
 
 export interface ClientOptions {
   /** Deadline of each call in ms (default 10000); a call's own timeoutMs wins. */
@@ -455,6 +453,115 @@ export class Client {
   // ---- Health.
 
   /** True when the server is SERVING; false while it drains or starts. Needs no token. */
+  // ---- Worlds of linked maps (docs/worlds.md). No routing header: a
+  // world's maps must be on the server answering (a shared store, or one
+  // server).
+
+  /**
+   * A world: member maps by id and links. The same content again is a no-op.
+   */
+  registerWorld(
+      worldId: string, mapIds: string[], links: LinkSpec[] = [],
+      o: CallOptions&{replace?: boolean} = {}): Promise<WorldInfo__Output> {
+    const request = {
+      id: worldId,
+      mapIds,
+      links: links.map((l, i) => linkOf(l, `links[${i}]`)),
+      replace: o.replace ?? false
+    };
+    return this.call(
+        'RegisterWorld', request, {idempotent: true, timeoutMs: o.timeoutMs});
+  }
+
+  /**
+   * One new version of the world: links opened, closed, re-costed, added and
+   * removed, all or nothing. Not retried.
+   */
+  updateLinks(
+      worldId: string, edits: {
+        open?: string[];
+        close?: string[];
+        costs?: Record<string, number>;
+        add?: LinkSpec[];
+        remove?: string[];
+        expectedVersion?: number | string
+      },
+      o: CallOptions = {}): Promise<WorldInfo__Output> {
+    const updates: unknown[] = [];
+    for (const id of edits.open ?? [])
+      updates.push({linkId: id, state: 'STATE_OPEN'});
+    for (const id of edits.close ?? [])
+      updates.push({linkId: id, state: 'STATE_CLOSED'});
+    for (const [id, cost] of Object.entries(edits.costs ?? {}))
+      updates.push({linkId: id, cost});
+    (edits.add ?? []).forEach((l, i) => updates.push({
+      linkId: l.id,
+      add: linkOf(l, `add[${i}]`)
+    }));
+    for (const id of edits.remove ?? [])
+      updates.push({linkId: id, remove: true});
+    return this.call(
+        'UpdateLinks',
+        {id: worldId, updates, expectedVersion: edits.expectedVersion ?? 0},
+        {idempotent: false, timeoutMs: o.timeoutMs});
+  }
+
+  getWorld(worldId: string, o: CallOptions = {}): Promise<WorldInfo__Output> {
+    return this.call(
+        'GetWorld', {id: worldId}, {idempotent: true, timeoutMs: o.timeoutMs});
+  }
+
+  async listWorlds(o: CallOptions = {}): Promise<WorldInfo__Output[]> {
+    const r = await this.call<{worlds: WorldInfo__Output[]}>(
+        'ListWorlds', {}, {idempotent: true, timeoutMs: o.timeoutMs});
+    return r.worlds;
+  }
+
+  /** Removes a world (its maps stay). Not retried. */
+  async deleteWorld(worldId: string, o: CallOptions = {}): Promise<void> {
+    await this.call(
+        'DeleteWorld', {id: worldId},
+        {idempotent: false, timeoutMs: o.timeoutMs});
+  }
+
+  /**
+   * The least-cost path across a world: its legs and the links taken. start,
+   * goal: [mapId, [x, y]].
+   */
+  findWorldPath(
+      worldId: string, start: WorldCellLike, goal: WorldCellLike,
+      o: PathOptions = {}): Promise<WorldPathResponse__Output> {
+    return this.call(
+        'FindWorldPath', worldPathRequest(worldId, start, goal, o),
+        {idempotent: true, timeoutMs: o.timeoutMs});
+  }
+
+  /**
+   * Many world paths in one call: one item per pair, an answer or its own
+   * error.
+   */
+  async findWorldPaths(
+      worldId: string, pairs: [WorldCellLike, WorldCellLike][],
+      o: PathOptions = {}):
+      Promise<(WorldPathResponse__Output | GridstarError)[]> {
+    const items = pairs.map(([s, g], i) => {
+      try {
+        return worldPathRequest(worldId, s, g, o);
+      } catch (e) {
+        throw new TypeError(`pairs[${i}]: ${(e as Error).message}`);
+      }
+    });
+    const r = await this.call<{
+      results:
+          {code: number; message: string; path: WorldPathResponse__Output}[]
+    }>('FindWorldPaths', {worldId, items},
+       {idempotent: true, timeoutMs: o.timeoutMs});
+    return r.results.map(
+        (item) =>
+            (item.code === 0 ? item.path :
+                               new GridstarError(item.code, item.message)));
+  }
+
   async health(o: CallOptions = {}): Promise<boolean> {
     // grpc.health.v1: an empty HealthCheckRequest asks about the whole
     // server; the reply's field 1 is the status (1 = SERVING).

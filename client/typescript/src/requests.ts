@@ -94,6 +94,67 @@ export interface PathOptions extends CallOptions {
   agentSize?: number;
 }
 
+/** A cell of one of a world's maps: [mapId, [x, y]] or {mapId, cell}. */
+export type WorldCellLike = [string, CellLike]|{
+  mapId: string;
+  cell: CellLike
+};
+
+export function worldCell(
+    value: WorldCellLike, field: string): {mapId: string; cell: Cell} {
+  const [mapId, c] = Array.isArray(value) ? value : [value?.mapId, value?.cell];
+  if (typeof mapId !== 'string') {
+    throw new TypeError(
+        `${field}: expected [mapId, [x, y]] or {mapId, cell}, got ${
+            JSON.stringify(value)}`);
+  }
+  return {mapId, cell: cell(c as CellLike, `${field}.cell`)};
+}
+
+/** A link of a world (RegisterWorldRequest.links, LinkUpdate.add). */
+export interface LinkSpec {
+  id: string;
+  from: WorldCellLike;
+  to: WorldCellLike;
+  cost?: number;
+  oneWay?: boolean;
+  closed?: boolean;
+  areas?: number|string;
+  maxAgentSize?: number;
+}
+
+export function linkOf(l: LinkSpec, field: string) {
+  return {
+    id: l.id,
+    from: worldCell(l.from, `${field}.from`),
+    to: worldCell(l.to, `${field}.to`),
+    cost: l.cost ?? 1,
+    oneWay: l.oneWay ?? false,
+    closed: l.closed ?? false,
+    areas: l.areas ?? 0,
+    maxAgentSize: l.maxAgentSize ?? 0,
+  };
+}
+
+/**
+ * A world path request: PathOptions but snapRadius (ends are not snapped
+ * across a world).
+ */
+export function worldPathRequest(
+    worldId: string, start: WorldCellLike, goal: WorldCellLike,
+    o: PathOptions = {}) {
+  if (o.snapRadius)
+    throw new TypeError('snapRadius: ends are not snapped across a world');
+  const {mapId: _m, start: _s, goal: _g, snapRadius: _r, ...leg} =
+      pathRequest('', [0, 0], [0, 0], o);
+  return {
+    worldId,
+    start: worldCell(start, 'start'),
+    goal: worldCell(goal, 'goal'),
+    ...leg
+  };
+}
+
 export function pathRequest(mapId: string, start: CellLike, goal: CellLike, o: PathOptions = {}): PathRequest {
   return {
     mapId,

@@ -63,6 +63,34 @@ describe("a plaintext server", () => {
     assert.equal(canonicalName("Algorithm", p.algorithm), "jps+");
   });
 
+  test("a world of two floors answers across its stairs", async () => {
+    await c.registerMap("upstairs", { movingai: DUNGEON });
+    const world = await c.registerWorld("house", ["dungeon", "upstairs"], [
+      { id: "stairs", from: ["dungeon", [1, 1]], to: ["upstairs", [126, 126]], cost: 5 },
+      { id: "drop", from: { mapId: "upstairs", cell: { x: 120, y: 5 } }, to: ["dungeon", [5, 120]], cost: 0, oneWay: true },
+    ]);
+    assert.equal(world.linkCount, 2);
+    const start = ["dungeon", [57, 73]], goal = ["upstairs", [77, 77]];
+    const path = await c.findWorldPath("house", start, goal, { algorithm: "jps+" });
+    const below = (await c.findPath("dungeon", [57, 73], [1, 1])).cost;
+    const above = (await c.findPath("upstairs", [126, 126], [77, 77])).cost;
+    assert.ok(Math.abs(path.cost - (below + 5 + above)) < 1e-6, `${path.cost}`);
+    assert.deepEqual(path.linkIds, ["stairs"]);
+    checkPath(path.legs[0], [57, 73], [1, 1]);
+    await c.updateLinks("house", { close: ["stairs"] });
+    await assert.rejects(c.findWorldPath("house", start, goal), (e) => e.code === grpc.status.FAILED_PRECONDITION);
+    const [down, bad] = await c.findWorldPaths("house", [[goal, start], [goal, ["attic", [1, 1]]]]);
+    assert.deepEqual(down.linkIds, ["drop"]);
+    assert.ok(bad instanceof GridstarError && bad.code === grpc.status.INVALID_ARGUMENT);
+    const reopened = await c.updateLinks("house", { open: ["stairs"], costs: { stairs: 1.5 } });
+    assert.equal(Number(reopened.version), 3);
+    assert.ok(Math.abs((await c.findWorldPath("house", start, goal)).cost - (below + 1.5 + above)) < 1e-6);
+    assert.ok((await c.listWorlds()).some((w) => w.id === "house"));
+    assert.throws(() => c.findWorldPath("house", ["dungeon", [0.5, 1]], goal), /start.cell: expected/);
+    await c.deleteWorld("house");
+    await assert.rejects(c.getWorld("house"), (e) => e.code === grpc.status.NOT_FOUND);
+  });
+
   test("a batch answers every item and a bad item fails alone", async () => {
     const items = await c.findPaths("dungeon", [[[57, 73], [77, 77]], [[0, 0], [5, 5]], [[-1, 3], [5, 5]]]);
     assert.equal(items.length, 3);
