@@ -23,10 +23,12 @@
 // end within a map). An edge within a map has a weight that is either exact
 // (a LinkEndTable built from this very version of the map, or a leg already
 // searched in this query) or a lower bound (octile distance times the map's
-// cheapest cost; infinite across components). The least path over those
-// weights is found (Dijkstra); each of its edges that is only a lower bound
-// is then searched on its map by FindPath with the query's algorithm, and
-// the least path is found again, until it holds no lower bound. Every other
+// cheapest cost, raised by a fresh table's block bounds; infinite across
+// components). The least path over those weights is found (Dijkstra, or
+// with a WorldIndex of all pairs the best join of start, ends and goal);
+// one of its edges that is only a lower bound is then searched on its map
+// by FindPath with the query's algorithm, and the least path is found
+// again, until it holds no lower bound. Every other
 // path then costs at least as much, so the answer is exact whenever the
 // query's algorithm is (types.h: IsOptimal). A stale table (built from
 // another version of the map) is never read: its map is searched lazily.
@@ -35,8 +37,9 @@
 // the agent sees it) joined by the usable links, in their directions,
 // must lead from the start's component to the goal's.
 //
-// Thread-safety: pure functions of their arguments; a LinkEndTable is
-// immutable once built and may be read by any number of threads. One
+// Thread-safety: pure functions of their arguments; a LinkEndTable and a
+// WorldIndex are immutable once built and may be read by any number of
+// threads. One
 // SearchContext per calling thread, as FindPath.
 
 #ifndef GRIDSTAR_WORLD_H_
@@ -258,14 +261,11 @@ class WorldIndex {
 absl::Status ValidateWorldQuery(absl::Span<const WorldMapView> maps,
                                 const WorldQuery& query);
 
-// True when, by components and usable links alone, the goal can be reached.
-// REQUIRES: ValidateWorldQuery passed.
-bool WorldReachable(absl::Span<const WorldMapView> maps,
-                    absl::Span<const WorldLink> links, const WorldQuery& query);
-
 // The least-cost world path (see the top). Errors: ValidateWorldQuery's,
-// ValidateWorldLinks's (their ends must lie on the maps), NotFound "no
-// path" when WorldReachable is false (decided without searching), and
+// InvalidArgument for a link end outside the maps, NotFound "no path" when
+// the components of the maps joined by the usable links, in their
+// directions, do not lead from the start to the goal (decided without
+// searching), and
 // FindPath's ResourceExhausted for a map larger than the context. Out of
 // budget: the legs found so far along the best route, the last one partial,
 // flagged partial.
@@ -284,8 +284,8 @@ absl::Status FindWorldPath(const WorldIndex& index, const WorldQuery& query,
 
 // The reference: Dijkstra over the union of every map's cells and the
 // links, no abstraction. The least cost, or +infinity when no path. Tests
-// and benchmarks compare FindWorldPath with it. Same REQUIRES as
-// WorldReachable.
+// and benchmarks compare FindWorldPath with it. REQUIRES:
+// ValidateWorldQuery passed; every link's ends on the maps.
 double WorldDijkstraCost(absl::Span<const WorldMapView> maps,
                          absl::Span<const WorldLink> links,
                          const WorldQuery& query);

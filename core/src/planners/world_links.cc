@@ -9,7 +9,6 @@
 #include <memory>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "gridstar/find_path.h"
@@ -199,38 +198,6 @@ absl::Status ValidateWorldQuery(absl::Span<const WorldMapView> maps,
     return s;
   }
   return CheckEnd(grids, query.goal, "goal");
-}
-
-bool WorldReachable(absl::Span<const WorldMapView> maps,
-                    absl::Span<const WorldLink> links,
-                    const WorldQuery& query) {
-  // Nodes: (map, component) pairs met at the ends; edges: usable links.
-  auto key = [&](const WorldCell& c) {
-    return (uint64_t{static_cast<uint32_t>(c.map)} << 32) |
-           maps[c.map].map->component(c.cell);
-  };
-  const uint64_t from = key(query.start), target = key(query.goal);
-  if (from == target) return true;
-  absl::flat_hash_map<uint64_t, std::vector<uint64_t>> next;
-  for (const internal::UsableLink& u :
-       internal::UsableLinks(maps, links, query.agent)) {
-    const WorldLink& link = links[u.index];
-    next[key(link.from)].push_back(key(link.to));
-    if (link.both_ways) next[key(link.to)].push_back(key(link.from));
-  }
-  absl::flat_hash_map<uint64_t, bool> seen{{from, true}};
-  std::vector<uint64_t> frontier{from};
-  while (!frontier.empty()) {
-    const uint64_t node = frontier.back();
-    frontier.pop_back();
-    auto it = next.find(node);
-    if (it == next.end()) continue;
-    for (uint64_t to : it->second) {
-      if (to == target) return true;
-      if (seen.emplace(to, true).second) frontier.push_back(to);
-    }
-  }
-  return false;
 }
 
 namespace internal {
