@@ -10,7 +10,8 @@ links), seeded.
 Once every member map's end table is built: UPDATES link toggles (a random
 link closed or opened, UpdateLinks) and UPDATES one-cell updates of a random
 member map (UpdateCells: a random cell blocked, then opened again), each kind at RATE a second, first alone, then
-while one client asks world paths between random cells without pause; then,
+while one client (its thread at nice 19, standing for clients on other
+machines) asks world paths between random cells without pause; then,
 once the tables follow the maps again, world paths alone, for their time. Prints each kind's server-side p50/p99 (the
 /metrics histogram, 1.5x buckets interpolated) and client-side p50/p99,
 the world paths' mean and p99 client-side, and this machine's fdatasync of
@@ -173,6 +174,10 @@ def main():
         queried = []
 
         def load():
+            # The load client runs at the lowest priority: it stands for
+            # game servers on other machines, whose own work does not
+            # compete with gridstar's threads for these two cores.
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
             while not stop.is_set():
                 queried.append(world_query())
 
