@@ -124,7 +124,9 @@ class Metrics {
   static constexpr absl::string_view kMethods[] = {
       "RegisterMap",     "UpdateCells",      "GetMap",    "ListMaps",
       "DeleteMap",       "FindPath",         "FindPaths", "FindGroupPaths",
-      "FindPathsStream", "ComputeFlowField", "WatchPaths"};
+      "FindPathsStream", "ComputeFlowField", "WatchPaths", "RegisterWorld",
+      "UpdateLinks",     "GetWorld",         "ListWorlds", "DeleteWorld",
+      "FindWorldPath",   "FindWorldPaths"};
   static constexpr int kCodes = 17;
   struct RequestHandles {
     prometheus::Histogram* seconds;
