@@ -108,7 +108,8 @@ int main(int argc, char** argv) {
        {"max_map_side", "max_map_cells", "max_maps", "max_total_cells",
         "max_derived_bytes", "max_agent_maps", "flow_field_cache_bytes"}},
       {"Worlds of linked maps",
-       {"max_worlds", "max_world_maps", "max_world_links"}},
+       {"max_worlds", "max_world_maps", "max_world_links",
+        "max_map_link_ends"}},
       {"Watched agents (WatchPaths)",
        {"watch_max_agents", "watch_max_pending", "watch_dstar_bytes"}},
       {"Lifecycle", {"shutdown_grace", "show_config"}}};

@@ -131,6 +131,21 @@ absl::Status WorldRegistry::ValidateLink(const StoredWorld& world,
   return absl::OkStatus();
 }
 
+absl::Status WorldRegistry::CheckEndsPerMap(const StoredWorld& world,
+                                            absl::string_view field) const {
+  const WorldSnapshot view{world.id, world.version, world.maps, world.links};
+  for (size_t m = 0; m < world.maps.size(); ++m) {
+    const size_t ends = view.EndsOn(static_cast<int>(m)).size();
+    if (ends > limits_.max_map_link_ends) {
+      return absl::ResourceExhaustedError(
+          absl::StrCat(field, ": map '", world.maps[m], "' would hold ", ends,
+                       " link ends, more than the limit of ",
+                       limits_.max_map_link_ends, " (--max_map_link_ends)"));
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::Status WorldRegistry::Validate(const StoredWorld& world) const {
   if (absl::Status s = ValidateMapId(world.id, "id"); !s.ok()) return s;
   if (world.maps.empty()) {
@@ -175,7 +190,7 @@ absl::Status WorldRegistry::Validate(const StoredWorld& world) const {
           field, ".id: '", world.links[i].id, "' is taken by another link"));
     }
   }
-  return absl::OkStatus();
+  return CheckEndsPerMap(world, "links");
 }
 
 absl::StatusOr<std::shared_ptr<const WorldSnapshot>> WorldRegistry::Install(
@@ -283,6 +298,7 @@ absl::StatusOr<std::shared_ptr<const WorldSnapshot>> WorldRegistry::UpdateLinks(
     }
     if (e.open.has_value()) at->open = *e.open;
   }
+  if (absl::Status s = CheckEndsPerMap(next, "updates"); !s.ok()) return s;
   next.version = old->version + 1;
   return Install(std::move(next));
 }

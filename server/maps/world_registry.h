@@ -103,6 +103,10 @@ class WorldRegistry {
     size_t max_worlds = 256;
     size_t max_world_maps = 64;
     size_t max_world_links = 4096;
+    // Most link ends (distinct cells) on one member map: a query's
+    // abstract graph joins every two ends of a map, and the map's table
+    // runs one Dijkstra from each.
+    size_t max_map_link_ends = 1024;
   };
 
   // `maps` and `store` (null: in memory only) are not owned and must
@@ -200,6 +204,10 @@ class WorldRegistry {
   absl::Status Validate(const StoredWorld& world) const;
   absl::Status ValidateLink(const StoredWorld& world, const StoredLink& link,
                             const std::string& field) const;
+  // ResourceExhausted naming `field` and the map when a member map of
+  // `world` has more than max_map_link_ends link ends.
+  absl::Status CheckEndsPerMap(const StoredWorld& world,
+                               absl::string_view field) const;
   // Stores `next` (its version set) and swaps it in. REQUIRES: write_mu_.
   absl::StatusOr<std::shared_ptr<const WorldSnapshot>> Install(
       StoredWorld next);

@@ -59,7 +59,7 @@ struct ServerOptions {
   int64_t flow_field_cache_bytes = int64_t{256} << 20;
   MapLimits map_limits;  // max_map_side, max_map_cells.
   MapRegistry::Limits registry;  // max_maps, ..., auto measurement.
-  WorldRegistry::Limits worlds;  // max_worlds, max_world_maps, max_world_links.
+  WorldRegistry::Limits worlds;  // max_worlds, ..., max_map_link_ends.
   // max_batch, max_group, max_stream_inflight, max_search_time,
   // max_message_bytes, watch_*; map_limits, access, inline_searches and
   // finisher are the server's own.

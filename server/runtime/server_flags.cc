@@ -107,6 +107,10 @@ ABSL_FLAG(int32_t, max_worlds, 256,
 ABSL_FLAG(int32_t, max_world_maps, 64, "Most member maps of one world");
 ABSL_FLAG(int32_t, max_world_links, 4096,
           "Most links of one world (stairs, portals, doors, ...)");
+ABSL_FLAG(int32_t, max_map_link_ends, 1024,
+          "Most link ends (distinct cells) on one map of a world: a world "
+          "query joins every two ends of a map, and the map's table runs "
+          "one Dijkstra from each");
 ABSL_FLAG(int32_t, auto_measure_queries, 96,
           "What ALGORITHM_AUTO runs on a map is measured when it is "
           "registered or loaded: every exact engine that applies, timed on "
@@ -213,6 +217,8 @@ ServerOptions ServerOptionsFromFlags() {
       static_cast<size_t>(std::max(1, absl::GetFlag(FLAGS_max_world_maps)));
   o.worlds.max_world_links =
       static_cast<size_t>(std::max(0, absl::GetFlag(FLAGS_max_world_links)));
+  o.worlds.max_map_link_ends =
+      static_cast<size_t>(std::max(1, absl::GetFlag(FLAGS_max_map_link_ends)));
   o.service.max_batch = static_cast<size_t>(absl::GetFlag(FLAGS_max_batch));
   o.service.max_group = static_cast<size_t>(absl::GetFlag(FLAGS_max_group));
   o.service.max_stream_inflight =

@@ -6,6 +6,7 @@
 // world outliving kill -9 of the server (directory store) and followed by
 // a second replica (Redis).
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <random>
@@ -565,6 +566,54 @@ TEST_F(WorldServerTest, AStreamTakesWorldRequestsBesidePathRequests) {
   }
   EXPECT_TRUE(stream->Finish().ok());
   EXPECT_EQ(answers, 10);
+}
+
+TEST(WorldLimitsTest, LinkEndsPerMapAreLimitedNamingTheFlag) {
+  InProcessServer server({"--max_map_link_ends=4"});
+  ASSERT_TRUE(server.started());
+  const Maps maps = MakeMaps(41);
+  for (size_t i = 0; i < maps.ids.size(); ++i) {
+    ASSERT_TRUE(RegisterRaw(server.stub(), maps.ids[i], maps.grids[i]).ok());
+  }
+  std::mt19937 rng(4);
+  v1::RegisterWorldRequest r;
+  r.set_id("tower");
+  for (const std::string& id : maps.ids) r.add_map_ids(id);
+  // Four links from distinct cells of floor0: four ends there, the limit.
+  std::vector<Cell> ends;
+  while (ends.size() < 5) {
+    const Cell c = Passable(maps.grids[0], rng);
+    if (std::find(ends.begin(), ends.end(), c) == ends.end()) ends.push_back(c);
+  }
+  for (int i = 0; i < 4; ++i) {
+    *r.add_links() = MakeLink(absl::StrCat("l", i), "floor0", ends[i], "floor1",
+                              Passable(maps.grids[1], rng), 1);
+  }
+  v1::WorldInfo info;
+  {
+    grpc::ClientContext ctx;
+    SetDeadline(&ctx);
+    ASSERT_TRUE(server.stub().RegisterWorld(&ctx, r, &info).ok());
+  }
+  v1::UpdateLinksRequest u;
+  u.set_id("tower");
+  v1::LinkUpdate* e = u.add_updates();
+  e->set_link_id("l4");
+  *e->mutable_add() = MakeLink("l4", "floor0", ends[4], "floor2",
+                               Passable(maps.grids[2], rng), 1);
+  grpc::Status s = UpdateLinks(server.stub(), u, &info);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_NE(s.error_message().find("map 'floor0' would hold 5 link ends"),
+            std::string::npos)
+      << s.error_message();
+  EXPECT_NE(s.error_message().find("--max_map_link_ends"), std::string::npos);
+  *r.add_links() = e->add();
+  r.set_replace(true);
+  grpc::ClientContext ctx;
+  SetDeadline(&ctx);
+  s = server.stub().RegisterWorld(&ctx, r, &info);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_EQ(GetWorld(server.stub(), "tower").version(), 1u);
 }
 
 TEST(WorldPersistenceTest, AWorldOutlivesKillNineAtItsLastAcknowledgedVersion) {
