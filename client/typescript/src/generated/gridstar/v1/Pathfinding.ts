@@ -136,7 +136,7 @@ export interface PathfindingClient extends grpc.Client {
   findPaths(argument: _gridstar_v1_FindPathsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gridstar_v1_FindPathsResponse__Output>): grpc.ClientUnaryCall;
   findPaths(argument: _gridstar_v1_FindPathsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gridstar_v1_FindPathsResponse__Output>): grpc.ClientUnaryCall;
   findPaths(argument: _gridstar_v1_FindPathsRequest, callback: grpc.requestCallback<_gridstar_v1_FindPathsResponse__Output>): grpc.ClientUnaryCall;
-
+  
   /**
    * A stream of path requests (and world path requests:
    * StreamPathRequest.world_request); answers may come back out of order,
@@ -412,7 +412,7 @@ export interface PathfindingHandlers extends grpc.UntypedServiceImplementation {
    * has more than --max_batch items.
    */
   FindPaths: grpc.handleUnaryCall<_gridstar_v1_FindPathsRequest__Output, _gridstar_v1_FindPathsResponse>;
-
+  
   /**
    * A stream of path requests (and world path requests:
    * StreamPathRequest.world_request); answers may come back out of order,

@@ -1,7 +1,7 @@
 // Original file: gridstar/v1/gridstar.proto
 
 import type { PathRequest as _gridstar_v1_PathRequest, PathRequest__Output as _gridstar_v1_PathRequest__Output } from '../../gridstar/v1/PathRequest';
-import type {WorldPathRequest as _gridstar_v1_WorldPathRequest, WorldPathRequest__Output as _gridstar_v1_WorldPathRequest__Output} from '../../gridstar/v1/WorldPathRequest';
+import type { WorldPathRequest as _gridstar_v1_WorldPathRequest, WorldPathRequest__Output as _gridstar_v1_WorldPathRequest__Output } from '../../gridstar/v1/WorldPathRequest';
 import type { Long } from '@grpc/proto-loader';
 
 export interface StreamPathRequest {
@@ -14,7 +14,7 @@ export interface StreamPathRequest {
    * When set, a path across a world instead (`request` is ignored), answered
    * in world_result.
    */
-  'worldRequest'?: (_gridstar_v1_WorldPathRequest|null);
+  'worldRequest'?: (_gridstar_v1_WorldPathRequest | null);
 }
 
 export interface StreamPathRequest__Output {
@@ -27,5 +27,5 @@ export interface StreamPathRequest__Output {
    * When set, a path across a world instead (`request` is ignored), answered
    * in world_result.
    */
-  'worldRequest': (_gridstar_v1_WorldPathRequest__Output|null);
+  'worldRequest': (_gridstar_v1_WorldPathRequest__Output | null);
 }

@@ -1,7 +1,7 @@
 // Original file: gridstar/v1/gridstar.proto
 
 import type { PathItemResult as _gridstar_v1_PathItemResult, PathItemResult__Output as _gridstar_v1_PathItemResult__Output } from '../../gridstar/v1/PathItemResult';
-import type {WorldPathItemResult as _gridstar_v1_WorldPathItemResult, WorldPathItemResult__Output as _gridstar_v1_WorldPathItemResult__Output} from '../../gridstar/v1/WorldPathItemResult';
+import type { WorldPathItemResult as _gridstar_v1_WorldPathItemResult, WorldPathItemResult__Output as _gridstar_v1_WorldPathItemResult__Output } from '../../gridstar/v1/WorldPathItemResult';
 import type { Long } from '@grpc/proto-loader';
 
 export interface StreamPathResponse {
@@ -10,7 +10,7 @@ export interface StreamPathResponse {
   /**
    * The answer of a world_request.
    */
-  'worldResult'?: (_gridstar_v1_WorldPathItemResult|null);
+  'worldResult'?: (_gridstar_v1_WorldPathItemResult | null);
 }
 
 export interface StreamPathResponse__Output {
@@ -19,5 +19,5 @@ export interface StreamPathResponse__Output {
   /**
    * The answer of a world_request.
    */
-  'worldResult': (_gridstar_v1_WorldPathItemResult__Output|null);
+  'worldResult': (_gridstar_v1_WorldPathItemResult__Output | null);
 }
