@@ -21,8 +21,10 @@ execFileSync(join(here, "node_modules", ".bin", "proto-loader-gen-types"), [
   "--includeDirs", ".",
 ], { stdio: "inherit", cwd: protoRoot });  // Relative: no path of this machine in the files.
 
+// The generated files (not dotfiles: src/generated/.clang-format keeps
+// `git clang-format` off them, which would reformat them otherwise).
 function files(dir) {
-  return readdirSync(dir).flatMap((name) => {
+  return readdirSync(dir).filter((name) => !name.startsWith(".")).flatMap((name) => {
     const path = join(dir, name);
     return statSync(path).isDirectory() ? files(path) : [path];
   });
