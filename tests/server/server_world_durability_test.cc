@@ -1,0 +1,170 @@
+// Worlds of linked maps through the real server, kept: the limit of link
+// ends a map may hold, a world outliving kill -9 of the server (directory
+// store) at its last acknowledged version, and one followed by a second
+// replica on a real redis-server.
+
+#include <algorithm>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "gtest/gtest.h"
+#include "server/world_test_util.h"
+#include "testing/redis_process.h"
+
+namespace gridstar {
+namespace {
+
+using namespace testing::server_suite;  // NOLINT(build/namespaces)
+using namespace testing::worlds;        // NOLINT(build/namespaces)
+
+TEST(WorldLimitsTest, LinkEndsPerMapAreLimitedNamingTheFlag) {
+  InProcessServer server({"--max_map_link_ends=4"});
+  ASSERT_TRUE(server.started());
+  const Maps maps = MakeMaps(41);
+  for (size_t i = 0; i < maps.ids.size(); ++i) {
+    ASSERT_TRUE(RegisterRaw(server.stub(), maps.ids[i], maps.grids[i]).ok());
+  }
+  std::mt19937 rng(4);
+  v1::RegisterWorldRequest r;
+  r.set_id("tower");
+  for (const std::string& id : maps.ids) r.add_map_ids(id);
+  // Four links from distinct cells of floor0: four ends there, the limit.
+  std::vector<Cell> ends;
+  while (ends.size() < 5) {
+    const Cell c = Passable(maps.grids[0], rng);
+    if (std::find(ends.begin(), ends.end(), c) == ends.end()) ends.push_back(c);
+  }
+  for (int i = 0; i < 4; ++i) {
+    *r.add_links() = MakeLink(absl::StrCat("l", i), "floor0", ends[i], "floor1",
+                              Passable(maps.grids[1], rng), 1);
+  }
+  v1::WorldInfo info;
+  {
+    grpc::ClientContext ctx;
+    SetDeadline(&ctx);
+    ASSERT_TRUE(server.stub().RegisterWorld(&ctx, r, &info).ok());
+  }
+  v1::UpdateLinksRequest u;
+  u.set_id("tower");
+  v1::LinkUpdate* e = u.add_updates();
+  e->set_link_id("l4");
+  *e->mutable_add() = MakeLink("l4", "floor0", ends[4], "floor2",
+                               Passable(maps.grids[2], rng), 1);
+  grpc::Status s = UpdateLinks(server.stub(), u, &info);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_NE(s.error_message().find("map 'floor0' would hold 5 link ends"),
+            std::string::npos)
+      << s.error_message();
+  EXPECT_NE(s.error_message().find("--max_map_link_ends"), std::string::npos);
+  *r.add_links() = e->add();
+  r.set_replace(true);
+  grpc::ClientContext ctx;
+  SetDeadline(&ctx);
+  s = server.stub().RegisterWorld(&ctx, r, &info);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_EQ(GetWorld(server.stub(), "tower").version(), 1u);
+}
+
+TEST(WorldPersistenceTest, AWorldOutlivesKillNineAtItsLastAcknowledgedVersion) {
+  const std::string dir =
+      absl::StrCat(::testing::TempDir(), "/worlds.kill9.", getpid());
+  std::system(absl::StrCat("rm -rf '", dir, "'").c_str());
+  const Maps maps = MakeMaps(21);
+  v1::WorldInfo last;
+  {
+    ServerProcess server({absl::StrCat("--data_dir=", dir)});
+    ASSERT_TRUE(server.started());
+    for (size_t i = 0; i < maps.ids.size(); ++i) {
+      ASSERT_TRUE(RegisterRaw(server.stub(), maps.ids[i], maps.grids[i]).ok());
+    }
+    grpc::ClientContext ctx;
+    SetDeadline(&ctx);
+    ASSERT_TRUE(
+        server.stub().RegisterWorld(&ctx, RandomWorld(maps, 8), &last).ok());
+    for (int i = 0; i < 40; ++i) {
+      v1::UpdateLinksRequest u;
+      u.set_id("tower");
+      v1::LinkUpdate* e = u.add_updates();
+      e->set_link_id(absl::StrCat("l", i % 10));
+      e->set_state(i % 2 ? v1::LinkUpdate::STATE_OPEN
+                         : v1::LinkUpdate::STATE_CLOSED);
+      e->set_cost(i);
+      ASSERT_TRUE(UpdateLinks(server.stub(), u, &last).ok());
+    }
+    server.Kill9();
+  }
+  ServerProcess server({absl::StrCat("--data_dir=", dir)});
+  ASSERT_TRUE(server.started());
+  const v1::WorldInfo back = GetWorld(server.stub(), "tower");
+  EXPECT_EQ(back.version(), last.version());
+  EXPECT_EQ(back.SerializeAsString(), [&] {
+    v1::WorldInfo l = last;
+    // Table fields depend on when the builder ran; compare the content.
+    l.clear_table_map_versions();
+    l.clear_tables_current();
+    l.clear_memory_bytes();
+    l.clear_bytes_per_link();
+    v1::WorldInfo b = back;
+    b.clear_table_map_versions();
+    b.clear_tables_current();
+    b.clear_memory_bytes();
+    b.clear_bytes_per_link();
+    EXPECT_EQ(b.SerializeAsString(), l.SerializeAsString());
+    return back.SerializeAsString();
+  }());
+  ExpectExact(server.stub(), maps, back, 77, 12);
+}
+
+TEST(WorldRedisTest, WorldWritesThroughOneReplicaReachTheOther) {
+  testing::RedisProcess redis;
+  GRIDSTAR_REQUIRE_REDIS(redis);
+  const std::string store = absl::StrCat("--store=", redis.url());
+  ServerProcess a({store}), b({store});
+  ASSERT_TRUE(a.started());
+  ASSERT_TRUE(b.started());
+  const Maps maps = MakeMaps(31);
+  for (size_t i = 0; i < maps.ids.size(); ++i) {
+    ASSERT_TRUE(RegisterRaw(a.stub(), maps.ids[i], maps.grids[i]).ok());
+  }
+  v1::WorldInfo info;
+  {
+    grpc::ClientContext ctx;
+    SetDeadline(&ctx);
+    ASSERT_TRUE(a.stub().RegisterWorld(&ctx, RandomWorld(maps, 3), &info).ok());
+  }
+  ASSERT_TRUE(
+      WaitFor([&] { return GetWorld(b.stub(), "tower").version() == 1; }));
+  // A door closed through b reaches a; b answers on its own maps (loaded
+  // on first use) exactly.
+  v1::UpdateLinksRequest u;
+  u.set_id("tower");
+  v1::LinkUpdate* e = u.add_updates();
+  e->set_link_id("l0");
+  e->set_state(v1::LinkUpdate::STATE_CLOSED);
+  ASSERT_TRUE(UpdateLinks(b.stub(), u, &info).ok());
+  EXPECT_EQ(info.version(), 2u);
+  ASSERT_TRUE(
+      WaitFor([&] { return GetWorld(a.stub(), "tower").version() == 2; }));
+  ExpectExact(b.stub(), maps, info, 5, 10);
+  // A write made on a stale version is refused, not forked.
+  u.set_expected_version(1);
+  EXPECT_EQ(UpdateLinks(a.stub(), u, &info).error_code(),
+            grpc::StatusCode::ABORTED);
+  // A deletion through a reaches b.
+  {
+    grpc::ClientContext ctx;
+    SetDeadline(&ctx);
+    v1::DeleteWorldRequest d;
+    d.set_id("tower");
+    v1::DeleteWorldResponse dr;
+    ASSERT_TRUE(a.stub().DeleteWorld(&ctx, d, &dr).ok());
+  }
+  ASSERT_TRUE(
+      WaitFor([&] { return GetWorld(b.stub(), "tower").version() == 0; }));
+}
+
+}  // namespace
+}  // namespace gridstar
