@@ -173,6 +173,19 @@ std::string CellList(const google::protobuf::RepeatedField<int32_t>& packed) {
   return out;
 }
 
+absl::StatusOr<GridMap> FetchMapCells(Client& client, const std::string& id,
+                                      v1::GetMapResponse* got) {
+  v1::GetMapRequest get;
+  get.set_id(id);
+  get.set_include_cells(true);
+  absl::StatusOr<v1::GetMapResponse> answer = client.GetMap(get);
+  if (!answer.ok()) return answer.status();
+  *got = *std::move(answer);
+  return GridMap::FromCosts(
+      got->info().width(), got->info().height(),
+      std::vector<uint8_t>(got->raw().begin(), got->raw().end()));
+}
+
 absl::StatusOr<v1::PathRequest> BaseRequest() {
   v1::PathRequest r;
   absl::StatusOr<Algorithm> a = ParseAlgorithm(absl::GetFlag(FLAGS_algo));

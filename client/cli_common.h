@@ -14,6 +14,7 @@
 #include "client.h"
 #include "convert/names.h"
 #include "google/protobuf/message.h"
+#include "gridstar/grid_map.h"
 #include "gridstar/scenario.h"
 #include "gridstar/v1/gridstar.pb.h"
 
@@ -84,6 +85,10 @@ absl::StatusOr<v1::FlowFieldRequest> FlowRequest(const std::string& map_id, int 
 // --duration: plain seconds ("20", "2.5") or an absl duration ("90s", "2m").
 absl::StatusOr<absl::Duration> LoadDuration();
 
+// A map's cells as GetMap(include_cells) answers them, as a GridMap; the
+// answer (its info, its areas) in *got.
+absl::StatusOr<GridMap> FetchMapCells(Client& client, const std::string& id,
+                                      v1::GetMapResponse* got);
 // The structures column of a map's line (" structures=jump_table:1234,...").
 std::string StructuresColumn(const v1::MapInfo& m);
 // The register command (cli_register.cc).

@@ -61,15 +61,10 @@ int Render(Client& client, const std::vector<std::string>& args) {
   }
   const std::string& id = args[0];
   const std::string& out_path = args[1];
-  v1::GetMapRequest get;
-  get.set_id(id);
-  get.set_include_cells(true);
-  absl::StatusOr<v1::GetMapResponse> got = client.GetMap(get);
-  if (!got.ok()) return Fail(got.status());
-  absl::StatusOr<GridMap> map = GridMap::FromCosts(
-      got->info().width(), got->info().height(),
-      std::vector<uint8_t>(got->raw().begin(), got->raw().end()));
+  v1::GetMapResponse fetched;
+  absl::StatusOr<GridMap> map = FetchMapCells(client, id, &fetched);
   if (!map.ok()) return Fail(map.status());
+  const v1::GetMapResponse* got = &fetched;
 
   render::Scene scene;
   scene.map = &*map;

@@ -327,15 +327,10 @@ int WorldRender(Client& client, const std::vector<std::string>& args) {
   std::vector<GridMap> maps;
   render::WorldScene scene;
   for (const std::string& id : world->map_ids()) {
-    v1::GetMapRequest get;
-    get.set_id(id);
-    get.set_include_cells(true);
-    absl::StatusOr<v1::GetMapResponse> got = client.GetMap(get);
-    if (!got.ok()) return Fail(got.status());
-    absl::StatusOr<GridMap> map = GridMap::FromCosts(
-        got->info().width(), got->info().height(),
-        std::vector<uint8_t>(got->raw().begin(), got->raw().end()));
+    v1::GetMapResponse fetched;
+    absl::StatusOr<GridMap> map = FetchMapCells(client, id, &fetched);
     if (!map.ok()) return Fail(map.status());
+    const v1::GetMapResponse* got = &fetched;
     maps.push_back(*std::move(map));
     render::WorldScene::Panel panel;
     panel.title = absl::StrCat(id, " v", got->info().version());

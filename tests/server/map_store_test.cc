@@ -99,16 +99,8 @@ struct StoreFactory {
   std::function<std::string(const std::string& name)> fresh;
 };
 
-// One redis-server for the whole test binary; each storage is a key prefix.
-testing::RedisProcess& SharedRedis() {
-  static auto* redis = new testing::RedisProcess();
-  static const bool stop_at_exit = [] {
-    std::atexit([] { SharedRedis().Stop(); });
-    return true;
-  }();
-  (void)stop_at_exit;
-  return *redis;
-}
+// The binary's one redis-server (each storage is a key prefix).
+testing::RedisProcess& SharedRedis() { return testing::SharedRedisProcess(); }
 
 std::vector<StoreFactory> Factories() {
   return {{"directory",

@@ -67,16 +67,8 @@ StoredWorld RandomWorld(const std::string& id, uint64_t version,
   return w;
 }
 
-// One redis-server for the whole binary; each storage is a key prefix.
-testing::RedisProcess& SharedRedis() {
-  static auto* redis = new testing::RedisProcess();
-  static const bool stop_at_exit = [] {
-    std::atexit([] { SharedRedis().Stop(); });
-    return true;
-  }();
-  (void)stop_at_exit;
-  return *redis;
-}
+// The binary's one redis-server (each storage is a key prefix).
+testing::RedisProcess& SharedRedis() { return testing::SharedRedisProcess(); }
 
 std::unique_ptr<MapStore> OpenStore(bool redis, const std::string& storage) {
   if (!redis) return std::make_unique<DirectoryStore>(storage);

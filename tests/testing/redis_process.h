@@ -111,6 +111,18 @@ class RedisProcess {
   std::string error_;
 };
 
+// One redis-server for a whole test binary, stopped at its exit; suites
+// keep apart by key prefix.
+inline RedisProcess& SharedRedisProcess() {
+  static auto* redis = new RedisProcess();
+  static const bool stop_at_exit = [] {
+    std::atexit([] { SharedRedisProcess().Stop(); });
+    return true;
+  }();
+  (void)stop_at_exit;
+  return *redis;
+}
+
 }  // namespace gridstar::testing
 
 // In a test: fails under CI, else skips, when `redis` (a RedisProcess)
