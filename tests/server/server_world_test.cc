@@ -303,6 +303,54 @@ TEST_F(WorldServerTest, BatchesAnswerEachItemWithItsOwnStatus) {
   }
 }
 
+// An agent of size 2 or 3: its paths on each floor as its class sees it,
+// links it does not fit refused; every answer the reference's on the
+// agent maps.
+TEST_F(WorldServerTest, LargeAgentsGetExactWorldPathsOfTheirOwn) {
+  v1::RegisterWorldRequest r = RandomWorld(maps_, 9);
+  r.mutable_links(0)->set_max_agent_size(2);
+  r.mutable_links(1)->set_max_agent_size(1);
+  v1::WorldInfo info;
+  ASSERT_TRUE(Register(r, &info).ok());
+  server_->server().worlds().WaitForTables();
+  std::mt19937 rng(12);
+  int answered = 0;
+  for (int size : {2, 3}) {
+    AgentClass agent;
+    agent.size = size;
+    std::vector<GridMap> seen;  // The floors as the agent sees them.
+    for (const GridMap& g : maps_.grids)
+      seen.push_back(*BuildAgentMap(g, {}, agent));
+    for (int i = 0; i < 24; ++i) {
+      SCOPED_TRACE(absl::StrCat("size ", size, " query ", i));
+      const int a = static_cast<int>(rng() % 3),
+                b = static_cast<int>(rng() % 3);
+      // Ends it can stand on, but one query in eight from a cell it cannot.
+      const WorldCell start{
+          a, Passable(i % 8 == 0 ? maps_.grids[a] : seen[a], rng)};
+      const WorldCell goal{b, Passable(seen[b], rng)};
+      const double expected = Reference(maps_, info, start, goal, agent);
+      v1::WorldPathRequest q = Query(maps_, start, goal);
+      q.set_agent_size(size);
+      v1::WorldPathResponse got;
+      const grpc::Status s = FindWorld(stub(), q, &got);
+      if (expected < 0) {
+        EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT)
+            << s.error_message();
+        EXPECT_NE(s.error_message().find("for this agent"), std::string::npos);
+      } else if (expected == kInfinity) {
+        EXPECT_EQ(s.error_code(), grpc::StatusCode::FAILED_PRECONDITION)
+            << s.error_message();
+      } else {
+        ASSERT_TRUE(s.ok()) << s.error_message();
+        EXPECT_NEAR(got.cost(), expected, 1e-9 * (1 + expected));
+        ++answered;
+      }
+    }
+  }
+  EXPECT_GT(answered, 4);
+}
+
 TEST_F(WorldServerTest, AStreamTakesWorldRequestsBesidePathRequests) {
   v1::WorldInfo info;
   ASSERT_TRUE(Register(RandomWorld(maps_, 6), &info).ok());

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "gridstar/agents.h"
 #include "gridstar/world.h"
 #include "gtest/gtest.h"
 #include "server/server_test_util.h"
@@ -120,13 +121,28 @@ inline std::vector<WorldLink> CoreLinks(const Maps& m,
   return links;
 }
 
+// The least cost for an agent of `agent` (its size; the maps have no
+// areas), under the maps' default policy, by Dijkstra over the union graph.
 inline double Reference(const Maps& m, const v1::WorldInfo& info,
-                        WorldCell start, WorldCell goal) {
+                        WorldCell start, WorldCell goal,
+                        const AgentClass& agent = AgentClass()) {
+  std::vector<GridMap> agent_maps;
+  for (const GridMap& g : m.grids) {
+    agent_maps.push_back(*BuildAgentMap(g, {}, agent));
+  }
   std::vector<WorldMapView> views;
-  for (const GridMap& g : m.grids) views.push_back(WorldMapView{&g, nullptr});
+  for (const GridMap& g : agent_maps)
+    views.push_back(WorldMapView{&g, nullptr});
   WorldQuery q;
   q.start = start;
   q.goal = goal;
+  q.agent = agent;
+  q.leg.movement.diagonal =
+      AgentPolicy(DiagonalPolicy::kNoCornerCutting, agent.size);
+  if (!agent_maps[start.map].Passable(start.cell) ||
+      !agent_maps[goal.map].Passable(goal.cell)) {
+    return -1;  // An end the agent cannot stand on.
+  }
   return WorldDijkstraCost(views, CoreLinks(m, info), q);
 }
 
