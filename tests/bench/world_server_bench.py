@@ -17,8 +17,9 @@ once the tables follow the maps again, world paths alone, for their time. Prints
 the world paths' mean and p99 client-side, and this machine's fdatasync of
 a small append in the data directory (the floor of a durable write).
 
-  /usr/bin/python3 tests/bench/world_server_bench.py BUILD_DIR [MOVINGAI] [UPDATES] [RATE]
-Defaults: ../shared/movingai, 300 updates, 10 a second.
+  /usr/bin/python3 tests/bench/world_server_bench.py BUILD_DIR [MOVINGAI] [UPDATES] [RATE] [SERVER FLAGS...]
+Defaults: ../shared/movingai, 300 updates, 10 a second; the server's flags after
+them (e.g. --search_nice=19).
 """
 
 import os
@@ -118,7 +119,8 @@ def main():
     server = subprocess.Popen(
         [os.path.join(cluster_lib.BUILD, "server", "gridstar-server"), "--host=127.0.0.1",
          "--port=0", f"--port_file={port_file}", f"--metrics_port={metrics_port}",
-         "--workers=2", f"--data_dir={os.path.join(tmp, 'data')}"],
+         "--workers=2", f"--data_dir={os.path.join(tmp, 'data')}",
+         *sys.argv[5:]],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + GENEROUS_S
