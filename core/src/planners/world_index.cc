@@ -49,7 +49,8 @@ void AllPairs(internal::WorldIndexData& d) {
     dist[source] = 0;
     open.push({0, source});
     while (!open.empty()) {
-      const auto [du, u] = open.top();
+      const double du = open.top().first;
+      const int u = open.top().second;
       open.pop();
       if (done[u]) continue;
       done[u] = true;

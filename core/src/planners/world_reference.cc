@@ -49,7 +49,8 @@ double WorldDijkstraCost(absl::Span<const WorldMapView> maps,
   dist[source] = 0;
   open.push({0, source});
   while (!open.empty()) {
-    const auto [d, u] = open.top();
+    const double d = open.top().first;
+    const uint64_t u = open.top().second;
     open.pop();
     if (d > dist[u]) continue;
     if (u == target) return d;

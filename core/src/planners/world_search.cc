@@ -112,7 +112,8 @@ class QueryGraph {
     dist[start()] = 0;
     open.push({0, start()});
     while (!open.empty()) {
-      const auto [du, u] = open.top();
+      const double du = open.top().first;
+      const int u = open.top().second;
       open.pop();
       if (done[u]) continue;
       done[u] = true;
