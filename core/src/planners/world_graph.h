@@ -6,7 +6,12 @@
 #ifndef GRIDSTAR_SRC_PLANNERS_WORLD_GRAPH_H_
 #define GRIDSTAR_SRC_PLANNERS_WORLD_GRAPH_H_
 
+#include <algorithm>
 #include <cstdint>
+#include <functional>
+#include <limits>
+#include <queue>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -94,7 +99,49 @@ struct WorldIndexData {
     return (uint64_t{static_cast<uint32_t>(c.map)} << 32) |
            maps[c.map].component(c.cell);
   }
+  // The cost of link `link` from node `from` to node `to` (one of from's
+  // arcs).
+  double LinkCost(int from, int to, int link) const {
+    for (const LinkArc& a : arcs[from]) {
+      if (a.to == to && a.link == link) return a.cost;
+    }
+    return 0;
+  }
 };
+
+// Dijkstra over abstract nodes 0..n-1 from `source`, stopping once
+// `target` is settled (-1: once every node is): arcs(u, relax) offers u's
+// arcs, relax(v, weight, link) with link -1 for an edge within a map.
+// Fills dist (+infinity where not reached), before (the node each is
+// reached from, -1 for the source and the unreached) and before_link (the
+// link taken into it, -1 for an edge), each n long.
+template <typename Arcs>
+void AbstractDijkstra(int n, int source, int target, Arcs arcs, double* dist,
+                      int* before, int* before_link) {
+  std::fill(dist, dist + n, std::numeric_limits<double>::infinity());
+  std::fill(before, before + n, -1);
+  std::fill(before_link, before_link + n, -1);
+  std::vector<bool> done(n, false);
+  using Entry = std::pair<double, int>;
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> open;
+  dist[source] = 0;
+  open.push({0, source});
+  while (!open.empty()) {
+    const double du = open.top().first;
+    const int u = open.top().second;
+    open.pop();
+    if (done[u]) continue;
+    done[u] = true;
+    if (u == target) break;
+    arcs(u, [&](int v, double w, int link) {
+      if (done[v] || !(du + w < dist[v])) return;
+      dist[v] = du + w;
+      before[v] = u;
+      before_link[v] = link;
+      open.push({dist[v], v});
+    });
+  }
+}
 
 }  // namespace gridstar::internal
 

@@ -4,10 +4,8 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <limits>
 #include <memory>
-#include <queue>
 #include <utility>
 #include <vector>
 
@@ -35,36 +33,21 @@ const LinkEndTable* FreshTable(const WorldMapView& view,
 // exact), keeping each least cost and the step into each node.
 void AllPairs(internal::WorldIndexData& d) {
   const int n = d.size();
-  d.distance.assign(static_cast<size_t>(n) * n, kInfinity);
-  d.before.assign(static_cast<size_t>(n) * n, -1);
-  d.before_link.assign(static_cast<size_t>(n) * n, -1);
-  using Entry = std::pair<double, int>;
-  std::vector<bool> done(n);
+  d.distance.resize(static_cast<size_t>(n) * n);
+  d.before.resize(static_cast<size_t>(n) * n);
+  d.before_link.resize(static_cast<size_t>(n) * n);
   for (int source = 0; source < n; ++source) {
-    double* dist = &d.distance[static_cast<size_t>(source) * n];
-    int* before = &d.before[static_cast<size_t>(source) * n];
-    int* before_link = &d.before_link[static_cast<size_t>(source) * n];
-    std::fill(done.begin(), done.end(), false);
-    std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> open;
-    dist[source] = 0;
-    open.push({0, source});
-    while (!open.empty()) {
-      const double du = open.top().first;
-      const int u = open.top().second;
-      open.pop();
-      if (done[u]) continue;
-      done[u] = true;
-      auto relax = [&](int v, double w, int link) {
-        if (done[v] || !(du + w < dist[v])) return;
-        dist[v] = du + w;
-        before[v] = u;
-        before_link[v] = link;
-        open.push({dist[v], v});
-      };
-      for (const internal::LinkArc& a : d.arcs[u]) relax(a.to, a.cost, a.link);
-      for (const internal::WeightedEdge& e : d.edges[u])
-        relax(e.to, e.weight, -1);
-    }
+    const size_t row = static_cast<size_t>(source) * n;
+    internal::AbstractDijkstra(
+        n, source, -1,
+        [&](int u, auto relax) {
+          for (const internal::LinkArc& a : d.arcs[u])
+            relax(a.to, a.cost, a.link);
+          for (const internal::WeightedEdge& e : d.edges[u]) {
+            relax(e.to, e.weight, -1);
+          }
+        },
+        &d.distance[row], &d.before[row], &d.before_link[row]);
   }
 }
 

@@ -11,9 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
-#include <functional>
 #include <limits>
-#include <queue>
 #include <utility>
 #include <vector>
 
@@ -104,46 +102,29 @@ class QueryGraph {
   // reached. *route from the start to the goal.
   bool LeastRoute(std::vector<Step>* route) {
     const int n = n_ + 2;
-    std::vector<double> dist(n, kInfinity);
-    std::vector<Step> into(n, Step{-1, -1, 0});
-    std::vector<bool> done(n, false);
-    using Entry = std::pair<double, int>;
-    std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> open;
-    dist[start()] = 0;
-    open.push({0, start()});
-    while (!open.empty()) {
-      const double du = open.top().first;
-      const int u = open.top().second;
-      open.pop();
-      if (done[u]) continue;
-      done[u] = true;
-      if (u == goal()) break;
-      auto relax = [&](int v, double w, int link) {
-        if (v == start() || done[v] || !(du + w < dist[v])) return;
-        dist[v] = du + w;
-        into[v] = Step{u, link, link >= 0 ? w : 0};
-        open.push({dist[v], v});
-      };
-      bool exact = false;
-      const int map = node(u).at.map;
-      if (u == start()) {
-        for (int v : d_.by_map[map]) relax(v, Weight(u, v, &exact), -1);
-      } else {
-        for (const internal::LinkArc& a : d_.arcs[u])
-          relax(a.to, a.cost, a.link);
-        for (const internal::WeightedEdge& e : d_.edges[u]) {
-          relax(e.to, e.exact ? e.weight : Weight(u, e.to, &exact), -1);
-        }
-      }
-      if (map == q_.goal.map) relax(goal(), Weight(u, goal(), &exact), -1);
-    }
+    std::vector<double> dist(n);
+    std::vector<int> before(n), before_link(n);
+    internal::AbstractDijkstra(
+        n, start(), goal(),
+        [&](int u, auto relax) {
+          bool exact = false;
+          const int map = node(u).at.map;
+          if (u == start()) {
+            for (int v : d_.by_map[map]) relax(v, Weight(u, v, &exact), -1);
+          } else {
+            for (const internal::LinkArc& a : d_.arcs[u]) {
+              relax(a.to, a.cost, a.link);
+            }
+            for (const internal::WeightedEdge& e : d_.edges[u]) {
+              relax(e.to, e.exact ? e.weight : Weight(u, e.to, &exact), -1);
+            }
+          }
+          if (map == q_.goal.map) relax(goal(), Weight(u, goal(), &exact), -1);
+        },
+        dist.data(), before.data(), before_link.data());
     if (dist[goal()] == kInfinity) return false;
-    route->clear();
-    for (int v = goal(); v != start(); v = into[v].node) {
-      route->push_back(Step{v, into[v].link, into[v].cost});
-    }
-    route->push_back(Step{start(), -1, 0});
-    std::reverse(route->begin(), route->end());
+    route->assign(1, Step{start(), -1, 0});
+    AppendWay(before.data(), before_link.data(), start(), goal(), route);
     return true;
   }
 
@@ -174,38 +155,27 @@ class QueryGraph {
       }
     }
     if (best == kInfinity) return false;
-    route->clear();
-    route->push_back(Step{start(), -1, 0});
+    route->assign(1, Step{start(), -1, 0});
     if (best_e < 0) {
       route->push_back(Step{goal(), -1, 0});
       return true;
     }
     route->push_back(Step{best_e, -1, 0});
-    // The ends' way, from the steps into each node.
+    // The ends' way, from the steps into each node kept for e's row.
     std::vector<Step> middle;
-    for (int v = best_f; v != best_e;) {
-      const size_t at = static_cast<size_t>(best_e) * n + v;
-      const int link = d_.before_link[at];
-      double cost = 0;
-      if (link >= 0) {
-        for (const internal::LinkArc& a : d_.arcs[d_.before[at]]) {
-          if (a.to == v && a.link == link) cost = a.cost;
-        }
-      }
-      middle.push_back(Step{v, link, cost});
-      v = d_.before[at];
-    }
+    const size_t row = static_cast<size_t>(best_e) * n;
+    AppendWay(&d_.before[row], &d_.before_link[row], best_e, best_f, &middle);
     // Consecutive steps within one map (an end the least way passes on
     // its map, a tie) are one leg: the table's cost from the first to the
     // last is their sum, and one search finds it.
-    for (auto it = middle.rbegin(); it != middle.rend(); ++it) {
-      if (it->link < 0 && route->back().link < 0 && route->size() >= 2 &&
+    for (const Step& step : middle) {
+      if (step.link < 0 && route->back().link < 0 && route->size() >= 2 &&
           route->back().node != start() &&
-          node(route->back().node).at.map == node(it->node).at.map &&
+          node(route->back().node).at.map == node(step.node).at.map &&
           (*route)[route->size() - 2].node != start()) {
-        route->back() = *it;
+        route->back() = step;
       } else {
-        route->push_back(*it);
+        route->push_back(step);
       }
     }
     route->push_back(Step{goal(), -1, 0});
@@ -259,6 +229,21 @@ class QueryGraph {
   bool StoppedOn(int a, int b) const { return stopped_on_ == Key(a, b); }
 
  private:
+  // Appends to *route the steps of the way from `from` to `to` (both
+  // nodes), in order, read back from the steps into each node (`before`,
+  // `before_link`: AbstractDijkstra's, from `from`).
+  void AppendWay(const int* before, const int* before_link, int from, int to,
+                 std::vector<Step>* route) const {
+    const size_t first = route->size();
+    for (int v = to; v != from; v = before[v]) {
+      const int link = before_link[v];
+      route->push_back(
+          Step{v, link, link >= 0 ? d_.LinkCost(before[v], v, link) : 0.0});
+    }
+    std::reverse(route->begin() + static_cast<std::ptrdiff_t>(first),
+                 route->end());
+  }
+
   static uint64_t Key(int a, int b) {
     return (uint64_t{static_cast<uint32_t>(std::min(a, b))} << 32) |
            static_cast<uint32_t>(std::max(a, b));
