@@ -15,7 +15,8 @@ The generated messages are importable as gridstar.v1.gridstar_pb2 (here `pb`).
 from gridstar.v1 import gridstar_pb2 as pb
 
 from .answers import Answer, canonical, names
-from .client import MAP_HEADER, Client, Error, Watch, cells_of, link, read_token_file
+from .client import MAP_HEADER, Client, Error, Watch, cells_of, read_token_file
+from .worlds import link
 
 __all__ = ["Answer", "Client", "Error", "MAP_HEADER", "Watch", "canonical", "cells_of",
            "link", "names", "pb", "read_token_file"]

@@ -39,6 +39,7 @@ from gridstar.v1 import gridstar_pb2 as pb
 from gridstar.v1 import gridstar_pb2_grpc as pb_grpc
 
 from .answers import Answer, cell, enum_value
+from .worlds import WorldCalls
 
 MAP_HEADER = "x-gridstar-map"
 _CODE_OF = {c.value[0]: c for c in grpc.StatusCode}
@@ -137,43 +138,7 @@ def _path_request(map_id, start, goal, *, algorithm=None, weight=0.0, diagonal=N
         agent_size=agent_size)
 
 
-def _world_cell(value, field):
-    """A WorldCell from (map_id, (x, y)) or (map_id, x, y)."""
-    if len(value) == 2:
-        map_id, cell = value
-    elif len(value) == 3:
-        map_id, cell = value[0], (value[1], value[2])
-    else:
-        raise ValueError(f"{field}: give (map_id, (x, y)) or (map_id, x, y)")
-    return pb.WorldCell(map_id=map_id, cell=_cell(cell, field))
-
-
-def link(link_id, from_cell, to_cell, *, cost=1.0, one_way=False, closed=False,
-         areas=0, max_agent_size=0):
-    """A Link of a world: from_cell and to_cell as (map_id, (x, y)); one_way
-    only from from_cell; closed: a shut door; areas: a bit mask of which the
-    agent must be allowed in one (0 = any agent); max_agent_size 1 to 8 (0 =
-    any)."""
-    out = pb.Link(id=link_id, to=_world_cell(to_cell, "to"), cost=cost, one_way=one_way,
-                  closed=closed, areas=areas, max_agent_size=max_agent_size)
-    # `from` is a Python keyword: set through getattr.
-    getattr(out, "from").CopyFrom(_world_cell(from_cell, "from"))
-    return out
-
-
-def _world_request(world_id, start, goal, *, algorithm=None, weight=0.0, diagonal=None,
-                   max_expansions=0, smooth=False, allow_partial=False, trace=False,
-                   areas=0, area_costs=(), agent_size=0):
-    return pb.WorldPathRequest(
-        world_id=world_id, start=_world_cell(start, "start"),
-        goal=_world_cell(goal, "goal"),
-        algorithm=_enum(pb.Algorithm, algorithm, "algorithm"), weight=weight,
-        diagonal=_enum(pb.DiagonalPolicy, diagonal, "diagonal"),
-        max_expansions=max_expansions, smooth=smooth, allow_partial=allow_partial,
-        trace=trace, areas=areas, area_costs=list(area_costs), agent_size=agent_size)
-
-
-class Client:
+class Client(WorldCalls):
     """A connection to one gridstar server (or a proxy in front of many).
 
     target: "host:port". tls_ca, tls_cert and tls_key are PEM bytes or str;
@@ -300,6 +265,11 @@ class Client:
         with self._lock:
             self.reregistrations += 1
         return True
+
+    @staticmethod
+    def _items(results):
+        """A batch's results (code, message, path each) as _item makes them."""
+        return [_item(r.code, r.message, r.path) for r in results]
 
     # ---- Maps.
 
@@ -470,9 +440,8 @@ class Client:
         request = pb.FindPathsRequest(map_id=map_id)
         for start, goal in pairs:
             request.items.append(_path_request(map_id, start, goal, **options))
-        results = self._map_call(self._stub.FindPaths, request, idempotent=True,
-                                 map_id=map_id, timeout=timeout).results
-        return [_item(r.code, r.message, r.path) for r in results]
+        return self._items(self._map_call(self._stub.FindPaths, request, idempotent=True,
+                                          map_id=map_id, timeout=timeout).results)
 
     def find_paths_stream(self, map_id, pairs, *, timeout=None, **options):
         """Streams (start, goal) pairs to the server and yields each answer as
@@ -535,72 +504,6 @@ class Client:
                                      map_id=map_id, timeout=timeout))
 
     # ---- Health.
-
-    # ---- Worlds of linked maps (docs/worlds.md). No routing header: a
-    # world's maps must be on the server answering (a shared store, or one
-    # server).
-
-    def register_world(self, world_id, map_ids, links=(), *, replace=False, timeout=None):
-        """A world (its WorldInfo as an Answer): member maps by id, links made
-        by `link(...)`. The same content again is a no-op."""
-        request = pb.RegisterWorldRequest(id=world_id, map_ids=list(map_ids),
-                                          links=list(links), replace=replace)
-        return Answer(self._call(self._stub.RegisterWorld, request, idempotent=True,
-                                 map_id="", timeout=timeout))
-
-    def update_links(self, world_id, *, open=(), close=(), costs=None, add=(),
-                     remove=(), expected_version=0, timeout=None):
-        """One new version of the world: links opened, closed, re-costed
-        (costs: {link_id: cost}), added (Links) and removed, all or nothing.
-        Not retried on UNAVAILABLE."""
-        request = pb.UpdateLinksRequest(id=world_id, expected_version=expected_version)
-        for link_id in open:
-            request.updates.add(link_id=link_id, state=pb.LinkUpdate.STATE_OPEN)
-        for link_id in close:
-            request.updates.add(link_id=link_id, state=pb.LinkUpdate.STATE_CLOSED)
-        for link_id, cost in (costs or {}).items():
-            request.updates.add(link_id=link_id, cost=cost)
-        for new in add:
-            request.updates.add(link_id=new.id, add=new)
-        for link_id in remove:
-            request.updates.add(link_id=link_id, remove=True)
-        return Answer(self._call(self._stub.UpdateLinks, request, idempotent=False,
-                                 map_id="", timeout=timeout))
-
-    def get_world(self, world_id, *, timeout=None):
-        """The world's WorldInfo, with its links."""
-        return Answer(self._call(self._stub.GetWorld, pb.GetWorldRequest(id=world_id),
-                                 idempotent=True, map_id="", timeout=timeout))
-
-    def list_worlds(self, *, timeout=None):
-        """Every world's WorldInfo (no links), ordered by id."""
-        return [Answer(w) for w in self._call(self._stub.ListWorlds, pb.ListWorldsRequest(),
-                                              idempotent=True, map_id="",
-                                              timeout=timeout).worlds]
-
-    def delete_world(self, world_id, *, timeout=None):
-        """Removes a world (its maps stay). Not retried on UNAVAILABLE."""
-        self._call(self._stub.DeleteWorld, pb.DeleteWorldRequest(id=world_id),
-                   idempotent=False, map_id="", timeout=timeout)
-
-    def find_world_path(self, world_id, start, goal, *, timeout=None, **options):
-        """The least-cost path across a world (an Answer of
-        WorldPathResponse: legs, link_ids, cost). start, goal: (map_id, (x,
-        y)). options: as find_path's but snap_radius (ends are not snapped
-        across a world), plus trace."""
-        return Answer(self._call(self._stub.FindWorldPath,
-                                 _world_request(world_id, start, goal, **options),
-                                 idempotent=True, map_id="", timeout=timeout))
-
-    def find_world_paths(self, world_id, pairs, *, timeout=None, **options):
-        """Many world paths in one call: pairs of (start, goal); one item per
-        pair, the Answer or an Error (returned, not raised)."""
-        request = pb.FindWorldPathsRequest(world_id=world_id)
-        for start, goal in pairs:
-            request.items.append(_world_request(world_id, start, goal, **options))
-        results = self._call(self._stub.FindWorldPaths, request, idempotent=True,
-                             map_id="", timeout=timeout).results
-        return [_item(r.code, r.message, r.path) for r in results]
 
     def health(self, *, timeout=None):
         """True when the server is SERVING; False while it drains or starts.
