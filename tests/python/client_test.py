@@ -27,7 +27,7 @@ QUERY = "query-token-0123456789abcdef"
 # Waits the test does not mean to hit: a slow machine only takes longer.
 GENEROUS_S = 300
 BUILD = None
-grpc = Client = Error = cells_of = link = pb = pb_grpc = gridstar_client = None
+grpc = Client = Error = cells_of = pb = pb_grpc = gridstar_client = None
 
 
 def free_port():
@@ -208,42 +208,6 @@ class PlainServerTest(unittest.TestCase):
         smoothed = self.client.find_path("dungeon", (57, 73), (77, 77), smooth=True)
         self.assertLessEqual(smoothed.smoothed_cost, smoothed.cost + 1e-9)
         self.assertGreaterEqual(len(cells_of(smoothed.waypoints)), 2)
-
-    def test_a_world_of_two_floors_answers_across_its_stairs(self):
-        self.client.register_map("upstairs", movingai=read(DUNGEON))
-        world = self.client.register_world(
-            "house", ["dungeon", "upstairs"],
-            [link("stairs", ("dungeon", (1, 1)), ("upstairs", (126, 126)), cost=5),
-             link("drop", ("upstairs", (120, 5)), ("dungeon", 5, 120), cost=0,
-                  one_way=True)])
-        self.assertEqual((world.version, world.link_count, world.open_links), (1, 2, 2))
-        start, goal = ("dungeon", (57, 73)), ("upstairs", (77, 77))
-        path = self.client.find_world_path("house", start, goal, algorithm="jps+")
-        # One way up: the stairs, searched leg by leg on each floor.
-        below = self.client.find_path("dungeon", (57, 73), (1, 1)).cost
-        above = self.client.find_path("upstairs", (126, 126), (77, 77)).cost
-        self.assertAlmostEqual(path.cost, below + 5 + above, places=6)
-        self.assertEqual(list(path.link_ids), ["stairs"])
-        self.assertEqual([leg.map_id for leg in path.legs], ["dungeon", "upstairs"])
-        assert_valid_path(self, path.legs[0], (57, 73), (1, 1))
-        # The stairs closed: no way up (the drop only goes down).
-        self.client.update_links("house", close=["stairs"])
-        with self.assertRaises(Error) as e:
-            self.client.find_world_path("house", start, goal)
-        self.assertEqual(e.exception.code, grpc.StatusCode.FAILED_PRECONDITION)
-        down = self.client.find_world_paths("house", [(goal, start), (goal, ("attic", (1, 1)))])
-        self.assertEqual(list(down[0].link_ids), ["drop"])
-        self.assertIsInstance(down[1], Error)
-        self.assertEqual(down[1].code, grpc.StatusCode.INVALID_ARGUMENT)
-        self.client.update_links("house", open=["stairs"], costs={"stairs": 1.5})
-        again = self.client.find_world_path("house", start, goal)
-        self.assertAlmostEqual(again.cost, below + 1.5 + above, places=6)
-        self.assertIn("house", [w.id for w in self.client.list_worlds()])
-        self.assertEqual(self.client.get_world("house").version, 3)  # One per call.
-        self.client.delete_world("house")
-        with self.assertRaises(Error) as e:
-            self.client.get_world("house")
-        self.assertEqual(e.exception.code, grpc.StatusCode.NOT_FOUND)
 
     def test_a_batch_answers_every_item_and_a_bad_item_fails_alone(self):
         pairs = [(s, g) for s, g, _ in scenarios(20)]
@@ -595,7 +559,7 @@ def load(build):
     """Imports the client from BUILD/python into this module's globals (also
     for retry_test.py); exits 77 (skipped) without Debian's grpcio outside
     CI, 1 in CI."""
-    global BUILD, grpc, Client, Error, cells_of, link, pb, pb_grpc, gridstar_client
+    global BUILD, grpc, Client, Error, cells_of, pb, pb_grpc, gridstar_client
     BUILD = os.path.abspath(build)
     sys.path.insert(0, os.path.join(BUILD, "python"))
     try:
@@ -609,7 +573,6 @@ def load(build):
     grpc, pb_grpc, gridstar_client = grpc_module, gridstar_pb2_grpc, client_module
     Client, Error = gridstar_client.Client, gridstar_client.Error
     cells_of, pb = gridstar_client.cells_of, gridstar_client.pb
-    link = gridstar_client.link
 
 
 def main():
