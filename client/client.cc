@@ -406,6 +406,41 @@ absl::StatusOr<uint64_t> WatchStream::Remove(uint64_t agent_id) {
   return Send(std::move(r));
 }
 
+absl::StatusOr<uint64_t> WatchStream::AddWorld(uint64_t agent_id,
+                                               const v1::WorldPathRequest& path,
+                                               double replan_if_cheaper) {
+  v1::WatchRequest r;
+  r.set_agent_id(agent_id);
+  r.set_action(v1::WATCH_ACTION_ADD);
+  *r.mutable_world_path() = path;
+  r.set_replan_if_cheaper(replan_if_cheaper);
+  return Send(std::move(r));
+}
+
+absl::StatusOr<uint64_t> WatchStream::MoveWorld(uint64_t agent_id,
+                                                const std::string& map_id,
+                                                int32_t x, int32_t y) {
+  v1::WatchRequest r;
+  r.set_agent_id(agent_id);
+  r.set_action(v1::WATCH_ACTION_MOVE);
+  r.mutable_world_position()->set_map_id(map_id);
+  r.mutable_world_position()->mutable_cell()->set_x(x);
+  r.mutable_world_position()->mutable_cell()->set_y(y);
+  return Send(std::move(r));
+}
+
+absl::StatusOr<uint64_t> WatchStream::RetargetWorld(uint64_t agent_id,
+                                                    const std::string& map_id,
+                                                    int32_t x, int32_t y) {
+  v1::WatchRequest r;
+  r.set_agent_id(agent_id);
+  r.set_action(v1::WATCH_ACTION_RETARGET);
+  r.mutable_world_goal()->set_map_id(map_id);
+  r.mutable_world_goal()->mutable_cell()->set_x(x);
+  r.mutable_world_goal()->mutable_cell()->set_y(y);
+  return Send(std::move(r));
+}
+
 absl::Status WatchStream::Finish() { return FromGrpc(stream_->Finish()); }
 
 }  // namespace gridstar

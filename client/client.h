@@ -93,6 +93,18 @@ class WatchStream {
   absl::StatusOr<uint64_t> Move(uint64_t agent_id, int32_t x, int32_t y);
   absl::StatusOr<uint64_t> Retarget(uint64_t agent_id, int32_t x, int32_t y);
   absl::StatusOr<uint64_t> Remove(uint64_t agent_id);
+  // An agent that walks a world of linked maps (its events carry
+  // world_path; MOVED answers leg_index and path_index), its position and
+  // its goal as a map and a cell. Agent ids are shared with map agents.
+  absl::StatusOr<uint64_t> AddWorld(uint64_t agent_id,
+                                    const v1::WorldPathRequest& path,
+                                    double replan_if_cheaper = 0);
+  absl::StatusOr<uint64_t> MoveWorld(uint64_t agent_id,
+                                     const std::string& map_id, int32_t x,
+                                     int32_t y);
+  absl::StatusOr<uint64_t> RetargetWorld(uint64_t agent_id,
+                                         const std::string& map_id, int32_t x,
+                                         int32_t y);
   // Blocks for the next event; false once the stream has ended (Finish
   // says why).
   bool Next(v1::WatchEvent* event) { return stream_->Read(event); }

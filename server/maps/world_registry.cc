@@ -215,6 +215,7 @@ absl::StatusOr<std::shared_ptr<const WorldSnapshot>> WorldRegistry::Install(
       QueueTable(snapshot->id, snapshot->maps[m]);
     }
   }
+  Changed(snapshot->id);
   return snapshot;
 }
 
@@ -311,13 +312,26 @@ absl::Status WorldRegistry::Delete(const std::string& id) {
   if (store_ != nullptr) {
     if (absl::Status s = store_->DeleteWorld(id); !s.ok()) return s;
   }
-  std::lock_guard<std::mutex> lock(mu_);
-  worlds_.erase(id);
-  indexes_.erase(id);
-  for (auto it = tables_.begin(); it != tables_.end();) {
-    it = it->first.first == id ? tables_.erase(it) : std::next(it);
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    worlds_.erase(id);
+    indexes_.erase(id);
+    for (auto it = tables_.begin(); it != tables_.end();) {
+      it = it->first.first == id ? tables_.erase(it) : std::next(it);
+    }
   }
+  Changed(id);
   return absl::OkStatus();
+}
+
+void WorldRegistry::SetListener(Listener listener) {
+  std::lock_guard<std::mutex> lock(listener_mu_);
+  listener_ = std::move(listener);
+}
+
+void WorldRegistry::Changed(const std::string& id) {
+  std::lock_guard<std::mutex> lock(listener_mu_);
+  if (listener_) listener_(id);
 }
 
 absl::Status WorldRegistry::Follow(MapStoreFollower& follower,
@@ -325,19 +339,28 @@ absl::Status WorldRegistry::Follow(MapStoreFollower& follower,
   std::lock_guard<std::mutex> write(write_mu_);
   absl::StatusOr<StoredWorld> stored = follower.LoadWorld(id);
   if (absl::IsNotFound(stored.status())) {
-    std::lock_guard<std::mutex> lock(mu_);
-    worlds_.erase(id);
+    bool erased = false;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      erased = worlds_.erase(id) > 0;
+    }
+    if (erased) Changed(id);
     return absl::OkStatus();
   }
   if (!stored.ok()) return stored.status();
   auto snapshot = std::make_shared<const WorldSnapshot>(
       WorldSnapshot{stored->id, stored->version, std::move(stored->maps),
                     std::move(stored->links)});
+  bool changed = true;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    worlds_[id] = snapshot;
+    std::shared_ptr<const WorldSnapshot>& held = worlds_[id];
+    changed = held == nullptr || held->version != snapshot->version ||
+              held->maps != snapshot->maps || !(held->links == snapshot->links);
+    held = snapshot;
   }
   QueueTables(*snapshot);
+  if (changed) Changed(id);
   return absl::OkStatus();
 }
 

@@ -30,6 +30,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>  // std::mutex: TSan sees it (Debian's Abseil is not instrumented).
@@ -181,6 +182,15 @@ class WorldRegistry {
   // Blocks until no table build is queued or running (tests, benchmarks).
   void WaitForTables();
 
+  // Called with a world's id after each write that changed it (register,
+  // replace, link update, delete, and a change followed from the shared
+  // store), once the new version (or the deletion) is what Find answers.
+  // Called on the writing thread, under the registry's write lock and the
+  // listener's own (so SetListener(nullptr) waits for a call in progress);
+  // it may read the registry but not write it. Null: none.
+  using Listener = std::function<void(const std::string& world_id)>;
+  void SetListener(Listener listener);
+
   size_t world_count() const;
 
  private:
@@ -215,6 +225,8 @@ class WorldRegistry {
   void QueueTables(const WorldSnapshot& world);
   void QueueTable(const std::string& world, const std::string& map);
   void BuildTables();
+  // Tells the listener world `id` changed.
+  void Changed(const std::string& id);
 
   MapRegistry* const maps_;
   MapStore* const store_;
@@ -234,6 +246,8 @@ class WorldRegistry {
   std::condition_variable work_;
   std::condition_variable idle_;
   std::thread builder_;
+  std::mutex listener_mu_;
+  Listener listener_ ABSL_GUARDED_BY(listener_mu_);
 };
 
 }  // namespace gridstar::server

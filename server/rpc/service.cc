@@ -41,6 +41,26 @@ PathfindingService::PathfindingService(MapRegistry* registry, Scheduler* search,
   SetMessageAllocatorFor_FindPath(&find_path_messages_);
   SetMessageAllocatorFor_FindPaths(&find_paths_messages_);
   SetMessageAllocatorFor_FindGroupPaths(&group_paths_messages_);
+  if (options_.worlds != nullptr) {
+    // World agents search as FindWorldPath does, and hear of every change
+    // of a world (this replica's writes and those it follows).
+    watch_.EnableWorlds(
+        options_.worlds,
+        [this](const v1::WorldPathRequest& request, absl::string_view prefix,
+               absl::Time deadline,
+               CancelFlag cancelled) -> absl::StatusOr<WorldWatch::Search> {
+          absl::StatusOr<WorldJob> job =
+              MakeWorldJob(request, prefix, deadline, std::move(cancelled));
+          if (!job.ok()) return job.status();
+          return WorldWatch::Search(*std::move(job));
+        });
+    options_.worlds->SetListener(
+        [this](const std::string& id) { watch_.WorldChanged(id); });
+  }
+}
+
+PathfindingService::~PathfindingService() {
+  if (options_.worlds != nullptr) options_.worlds->SetListener(nullptr);
 }
 
 absl::Status PathfindingService::Authorize(

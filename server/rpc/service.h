@@ -74,6 +74,8 @@ class PathfindingService final : public v1::Pathfinding::CallbackService {
   PathfindingService(MapRegistry* registry, Scheduler* search, Scheduler* admin,
                      Metrics* metrics, FlowFieldCache* flow_fields,
                      ServiceOptions options);
+  // Stops hearing of world changes (the registry may outlive the service).
+  ~PathfindingService() override;
 
   grpc::ServerUnaryReactor* RegisterMap(grpc::CallbackServerContext* ctx,
                                         const v1::RegisterMapRequest* request,

@@ -423,6 +423,7 @@ int Server::http_port() const {
 }
 MapRegistry& Server::registry() { return *parts_->registry; }
 WorldRegistry& Server::worlds() { return *parts_->worlds; }
+WatchHub& Server::watch() { return *parts_->service->watch(); }
 
 std::string Server::Describe() const {
   const ServerOptions& o = parts_->options;

@@ -87,6 +87,8 @@ class Server {
   std::string Describe() const;
   MapRegistry& registry();
   WorldRegistry& worlds();
+  // The watched agents (tests: their stats).
+  WatchHub& watch();
 
   // Re-reads the key files and the store's password file (SIGHUP): a bad
   // key file keeps the old keys (its error returned); each outcome logged.

@@ -4,17 +4,23 @@
 // (watch_wire.h), so the hub decides on core and registry types alone.
 //
 // The fields mean what the proto's fields of the same names mean
-// (proto/gridstar/v1/gridstar.proto, WatchRequest and WatchEvent).
+// (proto/gridstar/v1/gridstar.proto, WatchRequest and WatchEvent). World
+// agents are the exception: their requests and paths stay the proto's
+// (WorldPathRequest, WorldPathResponse), which is what the service's world
+// searches take and give (world_watch.h).
 //
 // Thread-safety: plain values.
 #ifndef GRIDSTAR_SERVER_WATCH_WATCH_EVENTS_H_
 #define GRIDSTAR_SERVER_WATCH_WATCH_EVENTS_H_
 
 #include <cstdint>
+#include <memory>
+#include <string>
 
 #include "absl/status/status.h"
 #include "absl/types/optional.h"
 #include "gridstar/types.h"
+#include "gridstar/v1/gridstar.pb.h"
 #include "maps/path_jobs.h"
 
 namespace gridstar::server {
@@ -36,8 +42,15 @@ enum class WatchReason : uint8_t {
   kCheaper = 7,
   kReachable = 8,
   kMapDeleted = 9,
+  kWorldDeleted = 10,
 };
-inline constexpr int kWatchReasons = 10;
+inline constexpr int kWatchReasons = 11;
+
+// A cell of a named map (a world agent's position or goal).
+struct MapCell {
+  std::string map_id;
+  Cell cell;
+};
 
 struct WatchCommand {
   uint64_t request_id = 0;
@@ -52,6 +65,12 @@ struct WatchCommand {
   Cell position;
   // kRetarget: its new goal.
   Cell goal;
+  // A world agent's: kAdd its request (set: the command is a world
+  // agent's), kMove and kRetarget the map named with the cell (unset: the
+  // map the agent is on, or its goal's).
+  std::shared_ptr<const v1::WorldPathRequest> world_path;
+  absl::optional<MapCell> world_position;
+  absl::optional<MapCell> world_goal;
 };
 
 struct WatchEvent {
@@ -66,6 +85,12 @@ struct WatchEvent {
   uint64_t map_version = 0;
   double since_update_micros = 0;
   bool incremental = false;
+  // World agents: the world path answered, the leg of a MOVED position,
+  // the member map whose change caused a push (empty: the links changed).
+  std::shared_ptr<const v1::WorldPathResponse> world_path;
+  uint32_t leg_index = 0;
+  std::string map_id;
+  uint64_t world_version = 0;
 };
 
 }  // namespace gridstar::server

@@ -65,12 +65,24 @@ void WatchHub::Publish() {
 }
 
 WatchHub::Stats WatchHub::stats() const {
-  std::lock_guard<std::mutex> lock(mu_);
-  Stats s = totals_;
-  s.agents = agents_.size();
-  s.streams = streams_.size();
-  s.memory_bytes = memory_bytes_;
-  s.dstar_bytes = dstar_bytes_;
+  Stats s;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    s = totals_;
+    s.agents = agents_.size();
+    s.streams = streams_.size();
+    s.memory_bytes = memory_bytes_;
+    s.dstar_bytes = dstar_bytes_;
+  }
+  if (world_ != nullptr) {
+    const WorldWatch::Stats w = world_->stats();
+    s.world_agents = w.agents;
+    s.world_memory_bytes = w.memory_bytes;
+    s.world_changes = w.changes;
+    for (int i = 0; i < kWatchReasons; ++i) s.searches[i] += w.searches[i];
+    s.searches_started += w.searches_started;
+    s.searches_done += w.searches_done;
+  }
   return s;
 }
 
@@ -137,10 +149,13 @@ void WatchHub::Remove(Handle_t h) {
 }
 
 void WatchHub::DropStream(const WatchSink* sink) {
-  std::lock_guard<std::mutex> lock(mu_);
-  DropStreamLocked(sink);
-  Settle();
-  Publish();
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    DropStreamLocked(sink);
+    Settle();
+    Publish();
+  }
+  if (world_ != nullptr) world_->DropStream(sink);
 }
 
 void WatchHub::DropStreamLocked(const WatchSink* sink) {

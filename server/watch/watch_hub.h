@@ -22,6 +22,11 @@
 // octile lower bound decides, O(1) per agent). Agents left without a path
 // are retried when a change opens cells (REACHABLE).
 //
+// Agents that walk worlds of linked maps are kept by a WorldWatch
+// (world_watch.h), to which the hub hands their commands (an ADD with a
+// world path, and any command for such an agent) and every change it hears
+// of; agent ids and the per-stream limit are shared by both kinds.
+//
 // Agents of a class other than the map's default (areas, area costs,
 // size: agents.h) are checked on their class's agent map at every update of
 // the map instead of through the tiles (their map changes where the default's
@@ -82,6 +87,7 @@
 #include "watch/agent_path.h"
 #include "watch/watch_events.h"
 #include "watch/watch_metrics.h"
+#include "watch/world_watch.h"
 
 namespace gridstar::server {
 
@@ -130,6 +136,16 @@ class WatchHub {
   // The stream ended: its agents are dropped and their searches cancelled.
   void DropStream(const WatchSink* sink);
 
+  // Agents that walk worlds of linked maps (world_watch.h): from now on,
+  // commands with a world path and those for such agents go to a
+  // WorldWatch searching with `make_search`, and it hears of every change
+  // the hub hears of and of WorldChanged. Without it, a world path is
+  // refused (FAILED_PRECONDITION). REQUIRES: called once, before any
+  // command; `worlds` outlives the hub.
+  void EnableWorlds(WorldRegistry* worlds, WorldWatch::SearchMaker make_search);
+  // World `id` changed or was deleted (WorldRegistry's listener).
+  void WorldChanged(const std::string& id);
+
   // Map `id` changed by `changes` into `version` (already applied: the
   // registry holds it, or a newer one).
   void MapUpdated(const std::string& id, uint64_t version,
@@ -153,6 +169,12 @@ class WatchHub {
     // Replans answered by D* Lite repairs, and its planners' bytes now.
     uint64_t incremental = 0;
     size_t dstar_bytes = 0;
+    // World agents (counted in none of the above but the searches, which
+    // are summed with theirs).
+    size_t world_agents = 0;
+    size_t world_memory_bytes = 0;
+    // Changes of maps and worlds the world agents' watch has heard of.
+    uint64_t world_changes = 0;
   };
   Stats stats() const;
   WatchMetrics* watch_metrics() { return &watch_metrics_; }
@@ -260,8 +282,9 @@ class WatchHub {
   // Lists the agent in the tiles of its path (Deindex: takes it out).
   void Index(Handle_t h, Agent& agent) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void Deindex(Handle_t h, Agent& agent) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // `world_agents`: the stream's, which count against the same limit.
   void HandleLocked(const std::shared_ptr<WatchSink>& sink,
-                    const WatchCommand& command)
+                    const WatchCommand& command, size_t world_agents)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   MapRegistry* const registry_;
@@ -283,6 +306,8 @@ class WatchHub {
   size_t dstar_bytes_ ABSL_GUARDED_BY(mu_) = 0;
   Stats totals_ ABSL_GUARDED_BY(mu_);
   std::vector<const WatchSink*> dead_sinks_ ABSL_GUARDED_BY(mu_);
+  // Set once by EnableWorlds, before any command.
+  std::unique_ptr<WorldWatch> world_;
 };
 
 }  // namespace gridstar::server

@@ -42,6 +42,7 @@ uint64_t CellKey(Cell c) {
 
 void WatchHub::MapUpdated(const std::string& id, uint64_t version,
                           const std::vector<CellChange>& changes) {
+  if (world_ != nullptr) world_->MapChanged(id, &changes);
   const absl::Time since = absl::Now();
   std::lock_guard<std::mutex> lock(mu_);
   auto mit = maps_.find(id);
@@ -211,6 +212,7 @@ void WatchHub::MapUpdated(const std::string& id, uint64_t version,
 }
 
 void WatchHub::MapReplaced(const std::string& id) {
+  if (world_ != nullptr) world_->MapChanged(id, nullptr);
   const absl::Time since = absl::Now();
   std::lock_guard<std::mutex> lock(mu_);
   auto mit = maps_.find(id);
@@ -238,6 +240,7 @@ void WatchHub::MapReplaced(const std::string& id) {
 }
 
 void WatchHub::MapDeleted(const std::string& id) {
+  if (world_ != nullptr) world_->MapChanged(id, nullptr);
   std::lock_guard<std::mutex> lock(mu_);
   auto mit = maps_.find(id);
   if (mit == maps_.end()) return;

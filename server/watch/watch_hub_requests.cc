@@ -10,21 +10,71 @@
 
 namespace gridstar::server {
 
+void WatchHub::EnableWorlds(WorldRegistry* worlds,
+                            WorldWatch::SearchMaker make_search) {
+  world_ = std::make_unique<WorldWatch>(
+      registry_, worlds, search_, &watch_metrics_, std::move(make_search),
+      options_.max_agents_per_stream, options_.max_search_time);
+}
+
+void WatchHub::WorldChanged(const std::string& id) {
+  if (world_ != nullptr) world_->WorldChanged(id);
+}
+
 void WatchHub::Handle(const std::shared_ptr<WatchSink>& sink,
                       const WatchCommand& command) {
+  const bool world_add =
+      command.action == WatchAction::kAdd && command.world_path != nullptr;
+  if (world_add && world_ == nullptr) {
+    WatchEvent e;
+    e.request_id = command.request_id;
+    e.agent_id = command.agent_id;
+    e.reason = WatchReason::kAdded;
+    e.status = absl::FailedPreconditionError(
+        "world_path: this server was built without a world registry");
+    if (!sink->Push(std::move(e), /*coalesce=*/false)) DropStream(sink.get());
+    return;
+  }
+  if (world_ != nullptr) {
+    if (world_add) {
+      // An agent of the stream by that id is replaced, whatever its kind.
+      size_t map_agents = 0;
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        if (auto sit = streams_.find(sink.get()); sit != streams_.end()) {
+          if (auto a = sit->second->agents.find(command.agent_id);
+              a != sit->second->agents.end()) {
+            Remove(a->second);
+          }
+          map_agents = sit->second->agents.size();
+        }
+        Publish();
+      }
+      world_->Handle(sink, command, map_agents);
+      return;
+    }
+    if (command.action == WatchAction::kAdd) {
+      world_->Forget(sink.get(), command.agent_id);
+    } else if (world_->Has(sink.get(), command.agent_id)) {
+      world_->Handle(sink, command, 0);
+      return;
+    }
+  }
+  const size_t world_agents =
+      world_ == nullptr ? 0 : world_->AgentsIn(sink.get());
   // A map held only in a shared store is loaded before the hub's lock is
   // taken (that may wait for Redis); the lock then only reads it.
   if (command.action == WatchAction::kAdd) {
     (void)registry_->FindOrLoad(command.path.map_id);
   }
   std::lock_guard<std::mutex> lock(mu_);
-  HandleLocked(sink, command);
+  HandleLocked(sink, command, world_agents);
   Settle();
   Publish();
 }
 
 void WatchHub::HandleLocked(const std::shared_ptr<WatchSink>& sink,
-                            const WatchCommand& command) {
+                            const WatchCommand& command, size_t world_agents) {
   std::unique_ptr<Stream>& stream_slot = streams_[sink.get()];
   if (stream_slot == nullptr) stream_slot = std::make_unique<Stream>();
   Stream& stream = *stream_slot;
@@ -75,10 +125,11 @@ void WatchHub::HandleLocked(const std::shared_ptr<WatchSink>& sink,
       }
       const bool is_new = agent == nullptr;
       if (is_new) {
-        if (stream.agents.size() >= options_.max_agents_per_stream) {
+        if (stream.agents.size() + world_agents >=
+            options_.max_agents_per_stream) {
           return reply(reason, absl::ResourceExhaustedError(absl::StrCat(
                                    "agent_id: the stream has ",
-                                   stream.agents.size(),
+                                   stream.agents.size() + world_agents,
                                    " agents, the limit (--watch_max_agents)")));
         }
         h = next_handle_++;

@@ -24,6 +24,7 @@ GRIDSTAR_SAME_REASON(kBlocked, BLOCKED);
 GRIDSTAR_SAME_REASON(kCheaper, CHEAPER);
 GRIDSTAR_SAME_REASON(kReachable, REACHABLE);
 GRIDSTAR_SAME_REASON(kMapDeleted, MAP_DELETED);
+GRIDSTAR_SAME_REASON(kWorldDeleted, WORLD_DELETED);
 #undef GRIDSTAR_SAME_REASON
 static_assert(kWatchReasons == v1::WatchReason_ARRAYSIZE,
               "a WatchReason is missing");
@@ -41,22 +42,44 @@ bool CommandFromProto(const v1::WatchRequest& r, WatchCommand* command,
   switch (r.action()) {
     case v1::WATCH_ACTION_ADD:
       command->action = WatchAction::kAdd;
+      command->replan_if_cheaper = r.replan_if_cheaper();
+      command->progressive_expansions = r.progressive_expansions();
+      if (r.has_world_path()) {
+        if (r.has_path()) {
+          refusal->reason = WatchReason::kAdded;
+          refusal->status = absl::InvalidArgumentError(
+              "path: set with world_path; an agent walks one map (path) or "
+              "a world (world_path)");
+          return false;
+        }
+        command->world_path =
+            std::make_shared<const v1::WorldPathRequest>(r.world_path());
+        return true;
+      }
       if (absl::Status s = PathAskFromProto(r.path(), "path.", &command->path);
           !s.ok()) {
         refusal->reason = WatchReason::kAdded;
         refusal->status = std::move(s);
         return false;
       }
-      command->replan_if_cheaper = r.replan_if_cheaper();
-      command->progressive_expansions = r.progressive_expansions();
       return true;
     case v1::WATCH_ACTION_MOVE:
       command->action = WatchAction::kMove;
       command->position = convert::CellFromProto(r.position());
+      if (r.has_world_position()) {
+        command->world_position =
+            MapCell{r.world_position().map_id(),
+                    convert::CellFromProto(r.world_position().cell())};
+      }
       return true;
     case v1::WATCH_ACTION_RETARGET:
       command->action = WatchAction::kRetarget;
       command->goal = convert::CellFromProto(r.goal());
+      if (r.has_world_goal()) {
+        command->world_goal =
+            MapCell{r.world_goal().map_id(),
+                    convert::CellFromProto(r.world_goal().cell())};
+      }
       return true;
     case v1::WATCH_ACTION_REMOVE:
       command->action = WatchAction::kRemove;
@@ -95,6 +118,10 @@ void WatchEventToProto(const WatchEvent& e, v1::WatchEvent* out) {
   out->set_map_version(e.map_version);
   out->set_since_update_micros(e.since_update_micros);
   out->set_incremental(e.incremental);
+  if (e.world_path != nullptr) *out->mutable_world_path() = *e.world_path;
+  out->set_leg_index(e.leg_index);
+  out->set_map_id(e.map_id);
+  out->set_world_version(e.world_version);
 }
 
 }  // namespace gridstar::server

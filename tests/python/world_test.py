@@ -70,6 +70,52 @@ class WorldTest(unittest.TestCase):
             self.client.get_world("house")
         self.assertEqual(e.exception.code, common.grpc.StatusCode.NOT_FOUND)
 
+    def test_a_watched_agent_walks_the_world_and_gets_a_new_path_when_a_door_closes(self):
+        link = common.gridstar_client.link
+        self.client.register_map("cellar", movingai=common.read(common.DUNGEON))
+        self.client.register_world(
+            "inn", ["dungeon", "cellar"],
+            [link("stairs", ("dungeon", (1, 1)), ("cellar", (126, 126)), cost=5),
+             link("ladder", ("dungeon", (120, 5)), ("cellar", 5, 120), cost=50)],
+            replace=True)
+        start, goal = ("dungeon", (57, 73)), ("cellar", (77, 77))
+        with self.client.watch_paths(timeout=common.GENEROUS_S) as watch:
+            events = iter(watch)
+            rid = watch.add_world(7, "inn", start, goal, algorithm="jps")
+            added = next(events)
+            self.assertEqual((added.request_id, added.code, added.reason),
+                             (rid, common.grpc.StatusCode.OK, "added"))
+            best = self.client.find_world_path("inn", start, goal)
+            self.assertAlmostEqual(added.world_path.cost, best.cost, places=6)
+            first = list(added.world_path.link_ids)
+            # A few cells on: its leg and index there.
+            walked = common.cells_of(added.world_path.legs[0].cells)
+            here = ("dungeon", walked[3])
+            rid = watch.move_world(7, here)
+            moved = next(events)
+            self.assertEqual((moved.request_id, moved.leg_index, moved.path_index),
+                             (rid, 0, 3))
+            # The link ahead of it closes: a new path from where it stands.
+            info = self.client.update_links("inn", close=[first[0]])
+            pushed = next(events)
+            self.assertEqual((pushed.request_id, pushed.reason, pushed.world_version),
+                             (0, "blocked", info.version))
+            self.assertNotIn(first[0], list(pushed.world_path.link_ids))
+            self.assertAlmostEqual(pushed.world_path.cost,
+                                   self.client.find_world_path("inn", here, goal).cost,
+                                   places=6)
+            rid = watch.retarget_world(7, ("dungeon", (57, 73)))
+            retargeted = next(events)
+            self.assertEqual((retargeted.request_id, retargeted.reason),
+                             (rid, "retargeted"))
+            self.assertEqual(retargeted.world_path.legs[-1].map_id, "dungeon")
+            self.client.delete_world("inn")
+            gone = next(events)
+            self.assertEqual((gone.reason, gone.code),
+                             ("world-deleted", common.grpc.StatusCode.NOT_FOUND))
+            watch.close()
+            self.assertEqual(list(events), [])
+
 
 def main():
     common.load(sys.argv.pop(1))

@@ -39,7 +39,7 @@ from gridstar.v1 import gridstar_pb2 as pb
 from gridstar.v1 import gridstar_pb2_grpc as pb_grpc
 
 from .answers import Answer, cell, enum_value
-from .worlds import WorldCalls
+from .worlds import WorldAgents, WorldCalls
 
 MAP_HEADER = "x-gridstar-map"
 _CODE_OF = {c.value[0]: c for c in grpc.StatusCode}
@@ -515,7 +515,7 @@ class Client(WorldCalls):
         return reply == b"\x08\x01"
 
 
-class Watch:
+class Watch(WorldAgents):
     """One WatchPaths stream (Client.watch_paths). The request methods queue
     a request and return its request_id (answered by the event carrying it);
     iterating yields every WatchEvent as it comes. close() (or leaving a

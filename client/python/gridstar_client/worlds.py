@@ -45,6 +45,33 @@ def _world_request(world_id, start, goal, *, algorithm=None, weight=0.0, diagona
         trace=trace, areas=areas, area_costs=list(area_costs), agent_size=agent_size)
 
 
+class WorldAgents:
+    """The world agents of a Watch (client.py): agents that walk a world of
+    linked maps. Their answers and pushes carry `world_path` (a
+    WorldPathResponse); a MOVED answer carries `leg_index` and `path_index`.
+    Agent ids are shared with map agents: adding either kind under an id the
+    stream has replaces that agent."""
+
+    def add_world(self, agent_id, world_id, start, goal, *, replan_if_cheaper=0.0,
+                  progressive_expansions=0, **options):
+        """A new agent at `start` walking to `goal`, each (map_id, (x, y)) on
+        world `world_id` (options as find_world_path's)."""
+        return self._send(agent_id=agent_id, action=pb.WATCH_ACTION_ADD,
+                          world_path=_world_request(world_id, start, goal, **options),
+                          replan_if_cheaper=replan_if_cheaper,
+                          progressive_expansions=progressive_expansions)
+
+    def move_world(self, agent_id, position):
+        """The world agent is at `position`, (map_id, (x, y))."""
+        return self._send(agent_id=agent_id, action=pb.WATCH_ACTION_MOVE,
+                          world_position=_world_cell(position, "position"))
+
+    def retarget_world(self, agent_id, goal):
+        """The world agent's new goal, (map_id, (x, y))."""
+        return self._send(agent_id=agent_id, action=pb.WATCH_ACTION_RETARGET,
+                          world_goal=_world_cell(goal, "goal"))
+
+
 class WorldCalls:
     """The world calls of Client (client.py), on its _call and _items."""
 

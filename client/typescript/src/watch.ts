@@ -9,7 +9,10 @@ import * as grpc from "@grpc/grpc-js";
 
 import type { WatchEvent__Output } from "./generated/gridstar/v1/WatchEvent";
 import type { WatchRequest } from "./generated/gridstar/v1/WatchRequest";
-import { cell, GridstarError, pathRequest, type CellLike, type PathOptions } from "./requests";
+import {
+  cell, GridstarError, pathRequest, worldCell, worldPathRequest, type CellLike, type PathOptions,
+  type WorldCellLike,
+} from "./requests";
 
 export class Watch implements AsyncIterable<WatchEvent__Output> {
   private nextId = 1;
@@ -46,6 +49,33 @@ export class Watch implements AsyncIterable<WatchEvent__Output> {
 
   retarget(agentId: number, goal: CellLike): number {
     return this.send({ agentId, action: "WATCH_ACTION_RETARGET", goal: cell(goal, "goal") });
+  }
+
+  /**
+   * A new agent walking world `worldId` from `start` to `goal`, each
+   * [mapId, [x, y]] (options as findWorldPath's). Its answers and pushes
+   * carry `worldPath`; a MOVED answer `legIndex` and `pathIndex`. Agent ids
+   * are shared with map agents: adding either kind replaces the other.
+   */
+  addWorld(agentId: number, worldId: string, start: WorldCellLike, goal: WorldCellLike,
+           o: PathOptions & { replanIfCheaper?: number; progressiveExpansions?: number } = {}): number {
+    return this.send({
+      agentId,
+      action: "WATCH_ACTION_ADD",
+      worldPath: worldPathRequest(worldId, start, goal, o),
+      replanIfCheaper: o.replanIfCheaper ?? 0,
+      progressiveExpansions: o.progressiveExpansions ?? 0,
+    });
+  }
+
+  /** The world agent is at `position`, [mapId, [x, y]]. */
+  moveWorld(agentId: number, position: WorldCellLike): number {
+    return this.send({ agentId, action: "WATCH_ACTION_MOVE", worldPosition: worldCell(position, "position") });
+  }
+
+  /** The world agent's new goal, [mapId, [x, y]]. */
+  retargetWorld(agentId: number, goal: WorldCellLike): number {
+    return this.send({ agentId, action: "WATCH_ACTION_RETARGET", worldGoal: worldCell(goal, "goal") });
   }
 
   remove(agentId: number): number {

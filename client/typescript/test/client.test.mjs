@@ -129,6 +129,40 @@ describe("a plaintext server", () => {
     assert.throws(() => watch.move(1, [1, 1]), /closed/);
   });
 
+  test("a watched world agent gets a new path when the link ahead closes", async () => {
+    await c.registerMap("cellar", { movingai: DUNGEON });
+    await c.registerWorld("inn", ["dungeon", "cellar"], [
+      { id: "stairs", from: ["dungeon", [1, 1]], to: ["cellar", [126, 126]], cost: 5 },
+      { id: "ladder", from: ["dungeon", [120, 5]], to: ["cellar", [5, 120]], cost: 50 },
+    ], { replace: true });
+    const watch = c.watchPaths();
+    const events = watch[Symbol.asyncIterator]();
+    const start = ["dungeon", [57, 73]], goal = ["cellar", [77, 77]];
+    const id = watch.addWorld(7, "inn", start, goal);
+    const added = (await events.next()).value;
+    assert.equal(Number(added.requestId), id);
+    assert.equal(added.reason, "WATCH_REASON_ADDED");
+    const best = await c.findWorldPath("inn", start, goal);
+    assert.ok(Math.abs(added.worldPath.cost - best.cost) < 1e-6);
+    const [x, y] = cellsOf(added.worldPath.legs[0])[3];
+    watch.moveWorld(7, ["dungeon", [x, y]]);
+    const moved = (await events.next()).value;
+    assert.equal(moved.reason, "WATCH_REASON_MOVED");
+    assert.equal(moved.legIndex, 0);
+    assert.equal(Number(moved.pathIndex), 3);
+    const closed = await c.updateLinks("inn", { close: [added.worldPath.linkIds[0]] });
+    const pushed = (await events.next()).value;
+    assert.equal(pushed.reason, "WATCH_REASON_BLOCKED");
+    assert.equal(pushed.worldVersion, closed.version);
+    assert.ok(!pushed.worldPath.linkIds.includes(added.worldPath.linkIds[0]));
+    watch.retargetWorld(7, ["dungeon", [57, 73]]);
+    const retargeted = (await events.next()).value;
+    assert.equal(retargeted.reason, "WATCH_REASON_RETARGETED");
+    watch.close();
+    for await (const _ of { [Symbol.asyncIterator]: () => events }) { /* drain */ }
+    await c.deleteWorld("inn");
+  });
+
   test("updates change paths and versions; a stale expected version is ABORTED", async () => {
     await c.registerMap("room", { raw: new Uint8Array(27).fill(1), width: 9, height: 3 });
     const v2 = await c.updateCells("room", { rects: [{ min: [4, 0], max: [5, 2], cost: 0 }] });

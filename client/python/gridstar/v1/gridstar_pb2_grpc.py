@@ -216,7 +216,9 @@ class PathfindingServicer(object):
         replace each other while unwritten, so only a reader that falls far
         behind is closed). The server stops reading while --max_stream_inflight
         requests of the stream await their answers, which paces a client that
-        adds agents faster than they are searched.
+        adds agents faster than they are searched. An agent may also walk a
+        world of linked maps (WatchRequest.world_path): changes of its member
+        maps and of the world's links replan it the same way.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -349,7 +349,9 @@ export interface PathfindingClient extends grpc.Client {
    * replace each other while unwritten, so only a reader that falls far
    * behind is closed). The server stops reading while --max_stream_inflight
    * requests of the stream await their answers, which paces a client that
-   * adds agents faster than they are searched.
+   * adds agents faster than they are searched. An agent may also walk a
+   * world of linked maps (WatchRequest.world_path): changes of its member
+   * maps and of the world's links replan it the same way.
    */
   WatchPaths(metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientDuplexStream<_gridstar_v1_WatchRequest, _gridstar_v1_WatchEvent__Output>;
   WatchPaths(options?: grpc.CallOptions): grpc.ClientDuplexStream<_gridstar_v1_WatchRequest, _gridstar_v1_WatchEvent__Output>;
@@ -370,7 +372,9 @@ export interface PathfindingClient extends grpc.Client {
    * replace each other while unwritten, so only a reader that falls far
    * behind is closed). The server stops reading while --max_stream_inflight
    * requests of the stream await their answers, which paces a client that
-   * adds agents faster than they are searched.
+   * adds agents faster than they are searched. An agent may also walk a
+   * world of linked maps (WatchRequest.world_path): changes of its member
+   * maps and of the world's links replan it the same way.
    */
   watchPaths(metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientDuplexStream<_gridstar_v1_WatchRequest, _gridstar_v1_WatchEvent__Output>;
   watchPaths(options?: grpc.CallOptions): grpc.ClientDuplexStream<_gridstar_v1_WatchRequest, _gridstar_v1_WatchEvent__Output>;
@@ -502,7 +506,9 @@ export interface PathfindingHandlers extends grpc.UntypedServiceImplementation {
    * replace each other while unwritten, so only a reader that falls far
    * behind is closed). The server stops reading while --max_stream_inflight
    * requests of the stream await their answers, which paces a client that
-   * adds agents faster than they are searched.
+   * adds agents faster than they are searched. An agent may also walk a
+   * world of linked maps (WatchRequest.world_path): changes of its member
+   * maps and of the world's links replan it the same way.
    */
   WatchPaths: grpc.handleBidiStreamingCall<_gridstar_v1_WatchRequest__Output, _gridstar_v1_WatchEvent>;
   

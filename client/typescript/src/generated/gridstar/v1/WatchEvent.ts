@@ -2,6 +2,7 @@
 
 import type { WatchReason as _gridstar_v1_WatchReason, WatchReason__Output as _gridstar_v1_WatchReason__Output } from '../../gridstar/v1/WatchReason';
 import type { PathResponse as _gridstar_v1_PathResponse, PathResponse__Output as _gridstar_v1_PathResponse__Output } from '../../gridstar/v1/PathResponse';
+import type { WorldPathResponse as _gridstar_v1_WorldPathResponse, WorldPathResponse__Output as _gridstar_v1_WorldPathResponse__Output } from '../../gridstar/v1/WorldPathResponse';
 import type { Long } from '@grpc/proto-loader';
 
 export interface WatchEvent {
@@ -47,6 +48,25 @@ export interface WatchEvent {
    * path.algorithm then says ASTAR.
    */
   'incremental'?: (boolean);
+  /**
+   * World agents (WatchRequest.world_path): ADDED, OFF_PATH, RETARGETED and
+   * the pushes carry the world path from the agent's position to its goal
+   * as FindWorldPath answers it (instead of `path`); its world_version is
+   * the version searched.
+   */
+  'worldPath'?: (_gridstar_v1_WorldPathResponse | null);
+  /**
+   * MOVED of a world agent: the leg of world_path the position is on
+   * (path_index is then the index in that leg's cells).
+   */
+  'legIndex'?: (number);
+  /**
+   * Pushes for a world agent: the member map whose change caused it (with
+   * map_version), or empty when a change of the world's links did (with
+   * world_version: the world's version after the change).
+   */
+  'mapId'?: (string);
+  'worldVersion'?: (number | string | Long);
 }
 
 export interface WatchEvent__Output {
@@ -92,4 +112,23 @@ export interface WatchEvent__Output {
    * path.algorithm then says ASTAR.
    */
   'incremental': (boolean);
+  /**
+   * World agents (WatchRequest.world_path): ADDED, OFF_PATH, RETARGETED and
+   * the pushes carry the world path from the agent's position to its goal
+   * as FindWorldPath answers it (instead of `path`); its world_version is
+   * the version searched.
+   */
+  'worldPath': (_gridstar_v1_WorldPathResponse__Output | null);
+  /**
+   * MOVED of a world agent: the leg of world_path the position is on
+   * (path_index is then the index in that leg's cells).
+   */
+  'legIndex': (number);
+  /**
+   * Pushes for a world agent: the member map whose change caused it (with
+   * map_version), or empty when a change of the world's links did (with
+   * world_version: the world's version after the change).
+   */
+  'mapId': (string);
+  'worldVersion': (string);
 }

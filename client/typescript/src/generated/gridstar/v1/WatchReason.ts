@@ -26,9 +26,16 @@ export const WatchReason = {
    */
   WATCH_REASON_REACHABLE: 'WATCH_REASON_REACHABLE',
   /**
-   * the map was deleted: the agent is dropped (code NOT_FOUND).
+   * the map was deleted: the agent is dropped (code NOT_FOUND). A world
+   * agent is not dropped when a member map is deleted: its remaining path
+   * through that map is BLOCKED and searched again;
    */
   WATCH_REASON_MAP_DELETED: 'WATCH_REASON_MAP_DELETED',
+  /**
+   * the world of a world agent was deleted: the agent is dropped (code
+   * NOT_FOUND).
+   */
+  WATCH_REASON_WORLD_DELETED: 'WATCH_REASON_WORLD_DELETED',
 } as const;
 
 export type WatchReason =
@@ -66,9 +73,17 @@ export type WatchReason =
   | 'WATCH_REASON_REACHABLE'
   | 8
   /**
-   * the map was deleted: the agent is dropped (code NOT_FOUND).
+   * the map was deleted: the agent is dropped (code NOT_FOUND). A world
+   * agent is not dropped when a member map is deleted: its remaining path
+   * through that map is BLOCKED and searched again;
    */
   | 'WATCH_REASON_MAP_DELETED'
   | 9
+  /**
+   * the world of a world agent was deleted: the agent is dropped (code
+   * NOT_FOUND).
+   */
+  | 'WATCH_REASON_WORLD_DELETED'
+  | 10
 
 export type WatchReason__Output = typeof WatchReason[keyof typeof WatchReason]

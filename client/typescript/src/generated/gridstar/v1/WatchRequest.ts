@@ -3,6 +3,8 @@
 import type { WatchAction as _gridstar_v1_WatchAction, WatchAction__Output as _gridstar_v1_WatchAction__Output } from '../../gridstar/v1/WatchAction';
 import type { PathRequest as _gridstar_v1_PathRequest, PathRequest__Output as _gridstar_v1_PathRequest__Output } from '../../gridstar/v1/PathRequest';
 import type { Cell as _gridstar_v1_Cell, Cell__Output as _gridstar_v1_Cell__Output } from '../../gridstar/v1/Cell';
+import type { WorldPathRequest as _gridstar_v1_WorldPathRequest, WorldPathRequest__Output as _gridstar_v1_WorldPathRequest__Output } from '../../gridstar/v1/WorldPathRequest';
+import type { WorldCell as _gridstar_v1_WorldCell, WorldCell__Output as _gridstar_v1_WorldCell__Output } from '../../gridstar/v1/WorldCell';
 import type { Long } from '@grpc/proto-loader';
 
 export interface WatchRequest {
@@ -52,6 +54,34 @@ export interface WatchRequest {
    * starts afresh (it costs at most this many expansions more).
    */
   'progressiveExpansions'?: (number | string | Long);
+  /**
+   * ADD of an agent that walks a world of linked maps (instead of `path`):
+   * its world path request as FindWorldPath takes it (world_id, start on a
+   * member map, goal on the same or another; `trace` not allowed). Its
+   * answers and pushes carry WatchEvent.world_path. Such an agent's
+   * remaining path (the rest of its leg, the links after it and the legs
+   * they lead to) is checked after every change of a member map that
+   * touches it and after every change of the world's links: a move made
+   * illegal, or a link of it closed, removed, moved or no longer admitting
+   * the agent, pushes a new path (BLOCKED). With replan_if_cheaper, a link
+   * opened, added or made cheaper, or a cell of a member map opened or
+   * made cheaper, starts a search (no lower bound prunes it, as it does on
+   * one map), pushed as CHEAPER when cheaper by the fraction. An agent
+   * without a path gets REACHABLE only when a search after a change finds
+   * one. Agent ids are shared with map agents: ADD of either kind for an
+   * id the stream has replaces the agent, whatever its kind.
+   */
+  'worldPath'?: (_gridstar_v1_WorldPathRequest | null);
+  /**
+   * MOVE of a world agent: its new position. Unset: `position` on the map
+   * the agent is on now (the map of its position).
+   */
+  'worldPosition'?: (_gridstar_v1_WorldCell | null);
+  /**
+   * RETARGET of a world agent: its new goal. Unset: `goal` on the map of
+   * its current goal.
+   */
+  'worldGoal'?: (_gridstar_v1_WorldCell | null);
 }
 
 export interface WatchRequest__Output {
@@ -101,4 +131,32 @@ export interface WatchRequest__Output {
    * starts afresh (it costs at most this many expansions more).
    */
   'progressiveExpansions': (string);
+  /**
+   * ADD of an agent that walks a world of linked maps (instead of `path`):
+   * its world path request as FindWorldPath takes it (world_id, start on a
+   * member map, goal on the same or another; `trace` not allowed). Its
+   * answers and pushes carry WatchEvent.world_path. Such an agent's
+   * remaining path (the rest of its leg, the links after it and the legs
+   * they lead to) is checked after every change of a member map that
+   * touches it and after every change of the world's links: a move made
+   * illegal, or a link of it closed, removed, moved or no longer admitting
+   * the agent, pushes a new path (BLOCKED). With replan_if_cheaper, a link
+   * opened, added or made cheaper, or a cell of a member map opened or
+   * made cheaper, starts a search (no lower bound prunes it, as it does on
+   * one map), pushed as CHEAPER when cheaper by the fraction. An agent
+   * without a path gets REACHABLE only when a search after a change finds
+   * one. Agent ids are shared with map agents: ADD of either kind for an
+   * id the stream has replaces the agent, whatever its kind.
+   */
+  'worldPath': (_gridstar_v1_WorldPathRequest__Output | null);
+  /**
+   * MOVE of a world agent: its new position. Unset: `position` on the map
+   * the agent is on now (the map of its position).
+   */
+  'worldPosition': (_gridstar_v1_WorldCell__Output | null);
+  /**
+   * RETARGET of a world agent: its new goal. Unset: `goal` on the map of
+   * its current goal.
+   */
+  'worldGoal': (_gridstar_v1_WorldCell__Output | null);
 }
