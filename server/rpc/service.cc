@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "rpc/world_requests.h"
 
 namespace gridstar::server {
 
@@ -46,13 +47,20 @@ PathfindingService::PathfindingService(MapRegistry* registry, Scheduler* search,
     // of a world (this replica's writes and those it follows).
     watch_.EnableWorlds(
         options_.worlds,
-        [this](const v1::WorldPathRequest& request, absl::string_view prefix,
+        [this](const WorldPathAsk& ask, absl::string_view prefix,
                absl::Time deadline,
                CancelFlag cancelled) -> absl::StatusOr<WorldWatch::Search> {
-          absl::StatusOr<WorldJob> job =
-              MakeWorldJob(request, prefix, deadline, std::move(cancelled));
+          absl::StatusOr<WorldJob> job = MakeWorldJob(
+              WorldPathAskToProto(ask), prefix, deadline, std::move(cancelled));
           if (!job.ok()) return job.status();
-          return WorldWatch::Search(*std::move(job));
+          return WorldWatch::Search(
+              [job = *std::move(job)](SearchContext& context,
+                                      WorldPathAnswer* out) {
+                v1::WorldPathResponse response;
+                absl::Status s = job(context, &response);
+                *out = WorldPathAnswerFromProto(response);
+                return s;
+              });
         });
     options_.worlds->SetListener(
         [this](const std::string& id) { watch_.WorldChanged(id); });

@@ -196,4 +196,117 @@ void WorldPathResponseFrom(const WorldResult& result,
   out->set_search_micros(result.micros);
 }
 
+namespace {
+
+MapCell MapCellOf(const v1::WorldCell& c) {
+  return MapCell{c.map_id(), Cell{c.cell().x(), c.cell().y()}};
+}
+
+void SetWorldCell(const MapCell& c, v1::WorldCell* out) {
+  out->set_map_id(c.map_id);
+  out->mutable_cell()->set_x(c.cell.x);
+  out->mutable_cell()->set_y(c.cell.y);
+}
+
+}  // namespace
+
+absl::Status WorldPathAskFromProto(const v1::WorldPathRequest& r,
+                                   absl::string_view prefix,
+                                   WorldPathAsk* ask) {
+  absl::StatusOr<Algorithm> algorithm = convert::AlgorithmFromProto(
+      r.algorithm(), absl::StrCat(prefix, "algorithm"));
+  if (!algorithm.ok()) return algorithm.status();
+  ask->diagonal.reset();
+  if (r.diagonal() != v1::DIAGONAL_POLICY_UNSPECIFIED) {
+    absl::StatusOr<DiagonalPolicy> policy =
+        convert::PolicyFromProto(r.diagonal(), absl::StrCat(prefix, "diagonal"),
+                                 DiagonalPolicy::kNoCornerCutting);
+    if (!policy.ok()) return policy.status();
+    ask->diagonal = *policy;
+  }
+  ask->world_id = r.world_id();
+  ask->start = MapCellOf(r.start());
+  ask->goal = MapCellOf(r.goal());
+  ask->algorithm = *algorithm;
+  ask->weight = r.weight();
+  ask->max_expansions = r.max_expansions();
+  ask->smooth = r.smooth();
+  ask->allow_partial = r.allow_partial();
+  ask->trace = r.trace();
+  ask->areas = r.areas();
+  ask->area_costs.assign(r.area_costs().begin(), r.area_costs().end());
+  ask->agent_size = r.agent_size();
+  return absl::OkStatus();
+}
+
+v1::WorldPathRequest WorldPathAskToProto(const WorldPathAsk& ask) {
+  v1::WorldPathRequest r;
+  r.set_world_id(ask.world_id);
+  SetWorldCell(ask.start, r.mutable_start());
+  SetWorldCell(ask.goal, r.mutable_goal());
+  r.set_algorithm(convert::AlgorithmToProto(ask.algorithm));
+  r.set_weight(ask.weight);
+  if (ask.diagonal.has_value()) {
+    r.set_diagonal(convert::PolicyToProto(*ask.diagonal));
+  }
+  r.set_max_expansions(ask.max_expansions);
+  r.set_smooth(ask.smooth);
+  r.set_allow_partial(ask.allow_partial);
+  r.set_trace(ask.trace);
+  r.set_areas(ask.areas);
+  for (double c : ask.area_costs) r.add_area_costs(c);
+  r.set_agent_size(ask.agent_size);
+  return r;
+}
+
+WorldPathAnswer WorldPathAnswerFromProto(const v1::WorldPathResponse& r) {
+  WorldPathAnswer a;
+  for (const v1::WorldLeg& l : r.legs()) {
+    WorldPathAnswer::Leg leg;
+    leg.map_id = l.map_id();
+    leg.map_version = l.map_version();
+    leg.cells = convert::UnpackCells(l.cells());
+    leg.cost = l.cost();
+    leg.waypoints = convert::UnpackCells(l.waypoints());
+    leg.smoothed_cost = l.smoothed_cost();
+    leg.expanded = l.expanded();
+    absl::StatusOr<Algorithm> algorithm =
+        convert::AlgorithmFromProto(l.algorithm(), "algorithm");
+    leg.algorithm = algorithm.ok() ? *algorithm : Algorithm::kAStar;
+    a.legs.push_back(std::move(leg));
+  }
+  a.link_ids.assign(r.link_ids().begin(), r.link_ids().end());
+  a.cost = r.cost();
+  a.partial = r.partial();
+  a.world_version = r.world_version();
+  a.searches = r.searches();
+  a.expanded = r.expanded();
+  a.queue_micros = r.queue_micros();
+  a.search_micros = r.search_micros();
+  return a;
+}
+
+void WorldPathAnswerToProto(const WorldPathAnswer& a,
+                            v1::WorldPathResponse* out) {
+  for (const WorldPathAnswer::Leg& leg : a.legs) {
+    v1::WorldLeg* l = out->add_legs();
+    l->set_map_id(leg.map_id);
+    l->set_map_version(leg.map_version);
+    convert::PackCells(leg.cells, l->mutable_cells());
+    l->set_cost(leg.cost);
+    convert::PackCells(leg.waypoints, l->mutable_waypoints());
+    l->set_smoothed_cost(leg.smoothed_cost);
+    l->set_expanded(leg.expanded);
+    l->set_algorithm(convert::AlgorithmToProto(leg.algorithm));
+  }
+  for (const std::string& id : a.link_ids) out->add_link_ids(id);
+  out->set_cost(a.cost);
+  out->set_partial(a.partial);
+  out->set_world_version(a.world_version);
+  out->set_searches(a.searches);
+  out->set_expanded(a.expanded);
+  out->set_queue_micros(a.queue_micros);
+  out->set_search_micros(a.search_micros);
+}
+
 }  // namespace gridstar::server

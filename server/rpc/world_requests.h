@@ -16,6 +16,7 @@
 #include "gridstar/v1/gridstar.pb.h"
 #include "gridstar/world.h"
 #include "maps/world_registry.h"
+#include "watch/watch_events.h"
 
 namespace gridstar::server {
 
@@ -61,6 +62,16 @@ absl::Status WorldAskFromProto(const v1::WorldPathRequest& request,
 // An item's code and message; a failed item carries no path
 // (service_worlds.cc).
 void SetWorldItem(const absl::Status& s, v1::WorldPathItemResult* item);
+
+// World agents' requests and answers (watch_events.h: WorldPathAsk,
+// WorldPathAnswer) from and to the proto. InvalidArgument naming
+// "<prefix>algorithm" / "<prefix>diagonal" for a value outside its enum.
+absl::Status WorldPathAskFromProto(const v1::WorldPathRequest& r,
+                                   absl::string_view prefix, WorldPathAsk* ask);
+v1::WorldPathRequest WorldPathAskToProto(const WorldPathAsk& ask);
+WorldPathAnswer WorldPathAnswerFromProto(const v1::WorldPathResponse& r);
+void WorldPathAnswerToProto(const WorldPathAnswer& a,
+                            v1::WorldPathResponse* out);
 
 // The answer: legs by map id and version, links by id.
 void WorldPathResponseFrom(const WorldResult& result,

@@ -4,10 +4,9 @@
 // (watch_wire.h), so the hub decides on core and registry types alone.
 //
 // The fields mean what the proto's fields of the same names mean
-// (proto/gridstar/v1/gridstar.proto, WatchRequest and WatchEvent). World
-// agents are the exception: their requests and paths stay the proto's
-// (WorldPathRequest, WorldPathResponse), which is what the service's world
-// searches take and give (world_watch.h).
+// (proto/gridstar/v1/gridstar.proto, WatchRequest and WatchEvent; a world
+// agent's WorldPathAsk and WorldPathAnswer those of WorldPathRequest and
+// WorldPathResponse, read and written at the stream and the service).
 //
 // Thread-safety: plain values.
 #ifndef GRIDSTAR_SERVER_WATCH_WATCH_EVENTS_H_
@@ -16,11 +15,12 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/types/optional.h"
 #include "gridstar/types.h"
-#include "gridstar/v1/gridstar.pb.h"
+#include "gridstar/world.h"
 #include "maps/path_jobs.h"
 
 namespace gridstar::server {
@@ -52,6 +52,47 @@ struct MapCell {
   Cell cell;
 };
 
+// A world path request (the proto's WorldPathRequest, its enums read):
+// diagonal unset for the start map's default.
+struct WorldPathAsk {
+  std::string world_id;
+  MapCell start;
+  MapCell goal;
+  Algorithm algorithm = Algorithm::kAuto;
+  double weight = 0;
+  absl::optional<DiagonalPolicy> diagonal;
+  uint64_t max_expansions = 0;
+  bool smooth = false;
+  bool allow_partial = false;
+  bool trace = false;
+  uint64_t areas = 0;
+  std::vector<double> area_costs;
+  int32_t agent_size = 0;
+};
+
+// A world path answered (the proto's WorldPathResponse).
+struct WorldPathAnswer {
+  struct Leg {
+    std::string map_id;
+    uint64_t map_version = 0;
+    std::vector<Cell> cells;
+    double cost = 0;
+    std::vector<Cell> waypoints;
+    double smoothed_cost = 0;
+    uint64_t expanded = 0;
+    Algorithm algorithm = Algorithm::kAStar;
+  };
+  std::vector<Leg> legs;
+  std::vector<std::string> link_ids;
+  double cost = 0;
+  bool partial = false;
+  uint64_t world_version = 0;
+  uint32_t searches = 0;
+  uint64_t expanded = 0;
+  double queue_micros = 0;
+  double search_micros = 0;
+};
+
 struct WatchCommand {
   uint64_t request_id = 0;
   uint64_t agent_id = 0;
@@ -68,7 +109,7 @@ struct WatchCommand {
   // A world agent's: kAdd its request (set: the command is a world
   // agent's), kMove and kRetarget the map named with the cell (unset: the
   // map the agent is on, or its goal's).
-  std::shared_ptr<const v1::WorldPathRequest> world_path;
+  std::shared_ptr<const WorldPathAsk> world_path;
   absl::optional<MapCell> world_position;
   absl::optional<MapCell> world_goal;
 };
@@ -87,7 +128,7 @@ struct WatchEvent {
   bool incremental = false;
   // World agents: the world path answered, the leg of a MOVED position,
   // the member map whose change caused a push (empty: the links changed).
-  std::shared_ptr<const v1::WorldPathResponse> world_path;
+  std::shared_ptr<const WorldPathAnswer> world_path;
   uint32_t leg_index = 0;
   std::string map_id;
   uint64_t world_version = 0;

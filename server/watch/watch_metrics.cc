@@ -34,6 +34,12 @@ WatchMetrics::WatchMetrics(prometheus::Registry& registry) {
   dstar_memory_ = MakeGauge(registry, "gridstar_watch_dstar_memory_bytes",
                             "Memory of the watched agents' D* Lite planners "
                             "(part of gridstar_watch_memory_bytes)");
+  world_agents_ = MakeGauge(registry, "gridstar_watch_world_agents",
+                            "Agents watched by WatchPaths streams that walk "
+                            "worlds of linked maps (not in "
+                            "gridstar_watch_agents)");
+  world_memory_ = MakeGauge(registry, "gridstar_watch_world_memory_bytes",
+                            "Memory of the world agents and their paths");
   repaired_ = MakeCounter(registry, "gridstar_watch_incremental_total",
                           "Replans answered by repairing the agent's D* "
                           "Lite search instead of a fresh search");
@@ -80,6 +86,11 @@ void WatchMetrics::SetState(size_t agents, size_t streams,
   agents_->Set(static_cast<double>(agents));
   streams_->Set(static_cast<double>(streams));
   memory_->Set(static_cast<double>(memory_bytes));
+}
+
+void WatchMetrics::SetWorldState(size_t agents, size_t memory_bytes) {
+  world_agents_->Set(static_cast<double>(agents));
+  world_memory_->Set(static_cast<double>(memory_bytes));
 }
 
 void WatchMetrics::Checked(uint64_t agents, uint64_t crossing) {

@@ -24,6 +24,8 @@ class WatchMetrics {
 
   void SetState(size_t agents, size_t streams, size_t memory_bytes,
                 size_t dstar_bytes);
+  // The agents that walk worlds (world_watch.h) and their memory.
+  void SetWorldState(size_t agents, size_t memory_bytes);
   // A replan answered by a D* Lite repair.
   void Repaired() { repaired_->Increment(); }
   // One change of a watched map: agents looked at (their tiles hold a
@@ -41,6 +43,8 @@ class WatchMetrics {
   prometheus::Gauge* streams_;
   prometheus::Gauge* memory_;
   prometheus::Gauge* dstar_memory_;
+  prometheus::Gauge* world_agents_;
+  prometheus::Gauge* world_memory_;
   prometheus::Counter* repaired_;
   prometheus::Counter* checked_;
   prometheus::Counter* crossing_;

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "convert/convert.h"
 #include "rpc/search_jobs.h"
+#include "rpc/world_requests.h"
 
 namespace gridstar::server {
 
@@ -52,8 +53,15 @@ bool CommandFromProto(const v1::WatchRequest& r, WatchCommand* command,
               "a world (world_path)");
           return false;
         }
-        command->world_path =
-            std::make_shared<const v1::WorldPathRequest>(r.world_path());
+        auto ask = std::make_shared<WorldPathAsk>();
+        if (absl::Status s =
+                WorldPathAskFromProto(r.world_path(), "world_path.", ask.get());
+            !s.ok()) {
+          refusal->reason = WatchReason::kAdded;
+          refusal->status = std::move(s);
+          return false;
+        }
+        command->world_path = std::move(ask);
         return true;
       }
       if (absl::Status s = PathAskFromProto(r.path(), "path.", &command->path);
@@ -118,7 +126,9 @@ void WatchEventToProto(const WatchEvent& e, v1::WatchEvent* out) {
   out->set_map_version(e.map_version);
   out->set_since_update_micros(e.since_update_micros);
   out->set_incremental(e.incremental);
-  if (e.world_path != nullptr) *out->mutable_world_path() = *e.world_path;
+  if (e.world_path != nullptr) {
+    WorldPathAnswerToProto(*e.world_path, out->mutable_world_path());
+  }
   out->set_leg_index(e.leg_index);
   out->set_map_id(e.map_id);
   out->set_world_version(e.world_version);

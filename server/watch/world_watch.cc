@@ -6,7 +6,6 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "convert/convert.h"
 #include "gridstar/agents.h"
 #include "watch/watch_hub.h"
 #include "watch/world_watch_internal.h"
@@ -56,10 +55,14 @@ void WorldWatch::Settle() {
     dead_sinks_.pop_back();
     DropStreamLocked(sink);
   }
+  metrics_->SetWorldState(agents_.size(), memory_bytes_);
 }
 
 void WorldWatch::Account(Agent& agent) {
-  size_t bytes = sizeof(Agent) + agent.request.SpaceUsedLong() +
+  size_t bytes = sizeof(Agent) + agent.request.world_id.capacity() +
+                 agent.request.start.map_id.capacity() +
+                 agent.request.goal.map_id.capacity() +
+                 agent.request.area_costs.capacity() * sizeof(double) +
                  agent.position.map_id.capacity() +
                  agent.legs.capacity() * sizeof(Agent::Leg) +
                  agent.links.capacity() * sizeof(std::string) +
@@ -119,7 +122,7 @@ std::vector<WorldWatch::Handle_t> WorldWatch::AgentsOf(
 void WorldWatch::Remove(Handle_t h) {
   Agent* agent = Find(h);
   if (agent == nullptr) return;
-  const std::string& world_id = agent->request.world_id();
+  const std::string& world_id = agent->request.world_id;
   if (auto it = by_world_.find(world_id); it != by_world_.end()) {
     it->second.erase(h);
     if (it->second.empty()) {
@@ -163,14 +166,14 @@ void WorldWatch::ClearPath(Agent& agent) {
   Account(agent);
 }
 
-void WorldWatch::SetPath(Agent& agent, const v1::WorldPathResponse& answer,
+void WorldWatch::SetPath(Agent& agent, const WorldPathAnswer& answer,
                          const Started& started) {
   agent.legs.clear();
-  agent.links.assign(answer.link_ids().begin(), answer.link_ids().end());
-  for (const v1::WorldLeg& l : answer.legs()) {
+  agent.links = answer.link_ids;
+  for (const WorldPathAnswer::Leg& l : answer.legs) {
     Agent::Leg leg;
-    leg.map_id = l.map_id();
-    leg.path = AgentPath(convert::UnpackCells(l.cells()));
+    leg.map_id = l.map_id;
+    leg.path = AgentPath(l.cells);
     std::shared_ptr<const MapSnapshot> map = maps_->Find(leg.map_id);
     leg.tiles_width = map != nullptr ? map->map.width() : 0;
     leg.tiles = leg.path.Tiles(leg.tiles_width, kTileSide);
@@ -178,7 +181,7 @@ void WorldWatch::SetPath(Agent& agent, const v1::WorldPathResponse& answer,
   }
   agent.policy = started.policy;
   agent.link_agent = started.link_agent;
-  agent.path_cost = answer.cost();
+  agent.path_cost = answer.cost;
   agent.no_path = false;
   agent.leg = agent.progress = 0;
   size_t leg = 0, index = 0;
@@ -212,25 +215,20 @@ bool WorldWatch::Locate(const Agent& agent, const MapCell& at, size_t* leg,
 }
 
 absl::Status WorldWatch::Submit(Handle_t h, Agent& agent, Started started) {
-  v1::WorldPathRequest r = agent.request;
-  r.mutable_start()->set_map_id(agent.position.map_id);
-  r.mutable_start()->mutable_cell()->set_x(agent.position.cell.x);
-  r.mutable_start()->mutable_cell()->set_y(agent.position.cell.y);
+  WorldPathAsk r = agent.request;
+  r.start = agent.position;
   // The policy and link class the search will use (as the world search
   // reads them from its start map), to check the path with later.
   std::shared_ptr<const MapSnapshot> start = maps_->Find(agent.position.map_id);
   if (start == nullptr) {
     return UnknownMap("world_path.start.map_id", agent.position.map_id);
   }
-  absl::StatusOr<DiagonalPolicy> policy = convert::PolicyFromProto(
-      r.diagonal(), "world_path.diagonal", start->options.default_diagonal);
-  if (!policy.ok()) return policy.status();
-  absl::StatusOr<ResolvedAgent> resolved = ResolveAgent(
-      *start, r.areas(),
-      absl::MakeConstSpan(r.area_costs().data(), r.area_costs().size()),
-      r.agent_size(), "world_path.");
+  const DiagonalPolicy policy =
+      r.diagonal.value_or(start->options.default_diagonal);
+  absl::StatusOr<ResolvedAgent> resolved =
+      ResolveAgent(*start, r.areas, r.area_costs, r.agent_size, "world_path.");
   if (!resolved.ok()) return resolved.status();
-  started.policy = AgentPolicy(*policy, resolved->agent.size);
+  started.policy = AgentPolicy(policy, resolved->agent.size);
   started.link_agent.size = resolved->agent.size;
   started.link_agent.areas = resolved->asked_areas;
 
@@ -240,11 +238,11 @@ absl::Status WorldWatch::Submit(Handle_t h, Agent& agent, Started started) {
   if (!full.ok()) return full.status();
   std::shared_ptr<Search> first;
   if (agent.progressive > 0) {
-    v1::WorldPathRequest capped = r;
-    const uint64_t cap = r.max_expansions();
-    capped.set_max_expansions(cap == 0 ? agent.progressive
-                                       : std::min(cap, agent.progressive));
-    capped.set_allow_partial(true);
+    WorldPathAsk capped = r;
+    const uint64_t cap = r.max_expansions;
+    capped.max_expansions =
+        cap == 0 ? agent.progressive : std::min(cap, agent.progressive);
+    capped.allow_partial = true;
     absl::StatusOr<Search> s =
         make_search_(capped, "world_path.", deadline, agent.cancelled);
     if (!s.ok()) return s.status();
@@ -284,10 +282,10 @@ void WorldWatch::SubmitPush(Handle_t h, Agent& agent, WatchReason reason,
 
 void WorldWatch::Run(Handle_t h, Started started, std::shared_ptr<Search> first,
                      std::shared_ptr<Search> full, SearchContext& context) {
-  v1::WorldPathResponse answer;
+  WorldPathAnswer answer;
   if (first != nullptr) {
     absl::Status s = (*first)(context, &answer);
-    if (s.ok() && !answer.partial()) {
+    if (s.ok() && !answer.partial) {
       Installed(h, started, s, std::move(answer));
       return;
     }
@@ -296,19 +294,18 @@ void WorldWatch::Run(Handle_t h, Started started, std::shared_ptr<Search> first,
       Agent* agent = Find(h);
       if (agent != nullptr && agent->latest_seq == started.seq) {
         Tell(*agent, started, absl::OkStatus(),
-             std::make_shared<const v1::WorldPathResponse>(std::move(answer)));
+             std::make_shared<const WorldPathAnswer>(std::move(answer)));
         Settle();
       }
     }
-    answer.Clear();
+    answer = WorldPathAnswer();
   }
   absl::Status s = (*full)(context, &answer);
   Installed(h, started, s, std::move(answer));
 }
 
 void WorldWatch::Installed(Handle_t h, const Started& started,
-                           const absl::Status& s,
-                           v1::WorldPathResponse answer) {
+                           const absl::Status& s, WorldPathAnswer answer) {
   std::lock_guard<std::mutex> lock(mu_);
   ++totals_.searches_done;
   Agent* agent = Find(h);
@@ -324,7 +321,7 @@ void WorldWatch::Installed(Handle_t h, const Started& started,
   }
   agent->in_flight = false;
   std::shared_ptr<const WorldSnapshot> world =
-      worlds_->Find(agent->request.world_id());
+      worlds_->Find(agent->request.world_id);
   // Changes came while it searched (the watch skips agents in flight).
   const bool changed = totals_.changes != started.changes;
   if (!s.ok()) {
@@ -359,7 +356,7 @@ void WorldWatch::Installed(Handle_t h, const Started& started,
         world != nullptr) {
       const double remaining = Remaining(*agent, *world);
       keep = remaining >= 0 &&
-             !(answer.cost() < (1 - agent->replan_if_cheaper) * remaining);
+             !(answer.cost < (1 - agent->replan_if_cheaper) * remaining);
     }
     if (!keep) Push(*agent, started, std::move(answer));
   }
@@ -378,15 +375,15 @@ void WorldWatch::Installed(Handle_t h, const Started& started,
 }
 
 void WorldWatch::Push(Agent& agent, const Started& started,
-                      v1::WorldPathResponse answer) {
+                      WorldPathAnswer answer) {
   SetPath(agent, answer, started);
   Tell(agent, started, absl::OkStatus(),
-       std::make_shared<const v1::WorldPathResponse>(std::move(answer)));
+       std::make_shared<const WorldPathAnswer>(std::move(answer)));
 }
 
 void WorldWatch::Tell(Agent& agent, const Started& started,
                       const absl::Status& s,
-                      std::shared_ptr<const v1::WorldPathResponse> path) {
+                      std::shared_ptr<const WorldPathAnswer> path) {
   WatchEvent e;
   e.request_id = started.request_id;
   e.agent_id = agent.id;

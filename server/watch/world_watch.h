@@ -54,7 +54,6 @@
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "gridstar/map_update.h"
-#include "gridstar/v1/gridstar.pb.h"
 #include "maps/map_registry.h"
 #include "maps/world_registry.h"
 #include "runtime/scheduler.h"
@@ -68,12 +67,11 @@ class WatchSink;  // watch_hub.h
 class WorldWatch {
  public:
   // A world search ready to run: FindWorldPath's answer into *out.
-  using Search =
-      std::function<absl::Status(SearchContext&, v1::WorldPathResponse*)>;
+  using Search = std::function<absl::Status(SearchContext&, WorldPathAnswer*)>;
   // Reads and checks `request` (errors naming its fields after `prefix`)
   // into a search with that deadline and cancel flag.
   using SearchMaker = std::function<absl::StatusOr<Search>(
-      const v1::WorldPathRequest& request, absl::string_view prefix,
+      const WorldPathAsk& request, absl::string_view prefix,
       absl::Time deadline, CancelFlag cancelled)>;
 
   // Tile side of the index, in cells (as WatchHub's).
@@ -136,6 +134,9 @@ class WorldWatch {
   };
 
   Agent* Find(Handle_t h) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void HandleLocked(const std::shared_ptr<WatchSink>& sink,
+                    const WatchCommand& command, size_t map_agents)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void Reply(const std::shared_ptr<WatchSink>& sink, WatchEvent event)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void Answer(Agent& agent, uint64_t request_id, WatchReason reason,
@@ -151,16 +152,16 @@ class WorldWatch {
   void Run(Handle_t h, Started started, std::shared_ptr<Search> first,
            std::shared_ptr<Search> full, SearchContext& context);
   void Installed(Handle_t h, const Started& started, const absl::Status& s,
-                 v1::WorldPathResponse answer);
+                 WorldPathAnswer answer);
   // The agent's event for a search's outcome: `path` (null: none) with
   // the change that caused it.
   void Tell(Agent& agent, const Started& started, const absl::Status& s,
-            std::shared_ptr<const v1::WorldPathResponse> path)
+            std::shared_ptr<const WorldPathAnswer> path)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Makes `answer` the agent's path and tells the agent.
-  void Push(Agent& agent, const Started& started, v1::WorldPathResponse answer)
+  void Push(Agent& agent, const Started& started, WorldPathAnswer answer)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  void SetPath(Agent& agent, const v1::WorldPathResponse& answer,
+  void SetPath(Agent& agent, const WorldPathAnswer& answer,
                const Started& started) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void ClearPath(Agent& agent) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // The cost of the agent's remaining path (the rest of its leg, the links

@@ -103,11 +103,9 @@ double WorldWatch::Remaining(const Agent& agent,
     const GridMap* view = &snapshot->map;
     std::shared_ptr<const GridMap> hold;
     if (agent.classed) {
-      const v1::WorldPathRequest& r = agent.request;
-      absl::StatusOr<ResolvedAgent> resolved = ResolveAgent(
-          *snapshot, r.areas(),
-          absl::MakeConstSpan(r.area_costs().data(), r.area_costs().size()),
-          r.agent_size(), "");
+      const WorldPathAsk& r = agent.request;
+      absl::StatusOr<ResolvedAgent> resolved =
+          ResolveAgent(*snapshot, r.areas, r.area_costs, r.agent_size, "");
       // A class that no longer resolves is checked on the view; its next
       // search answers the error.
       if (resolved.ok() && resolved->map != nullptr) {

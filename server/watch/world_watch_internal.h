@@ -20,7 +20,7 @@ struct WorldWatch::Agent {
   std::shared_ptr<WatchSink> sink;
   uint64_t id = 0;
   // The agent's world path request; its start is replaced by `position`.
-  v1::WorldPathRequest request;
+  WorldPathAsk request;
   // The request names an agent class (areas, area costs, a size): its legs
   // are checked on its class's maps, at every update of their maps.
   bool classed = false;

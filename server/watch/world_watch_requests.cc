@@ -36,12 +36,10 @@ absl::Status CheckOnWorld(const WorldSnapshot& world, MapRegistry& maps,
 
 // InvalidArgument naming `field` when an agent asking `r` cannot stand on
 // `at` (of `map`).
-absl::Status CheckStands(const v1::WorldPathRequest& r, const MapSnapshot& map,
+absl::Status CheckStands(const WorldPathAsk& r, const MapSnapshot& map,
                          const MapCell& at, const std::string& field) {
-  absl::StatusOr<ResolvedAgent> agent = ResolveAgent(
-      map, r.areas(),
-      absl::MakeConstSpan(r.area_costs().data(), r.area_costs().size()),
-      r.agent_size(), "world_path.");
+  absl::StatusOr<ResolvedAgent> agent =
+      ResolveAgent(map, r.areas, r.area_costs, r.agent_size, "world_path.");
   if (!agent.ok()) return agent.status();
   const GridMap& view = agent->map != nullptr ? *agent->map : map.map;
   return view.CheckPassable(field + ".cell", at.cell);
@@ -52,15 +50,17 @@ absl::Status NoWorld(const std::string& id) {
       absl::StrCat("world_path.world_id: no world '", id.substr(0, 128), "'"));
 }
 
-MapCell CellOf(const v1::WorldCell& c) {
-  return MapCell{c.map_id(), Cell{c.cell().x(), c.cell().y()}};
-}
-
 }  // namespace
 
 void WorldWatch::Handle(const std::shared_ptr<WatchSink>& sink,
                         const WatchCommand& command, size_t map_agents) {
   std::lock_guard<std::mutex> lock(mu_);
+  HandleLocked(sink, command, map_agents);
+  Settle();
+}
+
+void WorldWatch::HandleLocked(const std::shared_ptr<WatchSink>& sink,
+                              const WatchCommand& command, size_t map_agents) {
   absl::flat_hash_map<uint64_t, Handle_t>& stream = StreamOf(sink.get());
   const uint64_t request_id = command.request_id;
   const uint64_t agent_id = command.agent_id;
@@ -91,8 +91,8 @@ void WorldWatch::Handle(const std::shared_ptr<WatchSink>& sink,
         return reply(reason, absl::InvalidArgumentError(
                                  "world_path: required for a world agent"));
       }
-      const v1::WorldPathRequest& r = *command.world_path;
-      if (r.trace()) {
+      const WorldPathAsk& r = *command.world_path;
+      if (r.trace) {
         return reply(reason,
                      absl::InvalidArgumentError(
                          "world_path.trace: not allowed for watched agents"));
@@ -109,13 +109,13 @@ void WorldWatch::Handle(const std::shared_ptr<WatchSink>& sink,
           !probe.ok()) {
         return reply(reason, probe.status());
       }
-      std::shared_ptr<const WorldSnapshot> world = worlds_->Find(r.world_id());
+      std::shared_ptr<const WorldSnapshot> world = worlds_->Find(r.world_id);
       if (world == nullptr) {
-        return reply(reason, NoWorld(r.world_id()));
+        return reply(reason, NoWorld(r.world_id));
       }
       for (const auto& [field, end] :
-           {std::make_pair("world_path.start", CellOf(r.start())),
-            std::make_pair("world_path.goal", CellOf(r.goal()))}) {
+           {std::make_pair("world_path.start", r.start),
+            std::make_pair("world_path.goal", r.goal)}) {
         std::shared_ptr<const MapSnapshot> map;
         absl::Status s = CheckOnWorld(*world, *maps_, end, field, &map);
         if (s.ok()) s = CheckStands(r, *map, end, field);
@@ -137,8 +137,8 @@ void WorldWatch::Handle(const std::shared_ptr<WatchSink>& sink,
         agent->sink = sink;
         agent->id = agent_id;
         agent->cancelled = cancelled_[sink.get()];
-      } else if (agent->request.world_id() != r.world_id()) {
-        if (auto it = by_world_.find(agent->request.world_id());
+      } else if (agent->request.world_id != r.world_id) {
+        if (auto it = by_world_.find(agent->request.world_id);
             it != by_world_.end()) {
           it->second.erase(h);
           if (it->second.empty()) {
@@ -147,8 +147,8 @@ void WorldWatch::Handle(const std::shared_ptr<WatchSink>& sink,
           }
         }
       }
-      by_world_[r.world_id()].insert(h);
-      std::shared_ptr<const WorldSnapshot>& seen = last_worlds_[r.world_id()];
+      by_world_[r.world_id].insert(h);
+      std::shared_ptr<const WorldSnapshot>& seen = last_worlds_[r.world_id];
       if (seen == nullptr || seen->version < world->version) seen = world;
       for (const std::string& m : world->maps) {
         std::shared_ptr<const MapSnapshot>& last = last_maps_[m];
@@ -160,8 +160,8 @@ void WorldWatch::Handle(const std::shared_ptr<WatchSink>& sink,
       }
       agent->request = r;
       agent->classed =
-          r.areas() != 0 || r.area_costs_size() > 0 || r.agent_size() > 1;
-      agent->position = CellOf(r.start());
+          r.areas != 0 || !r.area_costs.empty() || r.agent_size > 1;
+      agent->position = r.start;
       agent->replan_if_cheaper = fraction;
       agent->progressive = command.progressive_expansions;
       agent->no_path = false;
@@ -181,9 +181,9 @@ void WorldWatch::Handle(const std::shared_ptr<WatchSink>& sink,
           named ? *command.world_position
                 : MapCell{agent->position.map_id, command.position};
       std::shared_ptr<const WorldSnapshot> world =
-          worlds_->Find(agent->request.world_id());
+          worlds_->Find(agent->request.world_id);
       if (world == nullptr) {
-        return reply(reason, NoWorld(agent->request.world_id()));
+        return reply(reason, NoWorld(agent->request.world_id));
       }
       std::shared_ptr<const MapSnapshot> map;
       if (absl::Status s = CheckOnWorld(
@@ -216,21 +216,18 @@ void WorldWatch::Handle(const std::shared_ptr<WatchSink>& sink,
       const bool named = command.world_goal.has_value();
       const MapCell goal =
           named ? *command.world_goal
-                : MapCell{agent->request.goal().map_id(), command.goal};
+                : MapCell{agent->request.goal.map_id, command.goal};
       const std::string field = named ? "world_goal" : "goal";
       std::shared_ptr<const WorldSnapshot> world =
-          worlds_->Find(agent->request.world_id());
+          worlds_->Find(agent->request.world_id);
       if (world == nullptr) {
-        return reply(reason, NoWorld(agent->request.world_id()));
+        return reply(reason, NoWorld(agent->request.world_id));
       }
       std::shared_ptr<const MapSnapshot> map;
       absl::Status s = CheckOnWorld(*world, *maps_, goal, field, &map);
       if (s.ok()) s = CheckStands(agent->request, *map, goal, field);
       if (!s.ok()) return reply(reason, s);
-      v1::WorldCell* g = agent->request.mutable_goal();
-      g->set_map_id(goal.map_id);
-      g->mutable_cell()->set_x(goal.cell.x);
-      g->mutable_cell()->set_y(goal.cell.y);
+      agent->request.goal = goal;
       started.reason = reason;
       if (s = Submit(h, *agent, started); !s.ok()) {
         ClearPath(*agent);

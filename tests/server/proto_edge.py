@@ -21,6 +21,9 @@ DOMAIN = [
     "server/watch/watch_hub_requests.cc", "server/watch/watch_hub_changes.cc",
     "server/watch/watch_metrics.h", "server/watch/watch_metrics.cc",
     "server/watch/agent_path.h", "server/watch/agent_path.cc",
+    "server/watch/world_watch.h", "server/watch/world_watch_internal.h",
+    "server/watch/world_watch.cc", "server/watch/world_watch_requests.cc",
+    "server/watch/world_watch_changes.cc",
 ]
 SEARCH = ["server", "core/include", "proto"]
 

@@ -359,6 +359,8 @@ TEST_F(WorldWatchCaseTest, AgentIdsAreSharedWithMapAgents) {
   auto stats = server_->server().watch().stats();
   EXPECT_EQ(stats.agents, 0u);
   EXPECT_EQ(stats.world_agents, 1u);
+  (void)ScrapeUntil(server_->metrics_port(), {"gridstar_watch_world_agents 1",
+                                              "gridstar_watch_agents 0"});
   // And the other way round.
   map_agent.set_request_id(3);
   ASSERT_TRUE(stream.Write(map_agent));
