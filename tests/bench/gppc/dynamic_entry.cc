@@ -27,7 +27,8 @@ namespace {
 struct Entry {
   std::unique_ptr<gridstar::gppc::GppcSearcher> searcher;
   std::vector<gppc_point> points;
-  std::vector<bool> bits;  // A patch's, reused.
+  std::vector<bool> bits;  // The initial map's.
+  std::vector<gridstar::gppc::GppcSearcher::PatchRect> patches;  // Reused.
 };
 
 std::string& EntryName() {
@@ -70,15 +71,20 @@ void* gppc_search_init(gppc_patch active_map, const char*) {
 
 void gppc_map_change(void* data, const gppc_patch* changes,
                      uint32_t changes_length) {
+  // Every patch since the last query as one new version.
   auto* entry = static_cast<Entry*>(data);
+  entry->patches.resize(changes_length);
   for (uint32_t i = 0; i < changes_length; ++i) {
     const gppc_patch& p = changes[i];
-    ReadPatch(p, &entry->bits);
-    if (absl::Status s = entry->searcher->Patch(p.pos.x, p.pos.y, p.width,
-                                                p.height, entry->bits);
-        !s.ok()) {
-      Fail(s);
-    }
+    auto& rect = entry->patches[i];
+    rect.x = p.pos.x;
+    rect.y = p.pos.y;
+    rect.w = p.width;
+    rect.h = p.height;
+    ReadPatch(p, &rect.passable);
+  }
+  if (absl::Status s = entry->searcher->Patch(entry->patches); !s.ok()) {
+    Fail(s);
   }
 }
 

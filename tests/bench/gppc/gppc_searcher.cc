@@ -1,5 +1,6 @@
 #include "gppc/gppc_searcher.h"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 
@@ -17,6 +18,7 @@ absl::StatusOr<std::unique_ptr<GppcSearcher>> GppcSearcher::Create(
   std::unique_ptr<GppcSearcher> s(new GppcSearcher());
   s->structures_ = std::move(structures);
   s->map_ = std::make_unique<GridMap>(*std::move(map));
+  s->passable_ = passable;
   const absl::Time begin = absl::Now();
   std::vector<DerivedReport> reports;
   if (absl::Status st = BuildDerived(s->structures_, s->map_.get(), &reports);
@@ -29,34 +31,43 @@ absl::StatusOr<std::unique_ptr<GppcSearcher>> GppcSearcher::Create(
   return s;
 }
 
-absl::Status GppcSearcher::Patch(int x, int y, int w, int h,
-                                 const std::vector<bool>& passable) {
-  // Each row's runs of cells the patch changes, of one new value, as one
-  // rectangle; cells it leaves as they are cost nothing, and a patch that
-  // changes nothing makes no version.
+absl::Status GppcSearcher::Patch(const std::vector<PatchRect>& patches) {
+  // Every patch written in order into the cells' values (a later one wins),
+  // then, over each patch's rectangle, the cells whose value now differs
+  // from the map's, each row's runs of one new value as one rectangle (a
+  // cell in two rectangles comes twice, the second time a no-op).
+  const int32_t width = map_->width();
+  for (const PatchRect& p : patches) {
+    for (int r = 0; r < p.h; ++r) {
+      for (int c = 0; c < p.w; ++c) {
+        if (!map_->InBounds({p.x + c, p.y + r})) continue;
+        passable_[static_cast<size_t>(p.y + r) * width + p.x + c] =
+            p.passable[static_cast<size_t>(r) * p.w + c];
+      }
+    }
+  }
   std::vector<CellChange> changes;
-  auto changed = [&](int r, int c) {
-    const Cell cell{x + c, y + r};
-    return map_->InBounds(cell) &&
-           map_->Passable(cell) != passable[static_cast<size_t>(r) * w + c];
-  };
-  for (int r = 0; r < h; ++r) {
-    int c = 0;
-    while (c < w) {
-      if (!changed(r, c)) {
-        ++c;
-        continue;
+  for (const PatchRect& p : patches) {
+    const int32_t x0 = std::max(p.x, 0), x1 = std::min(p.x + p.w, width);
+    const int32_t y0 = std::max(p.y, 0),
+                  y1 = std::min(p.y + p.h, map_->height());
+    for (int32_t y = y0; y < y1; ++y) {
+      const size_t row = static_cast<size_t>(y) * width;
+      auto changed = [&](int32_t x) {
+        return map_->Passable({x, y}) != passable_[row + x];
+      };
+      for (int32_t x = x0; x < x1;) {
+        if (!changed(x)) {
+          ++x;
+          continue;
+        }
+        const bool open = passable_[row + x];
+        int32_t end = x + 1;
+        while (end < x1 && changed(end) && passable_[row + end] == open) ++end;
+        changes.push_back(
+            {{x, y}, {end, y + 1}, static_cast<uint8_t>(open ? 1 : 0)});
+        x = end;
       }
-      const bool open = passable[static_cast<size_t>(r) * w + c];
-      int end = c + 1;
-      while (end < w && changed(r, end) &&
-             passable[static_cast<size_t>(r) * w + end] == open) {
-        ++end;
-      }
-      changes.push_back({{x + c, y + r},
-                         {x + end, y + r + 1},
-                         static_cast<uint8_t>(open ? 1 : 0)});
-      c = end;
     }
   }
   if (changes.empty()) return absl::OkStatus();

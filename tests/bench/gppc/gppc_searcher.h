@@ -34,11 +34,16 @@ class GppcSearcher {
       DerivedOptions structures, Algorithm algorithm);
 
   // The cells of [x, x + w) x [y, y + h) set passable or blocked
-  // (row-major `passable`, w x h) as the next version of the map, its
-  // structures repaired; only the cells that change are written (none: no
-  // new version). Cells off the map are ignored.
-  absl::Status Patch(int x, int y, int w, int h,
-                     const std::vector<bool>& passable);
+  // (row-major `passable`, w x h).
+  struct PatchRect {
+    int x = 0, y = 0, w = 0, h = 0;
+    std::vector<bool> passable;
+  };
+  // `patches`, in order (a later one wins where they overlap), as one next
+  // version of the map, its structures repaired once; only the cells whose
+  // value changes are written (none: no new version). Cells off the map
+  // are ignored.
+  absl::Status Patch(const std::vector<PatchRect>& patches);
 
   // The turning points of an optimal path from s to g, both ends included;
   // empty when none joins them (or an end is blocked).
@@ -53,6 +58,7 @@ class GppcSearcher {
 
   DerivedOptions structures_;
   std::unique_ptr<GridMap> map_;
+  std::vector<bool> passable_;  // The cells' values, patches written in.
   SearchContext context_;
   PathQuery query_;
   PathResult result_;
