@@ -1,16 +1,16 @@
 // gridstar as an entry of the competition's dynamic track
 // (gppc-dev/startkit-dynamic: its harness loads this as lib/libGPPCentry.so;
 // tests/bench/gppc_compare.sh builds it). The map and the engine's
-// structures are built in gppc_search_init; each patch between queries is
-// applied as a new version of the map with its structures repaired
-// (ApplyChanges and RepairDerived, as the server's UpdateCells does), which
-// the harness times as the query's snapshot time. jps by default: it keeps
-// no structure, so a patch costs only the new version's tiles, bit lines
-// and components; measured on the startkit's switch_sc1_Aurora (7,390
-// patches of a 1024 x 1024 map, 2,200 queries), patches and queries took
-// 1.7 s in all with jps, 3.6 s with jps+ (its jump table repaired after
-// each patch: 2.9 s of it) and 632 s with the subgoal graph
-// (docs/performance.md, "gridstar in the GPPC harnesses").
+// structures are built in gppc_search_init; the patches between two
+// queries are applied as one new version of the map with its structures
+// repaired (ApplyChanges and RepairDerived, as the server's UpdateCells
+// does), which the harness times as the query's snapshot time. jps by
+// default: it keeps no structure to
+// repair; measured on the startkit's switch_sc1_Aurora (7,390 patches of a
+// 1024 x 1024 map, 2,200 queries), patches and queries took 0.94 s in all
+// with jps and 3.0 s with jps+ (its jump table repaired after each batch),
+// the subgoal graph far longer (docs/performance.md, "gridstar in the GPPC
+// harnesses").
 
 #include <cstdio>
 #include <cstdlib>

@@ -4,8 +4,9 @@
 // blocked cells (cost 1 and 0), searched under the competition's rules
 // (octile moves, no corner cutting: kNoCornerCutting) by one exact engine,
 // with the structures that engine keeps built at setup and repaired after
-// each patch; answers as the turning points of the path (the harnesses take
-// straight segments between consecutive points, collinear points allowed).
+// each batch of patches; answers as the turning points of the path (the
+// harnesses take straight segments between consecutive points, collinear points
+// allowed).
 //
 // Thread-safety: none; one searcher per harness run (the harnesses are
 // single-threaded).
