@@ -49,17 +49,7 @@ class WorldWatchCaseTest : public ::testing::Test {
   }
   v1::Pathfinding::Stub& stub() { return server_->stub(); }
   uint64_t SetCell(const std::string& map, Cell c, int cost) {
-    v1::UpdateCellsRequest u;
-    u.set_id(map);
-    v1::CellUpdate* cu = u.add_cells();
-    cu->mutable_cell()->set_x(c.x);
-    cu->mutable_cell()->set_y(c.y);
-    cu->set_cost(cost);
-    grpc::ClientContext ctx;
-    SetDeadline(&ctx);
-    v1::MapInfo info;
-    EXPECT_TRUE(stub().UpdateCells(&ctx, u, &info).ok());
-    return info.version();
+    return UpdateCell(stub(), map, c, cost);
   }
   v1::WorldInfo SetLink(const std::string& id, bool open) {
     v1::UpdateLinksRequest u;

@@ -81,16 +81,7 @@ class WorldWatchTest : public ::testing::Test {
   server::WatchHub::Stats Stats() { return server_->server().watch().stats(); }
   // Sets one cell of map `m` here and on the server.
   void SetCell(int m, Cell c, int cost) {
-    v1::UpdateCellsRequest u;
-    u.set_id(maps_.ids[m]);
-    v1::CellUpdate* cu = u.add_cells();
-    cu->mutable_cell()->set_x(c.x);
-    cu->mutable_cell()->set_y(c.y);
-    cu->set_cost(cost);
-    grpc::ClientContext ctx;
-    SetDeadline(&ctx);
-    v1::MapInfo info;
-    ASSERT_TRUE(stub().UpdateCells(&ctx, u, &info).ok());
+    UpdateCell(stub(), maps_.ids[m], c, cost);
     GridMap& g = maps_.grids[m];
     std::vector<uint8_t> costs = g.CopyCosts();
     costs[static_cast<size_t>(c.y) * g.width() + c.x] =

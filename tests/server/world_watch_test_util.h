@@ -80,6 +80,24 @@ inline v1::WatchRequest AddWorldAgent(const Maps& m, uint64_t request_id,
   return r;
 }
 
+// Sets one cell of map `map_id` on the server (failing the test when the
+// update fails); the map's new version.
+inline uint64_t UpdateCell(v1::Pathfinding::Stub& stub,
+                           const std::string& map_id, Cell c, int cost) {
+  v1::UpdateCellsRequest u;
+  u.set_id(map_id);
+  v1::CellUpdate* cu = u.add_cells();
+  cu->mutable_cell()->set_x(c.x);
+  cu->mutable_cell()->set_y(c.y);
+  cu->set_cost(cost);
+  grpc::ClientContext ctx;
+  SetDeadline(&ctx);
+  v1::MapInfo info;
+  const grpc::Status s = stub.UpdateCells(&ctx, u, &info);
+  EXPECT_TRUE(s.ok()) << s.error_message();
+  return info.version();
+}
+
 inline int MapIndex(const Maps& m, const std::string& id) {
   for (size_t i = 0; i < m.ids.size(); ++i) {
     if (m.ids[i] == id) return static_cast<int>(i);
