@@ -272,7 +272,7 @@ WorldPathAnswer WorldPathAnswerFromProto(const v1::WorldPathResponse& r) {
     leg.expanded = l.expanded();
     absl::StatusOr<Algorithm> algorithm =
         convert::AlgorithmFromProto(l.algorithm(), "algorithm");
-    leg.algorithm = algorithm.ok() ? *algorithm : Algorithm::kAStar;
+    if (algorithm.ok()) leg.algorithm = *algorithm;
     a.legs.push_back(std::move(leg));
   }
   a.link_ids.assign(r.link_ids().begin(), r.link_ids().end());

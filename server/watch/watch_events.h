@@ -58,7 +58,7 @@ struct WorldPathAsk {
   std::string world_id;
   MapCell start;
   MapCell goal;
-  Algorithm algorithm = Algorithm::kAuto;
+  Algorithm algorithm{};
   double weight = 0;
   absl::optional<DiagonalPolicy> diagonal;
   uint64_t max_expansions = 0;
@@ -80,7 +80,7 @@ struct WorldPathAnswer {
     std::vector<Cell> waypoints;
     double smoothed_cost = 0;
     uint64_t expanded = 0;
-    Algorithm algorithm = Algorithm::kAStar;
+    Algorithm algorithm{};
   };
   std::vector<Leg> legs;
   std::vector<std::string> link_ids;
