@@ -53,14 +53,7 @@ PathfindingService::PathfindingService(MapRegistry* registry, Scheduler* search,
           absl::StatusOr<WorldJob> job = MakeWorldJob(
               WorldPathAskToProto(ask), prefix, deadline, std::move(cancelled));
           if (!job.ok()) return job.status();
-          return WorldWatch::Search(
-              [job = *std::move(job)](SearchContext& context,
-                                      WorldPathAnswer* out) {
-                v1::WorldPathResponse response;
-                absl::Status s = job(context, &response);
-                *out = WorldPathAnswerFromProto(response);
-                return s;
-              });
+          return WorldWatch::Search(*std::move(job));
         });
     options_.worlds->SetListener(
         [this](const std::string& id) { watch_.WorldChanged(id); });

@@ -189,7 +189,10 @@ class PathfindingService final : public v1::Pathfinding::CallbackService {
   // query's errors, naming "<prefix>field"), as a job a worker runs: it
   // reads the member maps, searches and writes the answer.
   using WorldJob =
-      std::function<absl::Status(SearchContext&, v1::WorldPathResponse*)>;
+      std::function<absl::Status(SearchContext&, WorldPathAnswer*)>;
+  // Runs `job`, its answer written into *out as the API's.
+  static absl::Status RunWorldJob(const WorldJob& job, SearchContext& context,
+                                  v1::WorldPathResponse* out);
   absl::StatusOr<WorldJob> MakeWorldJob(const v1::WorldPathRequest& request,
                                         absl::string_view prefix,
                                         absl::Time deadline,

@@ -135,7 +135,9 @@ class StreamCall : public grpc::ServerBidiReactor<v1::StreamPathRequest,
         [job = job.ok() ? *std::move(job) : PathfindingService::WorldJob()](
             SearchContext& context, v1::StreamPathResponse* answer) {
           v1::WorldPathItemResult* item = answer->mutable_world_result();
-          SetWorldItem(job(context, item->mutable_path()), item);
+          SetWorldItem(PathfindingService::RunWorldJob(job, context,
+                                                       item->mutable_path()),
+                       item);
         },
         [](const absl::Status& failed, v1::StreamPathResponse* answer) {
           SetWorldItem(failed, answer->mutable_world_result());

@@ -28,8 +28,8 @@ absl::Status RunWorldPath(WorldRegistry& worlds,
                           std::shared_ptr<const WorldSnapshot> world,
                           WorldAsk ask, absl::Time deadline,
                           const CancelFlag& cancelled, absl::Time enqueued,
-                          SearchContext& context, v1::WorldPathResponse* out) {
-  out->set_queue_micros(absl::ToDoubleMicroseconds(absl::Now() - enqueued));
+                          SearchContext& context, WorldPathAnswer* out) {
+  out->queue_micros = absl::ToDoubleMicroseconds(absl::Now() - enqueued);
   if (cancelled != nullptr && cancelled->load()) {
     return absl::CancelledError("the call was cancelled before it ran");
   }
@@ -73,9 +73,12 @@ absl::Status RunWorldPath(WorldRegistry& worlds,
         world->id, "' version ", world->version));
   }
   if (!s.ok()) return s;
-  WorldPathResponseFrom(result, *prepared, out);
-  return PartialStatus(result.partial_reason, q.leg.budget, result.expanded,
-                       ask.allow_partial);
+  const PartialReason partial = result.partial_reason;
+  const uint64_t expanded = result.expanded;
+  const double queue_micros = out->queue_micros;
+  *out = WorldPathAnswerFrom(std::move(result), *prepared);
+  out->queue_micros = queue_micros;
+  return PartialStatus(partial, q.leg.budget, expanded, ask.allow_partial);
 }
 
 }  // namespace
@@ -105,10 +108,19 @@ absl::StatusOr<PathfindingService::WorldJob> PathfindingService::MakeWorldJob(
   }
   return WorldJob([worlds, world, ask = std::move(ask), deadline,
                    cancelled = std::move(cancelled), enqueued = absl::Now()](
-                      SearchContext& context, v1::WorldPathResponse* out) {
+                      SearchContext& context, WorldPathAnswer* out) {
     return RunWorldPath(*worlds, world, ask, deadline, cancelled, enqueued,
                         context, out);
   });
+}
+
+absl::Status PathfindingService::RunWorldJob(const WorldJob& job,
+                                             SearchContext& context,
+                                             v1::WorldPathResponse* out) {
+  WorldPathAnswer answer;
+  absl::Status s = job(context, &answer);
+  WorldPathAnswerToProto(answer, out);
+  return s;
 }
 
 WorldRegistry* PathfindingService::WorldsOrFinish(Call* call) const {
@@ -207,7 +219,7 @@ void PathfindingService::ServeFindWorldPath(Call* call,
   }
   const bool queued = search_->TrySubmit(
       [job = *std::move(job), call, response](SearchContext& context) {
-        call->Done(job(context, response));
+        call->Done(RunWorldJob(job, context, response));
       });
   if (!queued) call->Done(Overloaded(*search_));
 }
@@ -246,7 +258,7 @@ void PathfindingService::ServeFindWorldPaths(
     }
     const bool queued = search_->TrySubmit(
         [job = *std::move(job), item, finish_one](SearchContext& context) {
-          SetWorldItem(job(context, item->mutable_path()), item);
+          SetWorldItem(RunWorldJob(job, context, item->mutable_path()), item);
           finish_one();
         });
     if (!queued) {

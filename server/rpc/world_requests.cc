@@ -170,30 +170,32 @@ absl::Status WorldAskFromProto(const v1::WorldPathRequest& r,
   return absl::OkStatus();
 }
 
-void WorldPathResponseFrom(const WorldResult& result,
-                           const PreparedWorld& prepared,
-                           v1::WorldPathResponse* out) {
-  for (const WorldLeg& leg : result.legs) {
-    v1::WorldLeg* l = out->add_legs();
-    l->set_map_id(prepared.world->maps[leg.map]);
-    l->set_map_version(prepared.maps[leg.map]->version);
-    convert::PackCells(leg.path.cells, l->mutable_cells());
-    l->set_cost(leg.path.cost);
-    convert::PackCells(leg.path.waypoints, l->mutable_waypoints());
-    l->set_smoothed_cost(leg.path.smoothed_cost);
-    l->set_expanded(leg.path.expanded);
-    l->set_algorithm(convert::AlgorithmToProto(leg.path.algorithm));
-    convert::PackCells(leg.path.trace, l->mutable_trace());
+WorldPathAnswer WorldPathAnswerFrom(WorldResult result,
+                                    const PreparedWorld& prepared) {
+  WorldPathAnswer a;
+  for (WorldLeg& leg : result.legs) {
+    WorldPathAnswer::Leg l;
+    l.map_id = prepared.world->maps[leg.map];
+    l.map_version = prepared.maps[leg.map]->version;
+    l.cells = std::move(leg.path.cells);
+    l.cost = leg.path.cost;
+    l.waypoints = std::move(leg.path.waypoints);
+    l.smoothed_cost = leg.path.smoothed_cost;
+    l.expanded = leg.path.expanded;
+    l.algorithm = leg.path.algorithm;
+    l.trace = std::move(leg.path.trace);
+    a.legs.push_back(std::move(l));
   }
   for (int32_t i : result.links) {
-    out->add_link_ids(prepared.world->links[prepared.link_ids[i]].id);
+    a.link_ids.push_back(prepared.world->links[prepared.link_ids[i]].id);
   }
-  out->set_cost(result.cost);
-  out->set_partial(result.partial);
-  out->set_world_version(prepared.world->version);
-  out->set_searches(result.searches);
-  out->set_expanded(result.expanded);
-  out->set_search_micros(result.micros);
+  a.cost = result.cost;
+  a.partial = result.partial;
+  a.world_version = prepared.world->version;
+  a.searches = result.searches;
+  a.expanded = result.expanded;
+  a.search_micros = result.micros;
+  return a;
 }
 
 namespace {
@@ -259,33 +261,6 @@ v1::WorldPathRequest WorldPathAskToProto(const WorldPathAsk& ask) {
   return r;
 }
 
-WorldPathAnswer WorldPathAnswerFromProto(const v1::WorldPathResponse& r) {
-  WorldPathAnswer a;
-  for (const v1::WorldLeg& l : r.legs()) {
-    WorldPathAnswer::Leg leg;
-    leg.map_id = l.map_id();
-    leg.map_version = l.map_version();
-    leg.cells = convert::UnpackCells(l.cells());
-    leg.cost = l.cost();
-    leg.waypoints = convert::UnpackCells(l.waypoints());
-    leg.smoothed_cost = l.smoothed_cost();
-    leg.expanded = l.expanded();
-    absl::StatusOr<Algorithm> algorithm =
-        convert::AlgorithmFromProto(l.algorithm(), "algorithm");
-    if (algorithm.ok()) leg.algorithm = *algorithm;
-    a.legs.push_back(std::move(leg));
-  }
-  a.link_ids.assign(r.link_ids().begin(), r.link_ids().end());
-  a.cost = r.cost();
-  a.partial = r.partial();
-  a.world_version = r.world_version();
-  a.searches = r.searches();
-  a.expanded = r.expanded();
-  a.queue_micros = r.queue_micros();
-  a.search_micros = r.search_micros();
-  return a;
-}
-
 void WorldPathAnswerToProto(const WorldPathAnswer& a,
                             v1::WorldPathResponse* out) {
   for (const WorldPathAnswer::Leg& leg : a.legs) {
@@ -298,6 +273,7 @@ void WorldPathAnswerToProto(const WorldPathAnswer& a,
     l->set_smoothed_cost(leg.smoothed_cost);
     l->set_expanded(leg.expanded);
     l->set_algorithm(convert::AlgorithmToProto(leg.algorithm));
+    convert::PackCells(leg.trace, l->mutable_trace());
   }
   for (const std::string& id : a.link_ids) out->add_link_ids(id);
   out->set_cost(a.cost);

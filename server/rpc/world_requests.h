@@ -69,14 +69,13 @@ void SetWorldItem(const absl::Status& s, v1::WorldPathItemResult* item);
 absl::Status WorldPathAskFromProto(const v1::WorldPathRequest& r,
                                    absl::string_view prefix, WorldPathAsk* ask);
 v1::WorldPathRequest WorldPathAskToProto(const WorldPathAsk& ask);
-WorldPathAnswer WorldPathAnswerFromProto(const v1::WorldPathResponse& r);
 void WorldPathAnswerToProto(const WorldPathAnswer& a,
                             v1::WorldPathResponse* out);
 
-// The answer: legs by map id and version, links by id.
-void WorldPathResponseFrom(const WorldResult& result,
-                           const PreparedWorld& prepared,
-                           v1::WorldPathResponse* out);
+// The answer of core's `result` (its vectors moved): legs by map id and
+// version, links by id.
+WorldPathAnswer WorldPathAnswerFrom(WorldResult result,
+                                    const PreparedWorld& prepared);
 
 }  // namespace gridstar::server
 

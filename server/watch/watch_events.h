@@ -81,6 +81,7 @@ struct WorldPathAnswer {
     double smoothed_cost = 0;
     uint64_t expanded = 0;
     Algorithm algorithm{};
+    std::vector<Cell> trace;  // With trace: the cells expanded.
   };
   std::vector<Leg> legs;
   std::vector<std::string> link_ids;

@@ -264,6 +264,34 @@ TEST_F(WorldServerTest, MalformedQueriesAndEditsAreRefusedNamingTheField) {
   EXPECT_EQ(GetWorld(stub(), "tower").version(), 1u);
 }
 
+TEST_F(WorldServerTest, TracedWorldPathsCarryEachLegsExpandedCells) {
+  v1::WorldInfo info;
+  ASSERT_TRUE(Register(RandomWorld(maps_, 5), &info).ok());
+  std::mt19937 rng(17);
+  int traced = 0;
+  for (int i = 0; i < 12; ++i) {
+    const WorldCell start{0, Passable(maps_.grids[0], rng)};
+    const WorldCell goal{2, Passable(maps_.grids[2], rng)};
+    v1::WorldPathRequest r = Query(maps_, start, goal, v1::ALGORITHM_ASTAR);
+    r.set_trace(true);
+    v1::WorldPathResponse got;
+    const grpc::Status s = FindWorld(stub(), r, &got);
+    if (s.error_code() == grpc::StatusCode::FAILED_PRECONDITION) continue;
+    ASSERT_TRUE(s.ok()) << s.error_message();
+    EXPECT_GE(got.queue_micros(), 0);
+    EXPECT_GT(got.searches(), 0u);
+    for (const v1::WorldLeg& leg : got.legs()) {
+      const std::vector<Cell> cells = Unpack(leg.cells());
+      if (cells.size() < 2) continue;  // Two links met: nothing searched.
+      // A* expands every cell of its path but the goal.
+      const std::vector<Cell> trace = Unpack(leg.trace());
+      EXPECT_GE(trace.size(), cells.size() - 1);
+      ++traced;
+    }
+  }
+  EXPECT_GT(traced, 0);
+}
+
 TEST_F(WorldServerTest, BatchesAnswerEachItemWithItsOwnStatus) {
   v1::WorldInfo info;
   ASSERT_TRUE(Register(RandomWorld(maps_, 2), &info).ok());
