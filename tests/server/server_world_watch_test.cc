@@ -105,7 +105,8 @@ class WorldWatchTest : public ::testing::Test {
       awaited.erase(e.request_id());
       out.push_back(e);
     }
-    const absl::Time give_up = absl::Now() + absl::Seconds(20);
+    const absl::Time give_up =
+        absl::Now() + absl::Milliseconds(testing::kGenerousMs);
     for (;;) {
       const server::WatchHub::Stats s = Stats();
       if (s.world_changes >= changes && s.searches_started == s.searches_done) {
