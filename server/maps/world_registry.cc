@@ -304,6 +304,14 @@ absl::StatusOr<std::shared_ptr<const WorldSnapshot>> WorldRegistry::UpdateLinks(
   return Install(std::move(next));
 }
 
+absl::Status WorldRegistry::CompactIfWanted(const std::string& id) {
+  if (store_ == nullptr) return absl::OkStatus();
+  std::lock_guard<std::mutex> write(write_mu_);
+  std::shared_ptr<const WorldSnapshot> world = Find(id);
+  if (world == nullptr) return absl::OkStatus();
+  return store_->CompactWorld(world->ToStored());
+}
+
 absl::Status WorldRegistry::Delete(const std::string& id) {
   std::lock_guard<std::mutex> write(write_mu_);
   if (Find(id) == nullptr) {

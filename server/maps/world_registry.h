@@ -137,6 +137,12 @@ class WorldRegistry {
       const std::string& id, const std::vector<LinkEdit>& edits,
       uint64_t expected_version);
 
+  // Folds the world's stored history into its latest version when the
+  // store wants it (MapStore::CompactWorld); called after a write was
+  // answered, so that no write waits for a rewrite. OK when there is nothing
+  // to do; a failure leaves the store as it was.
+  absl::Status CompactIfWanted(const std::string& id);
+
   // NotFound for an unknown world.
   absl::Status Delete(const std::string& id);
 

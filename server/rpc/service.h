@@ -233,6 +233,9 @@ class PathfindingService final : public v1::Pathfinding::CallbackService {
   // Claims the background job of map id (MapRegistry::ClaimRebuild: its
   // pending structures, its agent maps') and queues it on background_.
   void ClaimBackgroundWork(const std::string& id);
+  // After a world write was answered: its stored history folded in when
+  // the store wants it (a failure counted, the history kept).
+  void CompactWorldAfterAnswer(WorldRegistry& worlds, const std::string& id);
   // Queues the claimed job (and, when newer versions came while it ran,
   // the next one) on background_.
   void RebuildLater(const std::string& id);

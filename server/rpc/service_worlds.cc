@@ -142,12 +142,14 @@ void PathfindingService::ServeRegisterWorld(
     return;
   }
   const bool queued = admin_->TrySubmit(
-      [worlds, call, world = *std::move(world), replace = request->replace(),
-       response](SearchContext&) mutable {
+      [this, worlds, call, world = *std::move(world),
+       replace = request->replace(), response](SearchContext&) mutable {
+        const std::string id = world.id;
         absl::StatusOr<std::shared_ptr<const WorldSnapshot>> s =
             worlds->Register(std::move(world), replace);
         if (s.ok()) WorldInfoToProto(**s, worlds->Tables(**s), true, response);
         call->Done(s.status());
+        if (s.ok()) CompactWorldAfterAnswer(*worlds, id);
       });
   if (!queued) call->Done(Overloaded(*admin_));
 }
@@ -164,10 +166,19 @@ void PathfindingService::ServeUpdateLinks(Call* call,
     return;
   }
   // Quick (a world is small): answered here, no hop to the admin thread.
+  const std::string id = request->id();  // The request dies with the call.
   absl::StatusOr<std::shared_ptr<const WorldSnapshot>> s =
-      worlds->UpdateLinks(request->id(), *edits, request->expected_version());
+      worlds->UpdateLinks(id, *edits, request->expected_version());
   if (s.ok()) WorldInfoToProto(**s, worlds->Tables(**s), true, response);
   call->Done(s.status());
+  if (s.ok()) CompactWorldAfterAnswer(*worlds, id);
+}
+
+void PathfindingService::CompactWorldAfterAnswer(WorldRegistry& worlds,
+                                                 const std::string& id) {
+  // A failed compaction leaves the file as it was, to be folded in after a
+  // later write.
+  if (!worlds.CompactIfWanted(id).ok()) metrics_->StoreError("compact");
 }
 
 void PathfindingService::ServeGetWorld(Call* call,

@@ -298,7 +298,8 @@ absl::Status DirectoryStore::LoadWorlds(std::vector<StoredWorld>* worlds,
           path, ": cannot truncate the torn tail: ", std::strerror(errno)));
       continue;
     }
-    loaded[w->id] = WorldFile{w->version, valid};
+    // The records' mean size stands for the last one's (the bound's unit).
+    loaded[w->id] = WorldFile{w->version, valid, records ? valid / records : 0};
     worlds->push_back(*std::move(w));
   }
   std::lock_guard<std::mutex> lock(mu_);
@@ -325,7 +326,7 @@ absl::Status DirectoryStore::PutWorld(const StoredWorld& world) {
         data.ok() ? codec::ReplayWorldFile(*data, &valid, &records)
                   : absl::StatusOr<StoredWorld>(data.status());
     if (!w.ok()) return w.status();
-    file = WorldFile{w->version, valid};
+    file = WorldFile{w->version, valid, records ? valid / records : 0};
   }
   if (file.version + 1 != world.version) {
     return absl::AbortedError(
@@ -333,22 +334,37 @@ absl::Status DirectoryStore::PutWorld(const StoredWorld& world) {
                      file.version, ", not ", world.version - 1));
   }
   const std::string record = codec::EncodeWorldRecord(world);
-  const uint64_t bound =
-      std::max<uint64_t>(kMinCompactBytes, 64 * record.size());
-  if (file.bytes + record.size() > bound) {
-    // Only the new record: the file is rewritten whole.
-    if (absl::Status s = WriteFileDurably(dir_, path, record); !s.ok()) {
-      return s;
-    }
-    file.bytes = record.size();
-  } else {
-    if (absl::Status s = AppendDurably(dir_, path, record, file.bytes);
-        !s.ok()) {
-      return s;
-    }
-    file.bytes += record.size();
+  if (absl::Status s = AppendDurably(dir_, path, record, file.bytes); !s.ok()) {
+    return s;
   }
+  file.bytes += record.size();
+  file.last_record_bytes = record.size();
   file.version = world.version;
+  std::lock_guard<std::mutex> lock(mu_);
+  worlds_[world.id] = file;
+  return absl::OkStatus();
+}
+
+absl::Status DirectoryStore::CompactWorld(const StoredWorld& world) {
+  WorldFile file;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = worlds_.find(world.id);
+    if (it == worlds_.end()) return absl::OkStatus();
+    file = it->second;
+  }
+  const uint64_t bound =
+      std::max<uint64_t>(kMinCompactBytes, 64 * file.last_record_bytes);
+  if (file.version != world.version || file.bytes <= bound) {
+    return absl::OkStatus();
+  }
+  const std::string record = codec::EncodeWorldRecord(world);
+  if (absl::Status s = WriteFileDurably(dir_, WorldPath(world.id), record);
+      !s.ok()) {
+    return s;
+  }
+  file.bytes = record.size();
+  file.last_record_bytes = record.size();
   std::lock_guard<std::mutex> lock(mu_);
   worlds_[world.id] = file;
   return absl::OkStatus();

@@ -9,9 +9,10 @@
 // latest version, then removes the log; a crash between the two leaves
 // records at or below the file's version, which recovery skips.
 //
-// A world file is rewritten with only its last record (temp file, fsync,
-// rename, fsync of the directory) once it holds more than
-// max(kMinCompactBytes, 64 records' worth), on the write that passes it.
+// A world file gets one record appended per version (fdatasync'd);
+// CompactWorld, called after the write was answered, rewrites it with only
+// the last record (temp file, fsync, rename, fsync of the directory) once it
+// holds more than max(kMinCompactBytes, 64 records' worth).
 //
 // Compaction bound: a log is worth folding in once it holds more than half
 // the map file's bytes, and at least kMinCompactBytes. Start-up then replays
@@ -61,6 +62,7 @@ class DirectoryStore final : public MapStore {
   absl::Status LoadWorlds(std::vector<StoredWorld>* worlds,
                           std::vector<std::string>* errors) override;
   absl::Status PutWorld(const StoredWorld& world) override;
+  absl::Status CompactWorld(const StoredWorld& world) override;
   absl::Status DeleteWorld(const std::string& id) override;
 
   const std::string& dir() const { return dir_; }
@@ -73,6 +75,7 @@ class DirectoryStore final : public MapStore {
   struct WorldFile {
     uint64_t version = 0;
     uint64_t bytes = 0;
+    uint64_t last_record_bytes = 0;
   };
   std::string MapPath(const std::string& id) const;
   std::string WorldPath(const std::string& id) const;

@@ -231,6 +231,15 @@ class MapStore {
   // stored version otherwise (a writer through another replica came
   // first), and nothing changes.
   virtual absl::Status PutWorld(const StoredWorld& world) = 0;
+  // Folds the world's stored history into `world` alone when the store
+  // keeps one and it has grown past the store's bound (so that a write never
+  // waits for a rewrite: callers compact after answering); OK and nothing
+  // done otherwise, and in stores that keep only the latest record.
+  // REQUIRES: world is the id's stored latest version.
+  virtual absl::Status CompactWorld(const StoredWorld& world) {
+    (void)world;
+    return absl::OkStatus();
+  }
   // Removes the world; OK when it is not stored.
   virtual absl::Status DeleteWorld(const std::string& id) = 0;
 };

@@ -184,6 +184,9 @@ TEST_P(WorldStoreContract, ManyVersionsKeepTheLast) {
   auto store = Open(storage);
   for (uint64_t v = 1; v <= 300; ++v) {
     ASSERT_OK(store->PutWorld(RandomWorld("w", v, static_cast<uint32_t>(v))));
+    // As the service does after answering each write.
+    ASSERT_OK(
+        store->CompactWorld(RandomWorld("w", v, static_cast<uint32_t>(v))));
   }
   std::vector<std::string> errors;
   const std::vector<StoredWorld> worlds = Load(storage, &errors);
@@ -197,6 +200,46 @@ TEST_P(WorldStoreContract, ManyVersionsKeepTheLast) {
               64 * codec::EncodeWorldRecord(RandomWorld("w", 300, 300)).size() +
                   DirectoryStore::kMinCompactBytes);
   }
+}
+
+// A write only appends (it never waits for a rewrite); CompactWorld, past
+// the bound, leaves the last record alone, which a restart loads; below the
+// bound, or for another version than the stored one, it does nothing.
+TEST(WorldFileCompactionTest, WritesAppendAndCompactionFoldsPastTheBound) {
+  const std::string dir = FreshDir("compact");
+  DirectoryStore store(dir);
+  const std::string path = dir + "/w.gsworld";
+  auto size = [&] {
+    std::ifstream file(path, std::ios::binary | std::ios::ate);
+    return static_cast<uint64_t>(file.tellg());
+  };
+  uint64_t expected = 0, v = 0;
+  while (expected <= DirectoryStore::kMinCompactBytes) {
+    ++v;
+    const StoredWorld w = RandomWorld("w", v, static_cast<uint32_t>(v));
+    ASSERT_OK(store.PutWorld(w));
+    expected += codec::EncodeWorldRecord(w).size();
+    ASSERT_EQ(size(), expected) << "version " << v;
+    if (expected <= DirectoryStore::kMinCompactBytes) {
+      ASSERT_OK(store.CompactWorld(w));
+      ASSERT_EQ(size(), expected) << "compacted below the bound, version " << v;
+    }
+  }
+  const StoredWorld last = RandomWorld("w", v, static_cast<uint32_t>(v));
+  // Not the stored version: nothing happens.
+  ASSERT_OK(store.CompactWorld(RandomWorld("w", v - 1, 7)));
+  EXPECT_EQ(size(), expected);
+  ASSERT_OK(store.CompactWorld(last));
+  EXPECT_EQ(size(), codec::EncodeWorldRecord(last).size());
+  // The next write appends to the folded file; a restart loads it.
+  const StoredWorld next = RandomWorld("w", v + 1, 99);
+  ASSERT_OK(store.PutWorld(next));
+  std::vector<StoredWorld> worlds;
+  std::vector<std::string> errors;
+  ASSERT_OK(DirectoryStore(dir).LoadWorlds(&worlds, &errors));
+  EXPECT_TRUE(errors.empty());
+  ASSERT_EQ(worlds.size(), 1u);
+  EXPECT_EQ(worlds[0], next);
 }
 
 INSTANTIATE_TEST_SUITE_P(Stores, WorldStoreContract, ::testing::Bool(),
