@@ -26,6 +26,7 @@ struct Options {
   PathQuery query;
   int landmarks = 0;   // --landmarks: built for alt and auto.
   bool subgoal_graph = false;  // --subgoal_graph 1: built for auto.
+  bool contraction = false;    // --contraction 1: built for auto.
   // --reference: an exact algorithm for the optimum where the scenario has
   // none (kAuto's value here means none given).
   bool has_reference = false;

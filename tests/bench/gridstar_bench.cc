@@ -48,7 +48,7 @@ namespace {
 constexpr char kUsage[] =
     "usage: gridstar-bench --map FILE --scen FILE "
     "[--algo astar|weighted|dijkstra|baseline|jps|jps+|auto|alt|bidirectional|"
-    "hpa|theta|subgoal]\n"
+    "hpa|theta|subgoal|contraction]\n"
     "                      [--weight W]"
     "                      [--diagonal never|no-corner-cutting|"
     "allow-corner-cutting] [--csv OUT]\n"
@@ -61,6 +61,9 @@ constexpr char kUsage[] =
     "              scenarios' optimal lengths assume)\n"
     "  --csv       write query,length,expanded,micros for every query\n"
     "  --landmarks K  build K landmarks (for alt and auto) under --diagonal\n"
+    "  --contraction 1  build the contraction hierarchy (for auto; --algo\n"
+    "              contraction always builds it; time, bytes and arcs "
+    "printed)\n"
     "  --subgoal_graph 1  build the subgoal graph (for auto; --algo subgoal\n"
     "              always builds it; time, bytes and size printed)\n"
     "  --auto_measure Q  with --algo auto: time the exact engines on Q\n"
@@ -136,11 +139,12 @@ int ParseArgs(int argc, char** argv, Options* o) {
       (flag == "--render_query" ? o->render_query : o->cell_pixels) = v;
     } else if (flag == "--csv") {
       o->csv = value;
-    } else if (flag == "--subgoal_graph") {
+    } else if (flag == "--subgoal_graph" || flag == "--contraction") {
       if (value != "0" && value != "1") {
-        return Usage("--subgoal_graph: '" + value + "' is not 0 or 1");
+        return Usage(flag + ": '" + value + "' is not 0 or 1");
       }
-      o->subgoal_graph = value == "1";
+      (flag == "--subgoal_graph" ? o->subgoal_graph : o->contraction) =
+          value == "1";
     } else if (flag == "--algo") {
       absl::StatusOr<Algorithm> a = ParseAlgorithm(value);
       if (!a.ok()) return Usage(std::string(a.status().message()));
@@ -341,6 +345,21 @@ int Run(int argc, char** argv) {
         "subgoal_edges=%zu\n",
         absl::ToDoubleMilliseconds(absl::Now() - t0), SubgoalGraphBytes(*map),
         SubgoalGraphNodes(*map), SubgoalGraphEdges(*map));
+  }
+  if ((o.query.algorithm == Algorithm::kContraction || o.contraction) &&
+      map->uniform_cost()) {
+    const absl::Time t0 = absl::Now();
+    if (absl::Status s = BuildContraction(&*map); !s.ok()) {
+      std::fprintf(stderr, "gridstar-bench: %s\n",
+                   std::string(s.message()).c_str());
+      return 2;
+    }
+    std::printf(
+        "contraction_ms=%.1f contraction_bytes=%zu "
+        "contraction_bytes_per_cell=%.2f arcs=%zu shortcuts=%zu\n",
+        absl::ToDoubleMilliseconds(absl::Now() - t0), ContractionBytes(*map),
+        static_cast<double>(ContractionBytes(*map)) / map->cell_count(),
+        ContractionArcs(*map), ContractionShortcuts(*map));
   }
   if (o.landmarks > 0) {
     const absl::Time t0 = absl::Now();

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "core/subgoal_test_maps.h"
 #include "engines/subgoal/subgoal_graph.h"
 #include "gridstar/derived_data.h"
 #include "gridstar/engines/jps.h"
@@ -32,21 +33,6 @@ using testing::MakeRandomMap;
 using testing::RandomMapSpec;
 
 constexpr DiagonalPolicy kPolicy = DiagonalPolicy::kNoCornerCutting;
-
-struct MapCase {
-  const char* name;
-  RandomMapSpec spec;
-};
-
-const MapCase kMaps[] = {
-    {"open 90x70", {90, 70, 0.05, 1, false, 1}},
-    {"cluttered 80x80", {80, 80, 0.3, 1, false, 1}},
-    {"dense 60x60", {60, 60, 0.42, 1, false, 1}},
-    {"maze 65x97", {65, 97, 0.0, 1, true, 1}},
-    {"cost 4 70x50", {70, 50, 0.2, 4, false, 4}},
-    {"thin 200x3", {200, 3, 0.15, 1, false, 1}},
-    {"single row 50x1", {50, 1, 0.1, 1, false, 1}},
-};
 
 // Queries `count` random pairs of `map` through kSubgoal and checks each
 // against brute-force Dijkstra: same cost, a legal path, kSubgoal ran.
@@ -80,7 +66,7 @@ void ExpectOptimal(const GridMap& map, uint32_t seed, int count) {
 }
 
 TEST(SubgoalTest, OptimalAgainstBruteForceOnRandomMaps) {
-  for (const MapCase& m : kMaps) {
+  for (const testing::SubgoalMapCase& m : testing::kSubgoalMaps) {
     for (uint32_t seed = 1; seed <= 6; ++seed) {
       SCOPED_TRACE(absl::StrCat(m.name, " seed ", seed));
       GridMap map = MakeRandomMap(m.spec, seed);
@@ -115,7 +101,7 @@ TEST(SubgoalTest, OptimalOnDrawnRooms) {
 // (diagonal first from one end or the other), each edge is there both
 // ways, and each node's landmark distances are the graph's exact ones.
 TEST(SubgoalTest, EdgesAreOctileLinesBothWaysAndLandmarksExact) {
-  for (const MapCase& m : kMaps) {
+  for (const testing::SubgoalMapCase& m : testing::kSubgoalMaps) {
     SCOPED_TRACE(m.name);
     GridMap map = MakeRandomMap(m.spec, 3);
     const auto graph = internal::SubgoalGraph::Build(map);
@@ -183,20 +169,6 @@ TEST(SubgoalTest, EdgesAreOctileLinesBothWaysAndLandmarksExact) {
   }
 }
 
-std::vector<CellChange> RandomChanges(int32_t w, int32_t h, std::mt19937& rng) {
-  std::vector<CellChange> changes;
-  for (int k = 1 + static_cast<int>(rng() % 3); k > 0; --k) {
-    const int32_t side =
-        rng() % 4 == 0 ? 1 + static_cast<int32_t>(rng() % 8) : 1;
-    CellChange c;
-    c.min = {static_cast<int32_t>(rng() % w), static_cast<int32_t>(rng() % h)};
-    c.max = {std::min(w, c.min.x + side), std::min(h, c.min.y + side)};
-    c.cost = static_cast<uint8_t>(rng() % 2);
-    changes.push_back(c);
-  }
-  return changes;
-}
-
 // After every step of a random update sequence: with the rebuild deferred,
 // the new version has no graph and kSubgoal answers by its fallback (jps+,
 // optimal, saying so); the graph built then equals one built from scratch
@@ -218,7 +190,8 @@ TEST(SubgoalTest, EveryVersionOfAnUpdateSequence) {
       SCOPED_TRACE(absl::StrCat("step ", step));
       ChangeSummary summary;
       absl::StatusOr<GridMap> next = ApplyChanges(
-          map, RandomChanges(map.width(), map.height(), rng), &summary);
+          map, testing::RandomSquareChanges(map.width(), map.height(), rng),
+          &summary);
       ASSERT_OK(next.status());
       ASSERT_OK(RepairDerived(options, map, summary, &*next, &reports));
       // What else the repair deferred (the jump table) its owner finishes

@@ -34,7 +34,7 @@ ENGINES = {
     "jps": (["kJps", "kJpsPlus"], "core/include/gridstar/engines/jps.h", "kJumpTableName"),
     "alt": (["kAlt"], "core/include/gridstar/engines/alt.h", "kLandmarksName"),
     "hpa": (["kHpa"], "core/include/gridstar/engines/hpa.h", "kHpaName"),
-    "subgoal": (["kSubgoal"], "core/include/gridstar/engines/subgoal.h", "kSubgoalGraphName"),
+    "subgoal": (["kSubgoal", "kContraction"], "core/include/gridstar/engines/subgoal.h", "kSubgoalGraphName"),
     "auto": (["kAuto"], "core/include/gridstar/auto_choice.h", "kAutoChoiceName"),
 }
 # What every engine needs: its registry line and its proto value.

@@ -1,10 +1,11 @@
-// The precomputed structure of one engine, the subgoal engine's subgoal graph,
-// as code outside the engine (the registry, the server, tools, tests) may use
-// it: build, repair for a new version, share between versions, and ask what a
-// map holds. It lives in the engine's folder (core/src/engines/subgoal/) and is
-// attached to the map in the engine's slot (core/src/map/attachment.h);
-// derived_data.h drives it as a DerivedStructure by its name below, which most
-// callers want.
+// The precomputed structures of the subgoal engines, the subgoal graph and
+// the contraction hierarchy over it (the contraction engine's), as code
+// outside the engines (the registry, the server, tools, tests) may use them:
+// build, repair for a new version, share between versions, and ask what a
+// map holds. They live in the engines' folder (core/src/engines/subgoal/) and
+// are attached to the map in each engine's slot (core/src/map/attachment.h);
+// derived_data.h drives them as DerivedStructures by their names below,
+// which most callers want.
 //
 // Thread-safety: the queries read an immutable map and may run anywhere.
 // Build, Repair and Share write the map they are given, which must not yet
@@ -46,6 +47,26 @@ size_t SubgoalGraphEdges(const GridMap& map);
 // subgoal, the 8192 x 8192 world 68). 0 on maps of mixed costs.
 size_t SubgoalGraphBytesFor(const GridMap& map);
 bool SubgoalGraphEquals(const GridMap& a, const GridMap& b);
+
+// --- contraction: the contraction hierarchy over the subgoal graph
+// (Algorithm::kContraction, the contraction tier), on uniform-cost maps.
+inline constexpr absl::string_view kContractionName = "contraction_hierarchy";
+// Builds it over the map's subgoal graph when the map has one (shared),
+// else over one of its own. FailedPrecondition unless map->uniform_cost().
+absl::Status BuildContraction(GridMap* map);
+// *to takes from's hierarchy (shared). REQUIRES: same passable cells.
+void ShareContraction(const GridMap& from, GridMap* to);
+bool HasContraction(const GridMap& map);
+// Its bytes: the upward arcs, and the subgoal graph when it is its own.
+size_t ContractionBytes(const GridMap& map);
+// Upward arcs, of which shortcuts; 0 without a hierarchy.
+size_t ContractionArcs(const GridMap& map);
+size_t ContractionShortcuts(const GridMap& map);
+// An estimate of ContractionBytes after BuildContraction: the subgoal
+// graph's estimate (SubgoalGraphBytesFor) and 12 upward arcs of 16 bytes a
+// subgoal. 0 on maps of mixed costs.
+size_t ContractionBytesFor(const GridMap& map);
+bool ContractionEquals(const GridMap& a, const GridMap& b);
 
 }  // namespace gridstar
 

@@ -98,6 +98,25 @@ export const Algorithm = {
    * `algorithm` says so. `expanded` counts corners.
    */
   ALGORITHM_SUBGOAL: 'ALGORITHM_SUBGOAL',
+  /**
+   * The contraction tier: optimal search over a contraction hierarchy of the
+   * map's subgoal graph (RegisterMapRequest.structures "contraction_hierarchy";
+   * Geisberger et al. 2008 over Uras & Koenig's subgoal graphs): the subgoal
+   * graph's redundant edges dropped, its corners contracted least important
+   * first with shortcuts where no witness path is as short; a query joins
+   * its ends to their corners as SUBGOAL does, searches upwards from both
+   * sides, and unpacks the shortcuts into corners and cells. Uniform-cost
+   * maps under NO_CORNER_CUTTING. Built at registration (counted against
+   * --max_derived_bytes), rebuilt whole in the background after an
+   * UpdateCells that changes cells; without a hierarchy (not asked for,
+   * another policy or terrain, or a version whose hierarchy is being
+   * rebuilt) it runs what SUBGOAL would, and the response's `algorithm`
+   * says so. A query whose budget (max_expansions, its deadline) runs out
+   * before the answer gets SUBGOAL's partial answer instead. `expanded` counts
+   * corners settled on both sides. docs/engines.md and docs/performance.md give
+   * its figures.
+   */
+  ALGORITHM_CONTRACTION: 'ALGORITHM_CONTRACTION',
 } as const;
 
 export type Algorithm =
@@ -211,5 +230,25 @@ export type Algorithm =
    */
   | 'ALGORITHM_SUBGOAL'
   | 12
+  /**
+   * The contraction tier: optimal search over a contraction hierarchy of the
+   * map's subgoal graph (RegisterMapRequest.structures "contraction_hierarchy";
+   * Geisberger et al. 2008 over Uras & Koenig's subgoal graphs): the subgoal
+   * graph's redundant edges dropped, its corners contracted least important
+   * first with shortcuts where no witness path is as short; a query joins
+   * its ends to their corners as SUBGOAL does, searches upwards from both
+   * sides, and unpacks the shortcuts into corners and cells. Uniform-cost
+   * maps under NO_CORNER_CUTTING. Built at registration (counted against
+   * --max_derived_bytes), rebuilt whole in the background after an
+   * UpdateCells that changes cells; without a hierarchy (not asked for,
+   * another policy or terrain, or a version whose hierarchy is being
+   * rebuilt) it runs what SUBGOAL would, and the response's `algorithm`
+   * says so. A query whose budget (max_expansions, its deadline) runs out
+   * before the answer gets SUBGOAL's partial answer instead. `expanded` counts
+   * corners settled on both sides. docs/engines.md and docs/performance.md give
+   * its figures.
+   */
+  | 'ALGORITHM_CONTRACTION'
+  | 13
 
 export type Algorithm__Output = typeof Algorithm[keyof typeof Algorithm]

@@ -1,0 +1,133 @@
+// Contraction hierarchy over the subgoal graph (Algorithm::kContraction):
+// the contraction tier. Subgoal graphs with contraction hierarchies follow
+// Uras & Koenig ("Subgoal Graphs for Fast Optimal Pathfinding", 2017: SG-CH)
+// and Geisberger, Sanders, Schultes & Delling ("Contraction Hierarchies",
+// WEA 2008).
+//
+// Build, from the map's subgoal graph (subgoal_graph.h):
+//   1. Redundant edges dropped: an edge (u, w) for which a path of two or
+//      more edges through other subgoals is as short (a bounded Dijkstra
+//      from u finds it) carries nothing a search needs. Every dropped edge
+//      is strictly longer than each edge of the path that replaces it, so
+//      dropping them all at once keeps every distance (by induction on
+//      length); a path not found within the bound keeps its edge.
+//   2. Contraction, least important node first (edge difference plus
+//      contracted neighbours, lazily re-evaluated): a node's neighbours
+//      still in the graph are joined by a shortcut through it unless a
+//      witness path avoiding it is as short (bounded Dijkstra; not found
+//      means a shortcut, never a wrong distance).
+//   3. The upward graph kept: each node's arcs to neighbours contracted
+//      after it (its rank is its contraction order), with length and, for a
+//      shortcut, the node it bypasses.
+// Lengths are octile cell counts (straight + diagonal * sqrt 2) in double:
+// two different counts of at most 2^20 moves differ by far more than the
+// 1e-9 the comparisons allow, so ties are exact ties.
+//
+// A query joins its start and goal to the subgoals they reach directly
+// (SubgoalGraph::Scan; and to each other when one reaches the other), runs
+// Dijkstra upwards from both sides at once until neither side's smallest
+// key can beat the best meeting, unpacks the shortcuts of the path through
+// their bypassed nodes into subgoal edges and refines those into cells.
+// Exact (every distance between subgoals is kept, and a least path between
+// any two subgoals climbs then descends in rank).
+//
+// Uniform-cost maps under kNoCornerCutting only, as the subgoal graph.
+// Immutable once built: an update makes the next version without one (the
+// owner rebuilds it, in the background on the server; kSubgoal or jps+
+// answer meanwhile). Memory: the subgoal graph it contracts (shared with the
+// map's own when the map has one) and 16 bytes an upward arc.
+//
+// Thread-safety: a ContractionHierarchy is read by any number of searches
+// at once; its scratch lives in the calling thread's SearchState.
+
+#ifndef GRIDSTAR_SRC_ENGINES_SUBGOAL_CONTRACTION_H_
+#define GRIDSTAR_SRC_ENGINES_SUBGOAL_CONTRACTION_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "engines/subgoal/subgoal_graph.h"
+#include "gridstar/derived_structure.h"
+#include "gridstar/grid_map.h"
+#include "map/attachment.h"
+
+namespace gridstar::internal {
+
+struct SearchParams;
+struct SearchState;
+
+class ContractionHierarchy final : public MapAttachment {
+ public:
+  // One arc of the upward graph: to a node of higher rank.
+  struct Arc {
+    double length;  // Octile cells.
+    uint32_t to;
+    uint32_t via;  // The bypassed node of a shortcut; kNoVia for an edge.
+  };
+  static constexpr uint32_t kNoVia = UINT32_MAX;
+
+  // Contracts `graph` (the subgoal graph of `map`, shared). REQUIRES:
+  // map.uniform_cost(). `owns_graph`: whether the graph is this
+  // structure's alone (counted in HeldBytes) or the map's subgoal graph.
+  static std::shared_ptr<const ContractionHierarchy> Build(
+      std::shared_ptr<const SubgoalGraph> graph, bool owns_graph);
+
+  const SubgoalGraph& graph() const { return *graph_; }
+  uint32_t node_count() const { return graph_->node_count(); }
+  size_t arc_count() const { return arcs_.size(); }
+  // Shortcuts among the arcs, and the subgoal graph's edges dropped as
+  // redundant before contracting (both directions counted once).
+  size_t shortcut_count() const { return shortcuts_; }
+  size_t dropped_edge_count() const { return dropped_edges_; }
+  const Arc* ArcsBegin(uint32_t node) const {
+    return arcs_.data() + arc_begin_[node];
+  }
+  const Arc* ArcsEnd(uint32_t node) const {
+    return arcs_.data() + arc_begin_[node + 1];
+  }
+  // The upward arc from `low` to `high`, null when there is none.
+  const Arc* FindArc(uint32_t low, uint32_t high) const;
+  size_t MemoryBytes() const;
+  size_t HeldBytes() const override { return MemoryBytes(); }
+
+  // True when both hold the same arcs (tests: a deterministic build).
+  bool SameAs(const ContractionHierarchy& other) const;
+
+ private:
+  std::shared_ptr<const SubgoalGraph> graph_;
+  bool owns_graph_ = false;
+  std::vector<uint32_t> arc_begin_;
+  std::vector<Arc> arcs_;
+  size_t shortcuts_ = 0;
+  size_t dropped_edges_ = 0;
+};
+
+// Octile length (cells) of the subgoal graph's edge between nodes a and b.
+inline double EdgeLength(const SubgoalGraph& g, uint32_t a, uint32_t b) {
+  return OctileSteps(g.XOf(a), g.YOf(a), g.XOf(b), g.YOf(b));
+}
+
+// Searches from p.start to p.goal (padded indices, same component) over
+// `ch` and writes the refined path into *r (cells, cost, expanded = nodes
+// settled on both sides, generated). When the query's budget runs out
+// first, the subgoal graph's own search answers instead (partially, as it
+// does; r->algorithm says kSubgoal).
+void RunContraction(const GridMap& map, const ContractionHierarchy& ch,
+                    const SearchParams& p, SearchState& state, PathResult* r);
+
+// Its DerivedStructure (derived_structure.h) when `options` ask for it,
+// else null.
+std::unique_ptr<const DerivedStructure> ContractionStructure(
+    const DerivedOptions& options);
+
+// map's contraction hierarchy (Algorithm::kContraction's attachment), null
+// without one.
+inline const ContractionHierarchy* ContractionOf(const GridMap& map) {
+  return AttachedTo<ContractionHierarchy>(map, Algorithm::kContraction);
+}
+
+}  // namespace gridstar::internal
+
+#endif  // GRIDSTAR_SRC_ENGINES_SUBGOAL_CONTRACTION_H_

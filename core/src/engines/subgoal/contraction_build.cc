@@ -1,0 +1,329 @@
+// Building the contraction hierarchy over a subgoal graph (contraction.h):
+// redundant edges dropped, nodes contracted in lazily re-evaluated order of
+// importance with bounded witness searches, the upward graph kept.
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "engines/subgoal/contraction.h"
+
+namespace gridstar::internal {
+namespace {
+
+// Lengths are exact sums of straight and diagonal moves: anything closer
+// than this is the same length (contraction.h).
+constexpr double kTie = 1e-9;
+// Nodes a witness search settles before it gives up (and a shortcut is
+// added): more finds more witnesses (fewer shortcuts, smaller searches),
+// costs more build. Estimating a node's priority settles fewer.
+constexpr int kWitnessSettles = 500;
+constexpr int kEstimateSettles = 150;
+
+struct Neighbour {
+  double length;
+  uint32_t to;
+  uint32_t via;
+};
+
+// Dijkstra from one node over the nodes not yet contracted, bounded by
+// distance and by settled nodes; reused across searches (stamps).
+class WitnessSearch {
+ public:
+  explicit WitnessSearch(size_t n) : dist_(n), stamp_(n, 0) {}
+
+  // Distances from `from` up to `bound`, avoiding `avoid` and contracted
+  // nodes, until every node of `targets` is settled; afterwards Distance(v)
+  // is the distance found (or +infinity).
+  void Run(const std::vector<std::vector<Neighbour>>& adj,
+           const std::vector<uint8_t>& contracted, uint32_t from,
+           uint32_t avoid, double bound, const Neighbour* targets,
+           size_t target_count, int max_settled) {
+    ++current_;
+    heap_.clear();
+    Set(from, 0);
+    heap_.push_back({0, from});
+    if (target_mark_.size() < dist_.size())
+      target_mark_.resize(dist_.size(), 0);
+    for (size_t i = 0; i < target_count; ++i) {
+      target_mark_[targets[i].to] = current_;
+    }
+    size_t left = target_count;
+    int settled = 0;
+    while (!heap_.empty() && settled < max_settled && left > 0) {
+      std::pop_heap(heap_.begin(), heap_.end(), std::greater<>());
+      const auto [d, u] = heap_.back();
+      heap_.pop_back();
+      if (d > dist_[u]) continue;  // Stale.
+      if (d > bound) break;
+      ++settled;
+      if (target_mark_[u] == current_) {
+        target_mark_[u] = 0;
+        --left;
+      }
+      for (const Neighbour& e : adj[u]) {
+        if (e.to == avoid || contracted[e.to]) continue;
+        const double nd = d + e.length;
+        if (nd > bound + kTie) continue;
+        if (stamp_[e.to] != current_ || nd < dist_[e.to]) {
+          Set(e.to, nd);
+          heap_.push_back({nd, e.to});
+          std::push_heap(heap_.begin(), heap_.end(), std::greater<>());
+        }
+      }
+    }
+  }
+  double Distance(uint32_t v) const {
+    return stamp_[v] == current_ ? dist_[v]
+                                 : std::numeric_limits<double>::infinity();
+  }
+
+ private:
+  void Set(uint32_t v, double d) {
+    dist_[v] = d;
+    stamp_[v] = current_;
+  }
+  std::vector<double> dist_;
+  std::vector<uint32_t> stamp_;
+  std::vector<uint32_t> target_mark_;
+  uint32_t current_ = 0;
+  std::vector<std::pair<double, uint32_t>> heap_;
+};
+
+class Contractor {
+ public:
+  explicit Contractor(const SubgoalGraph& g)
+      : n_(g.node_count()),
+        adj_(n_),
+        contracted_(n_, 0),
+        contracted_neighbours_(n_, 0),
+        witness_(n_) {
+    for (uint32_t u = 0; u < n_; ++u) {
+      std::vector<Neighbour>& list = adj_[u];
+      for (const uint32_t* t = g.EdgesBegin(u); t != g.EdgesEnd(u); ++t) {
+        if (*t != u) {
+          list.push_back(
+              {EdgeLength(g, u, *t), *t, ContractionHierarchy::kNoVia});
+        }
+      }
+      std::sort(
+          list.begin(), list.end(),
+          [](const Neighbour& a, const Neighbour& b) { return a.to < b.to; });
+      list.erase(std::unique(list.begin(), list.end(),
+                             [](const Neighbour& a, const Neighbour& b) {
+                               return a.to == b.to;
+                             }),
+                 list.end());
+    }
+    // The graph is symmetric (h-reachability is); make sure of it, so that
+    // an edge seen from one end is there from the other.
+    for (uint32_t u = 0; u < n_; ++u) {
+      for (const Neighbour& e : adj_[u]) {
+        if (FindIn(e.to, u) == nullptr) missing_.push_back({e.to, u, e.length});
+      }
+    }
+    for (const auto& [a, b, length] : missing_) {
+      adj_[a].push_back({length, b, ContractionHierarchy::kNoVia});
+    }
+  }
+
+  // Step 1 (contraction.h): edges with a path of two edges as short.
+  size_t DropRedundantEdges() {
+    std::vector<double> to_u(n_, 0);
+    std::vector<uint32_t> mark(n_, UINT32_MAX);
+    std::vector<std::pair<uint32_t, uint32_t>> drop;
+    for (uint32_t u = 0; u < n_; ++u) {
+      for (const Neighbour& e : adj_[u]) {
+        mark[e.to] = u;
+        to_u[e.to] = e.length;
+      }
+      for (const Neighbour& uv : adj_[u]) {
+        for (const Neighbour& vw : adj_[uv.to]) {
+          const uint32_t w = vw.to;
+          if (w == u || mark[w] != u || w < u) continue;
+          if (uv.length + vw.length <= to_u[w] + kTie) {
+            drop.push_back({u, w});
+            mark[w] = UINT32_MAX;  // Once.
+          }
+        }
+      }
+    }
+    for (const auto& [u, w] : drop) {
+      Remove(u, w);
+      Remove(w, u);
+    }
+    return drop.size();
+  }
+
+  // Step 2 and 3: contracts every node; fills the upward graph.
+  void Contract(std::vector<uint32_t>* arc_begin,
+                std::vector<ContractionHierarchy::Arc>* arcs,
+                size_t* shortcuts) {
+    std::vector<std::pair<int64_t, uint32_t>> heap;
+    heap.reserve(n_);
+    for (uint32_t v = 0; v < n_; ++v) heap.push_back({Priority(v), v});
+    std::make_heap(heap.begin(), heap.end(), std::greater<>());
+    std::vector<std::vector<ContractionHierarchy::Arc>> up(n_);
+    while (!heap.empty()) {
+      std::pop_heap(heap.begin(), heap.end(), std::greater<>());
+      const uint32_t v = heap.back().second;
+      heap.pop_back();
+      if (contracted_[v]) continue;
+      const int64_t now = Priority(v);
+      if (!heap.empty() && now > heap.front().first) {
+        heap.push_back({now, v});
+        std::push_heap(heap.begin(), heap.end(), std::greater<>());
+        continue;
+      }
+      // Its neighbours still in the graph are above it.
+      for (const Neighbour& e : adj_[v]) {
+        up[v].push_back({e.length, e.to, e.via});
+      }
+      Shortcuts(v, /*add=*/true, shortcuts);
+      contracted_[v] = 1;
+      for (const Neighbour& e : adj_[v]) {
+        Remove(e.to, v);
+        ++contracted_neighbours_[e.to];
+      }
+      std::vector<Neighbour>().swap(adj_[v]);
+    }
+    arc_begin->assign(n_ + 1, 0);
+    size_t total = 0;
+    for (uint32_t v = 0; v < n_; ++v) {
+      (*arc_begin)[v] = static_cast<uint32_t>(total);
+      total += up[v].size();
+    }
+    (*arc_begin)[n_] = static_cast<uint32_t>(total);
+    arcs->clear();
+    arcs->reserve(total);
+    for (uint32_t v = 0; v < n_; ++v) {
+      arcs->insert(arcs->end(), up[v].begin(), up[v].end());
+      std::vector<ContractionHierarchy::Arc>().swap(up[v]);
+    }
+  }
+
+ private:
+  const Neighbour* FindIn(uint32_t u, uint32_t to) const {
+    for (const Neighbour& e : adj_[u]) {
+      if (e.to == to) return &e;
+    }
+    return nullptr;
+  }
+  void Remove(uint32_t u, uint32_t to) {
+    std::vector<Neighbour>& list = adj_[u];
+    for (size_t i = 0; i < list.size(); ++i) {
+      if (list[i].to == to) {
+        list[i] = list.back();
+        list.pop_back();
+        return;
+      }
+    }
+  }
+  // Joins u and w by `length` through v: a new edge, or the existing one
+  // shortened.
+  void Join(uint32_t u, uint32_t w, double length, uint32_t v) {
+    for (const auto& [a, b] : {std::pair{u, w}, std::pair{w, u}}) {
+      bool found = false;
+      for (Neighbour& e : adj_[a]) {
+        if (e.to == b) {
+          found = true;
+          if (length < e.length - kTie) e = Neighbour{length, b, v};
+          break;
+        }
+      }
+      if (!found) adj_[a].push_back({length, b, v});
+    }
+  }
+
+  // The shortcuts contracting v needs: counted, and added when `add`.
+  int64_t Shortcuts(uint32_t v, bool add, size_t* added) {
+    const std::vector<Neighbour> around = adj_[v];  // Join may grow lists.
+    int64_t count = 0;
+    for (size_t i = 0; i < around.size(); ++i) {
+      const Neighbour& uv = around[i];
+      double bound = 0;
+      for (size_t j = i + 1; j < around.size(); ++j) {
+        bound = std::max(bound, uv.length + around[j].length);
+      }
+      if (bound == 0) continue;
+      witness_.Run(adj_, contracted_, uv.to, v, bound, around.data() + i + 1,
+                   around.size() - i - 1,
+                   add ? kWitnessSettles : kEstimateSettles);
+      for (size_t j = i + 1; j < around.size(); ++j) {
+        const Neighbour& vw = around[j];
+        const double through = uv.length + vw.length;
+        if (witness_.Distance(vw.to) <= through + kTie) continue;
+        ++count;
+        if (add) {
+          Join(uv.to, vw.to, through, v);
+          ++*added;
+        }
+      }
+    }
+    return count;
+  }
+
+  // Edge difference (shortcuts minus edges removed) and contracted
+  // neighbours: the usual measure of how much contracting v now costs.
+  int64_t Priority(uint32_t v) {
+    const int64_t shortcuts = Shortcuts(v, /*add=*/false, nullptr);
+    return 2 * (shortcuts - static_cast<int64_t>(adj_[v].size())) +
+           contracted_neighbours_[v];
+  }
+
+  const uint32_t n_;
+  std::vector<std::vector<Neighbour>> adj_;
+  std::vector<uint8_t> contracted_;
+  std::vector<int64_t> contracted_neighbours_;
+  WitnessSearch witness_;
+  struct Missing {
+    uint32_t a, b;
+    double length;
+  };
+  std::vector<Missing> missing_;
+};
+
+}  // namespace
+
+std::shared_ptr<const ContractionHierarchy> ContractionHierarchy::Build(
+    std::shared_ptr<const SubgoalGraph> graph, bool owns_graph) {
+  auto ch = std::make_shared<ContractionHierarchy>();
+  Contractor contractor(*graph);
+  ch->dropped_edges_ = contractor.DropRedundantEdges();
+  contractor.Contract(&ch->arc_begin_, &ch->arcs_, &ch->shortcuts_);
+  ch->graph_ = std::move(graph);
+  ch->owns_graph_ = owns_graph;
+  return ch;
+}
+
+const ContractionHierarchy::Arc* ContractionHierarchy::FindArc(
+    uint32_t low, uint32_t high) const {
+  for (const Arc* a = ArcsBegin(low); a != ArcsEnd(low); ++a) {
+    if (a->to == high) return a;
+  }
+  return nullptr;
+}
+
+size_t ContractionHierarchy::MemoryBytes() const {
+  return arc_begin_.capacity() * sizeof(uint32_t) +
+         arcs_.capacity() * sizeof(Arc) +
+         (owns_graph_ ? graph_->MemoryBytes() : 0);
+}
+
+bool ContractionHierarchy::SameAs(const ContractionHierarchy& other) const {
+  if (arc_begin_ != other.arc_begin_ || arcs_.size() != other.arcs_.size()) {
+    return false;
+  }
+  for (size_t i = 0; i < arcs_.size(); ++i) {
+    const Arc& a = arcs_[i];
+    const Arc& b = other.arcs_[i];
+    if (a.to != b.to || a.via != b.via || a.length != b.length) return false;
+  }
+  return graph_->SameAs(*other.graph_);
+}
+
+}  // namespace gridstar::internal

@@ -1,0 +1,129 @@
+// The contraction hierarchy as gridstar/engines/subgoal.h offers it to code
+// outside the engines: built, shared and asked about on a map
+// (Algorithm::kContraction's attachment), and its DerivedStructure.
+
+#include <memory>
+#include <utility>
+
+#include "engines/subgoal/contraction.h"
+#include "engines/subgoal/subgoal_graph.h"
+#include "gridstar/engines/subgoal.h"
+#include "gridstar/grid_map.h"
+#include "map/attachment.h"
+
+namespace gridstar {
+
+using internal::ContractionHierarchy;
+using internal::ContractionOf;
+
+absl::Status BuildContraction(GridMap* map) {
+  if (!map->uniform_cost()) {
+    return absl::FailedPreconditionError(
+        "contraction_hierarchy: the map has cells of different costs "
+        "(subgoal graphs need one cost)");
+  }
+  std::shared_ptr<const internal::SubgoalGraph> graph =
+      internal::SharedAttachedTo<internal::SubgoalGraph>(*map,
+                                                         Algorithm::kSubgoal);
+  const bool own = graph == nullptr;
+  if (own) graph = internal::SubgoalGraph::Build(*map);
+  map->Attach(Algorithm::kContraction,
+              ContractionHierarchy::Build(std::move(graph), own));
+  return absl::OkStatus();
+}
+
+void ShareContraction(const GridMap& from, GridMap* to) {
+  to->Attach(Algorithm::kContraction,
+             from.shared_attachment(Algorithm::kContraction));
+}
+
+bool HasContraction(const GridMap& map) {
+  return ContractionOf(map) != nullptr;
+}
+
+size_t ContractionBytes(const GridMap& map) {
+  return internal::HeldBytesOf(map, Algorithm::kContraction);
+}
+
+size_t ContractionArcs(const GridMap& map) {
+  const ContractionHierarchy* ch = ContractionOf(map);
+  return ch == nullptr ? 0 : ch->arc_count();
+}
+
+size_t ContractionShortcuts(const GridMap& map) {
+  const ContractionHierarchy* ch = ContractionOf(map);
+  return ch == nullptr ? 0 : ch->shortcut_count();
+}
+
+size_t ContractionBytesFor(const GridMap& map) {
+  const size_t graph = SubgoalGraphBytesFor(map);
+  if (graph == 0) return 0;
+  // The subgoals, counted again from the estimate's own terms would need a
+  // second pass: the graph's estimate per subgoal is about 364 bytes (its
+  // records, landmarks and 80 edges), so graph / 364 subgoals is close.
+  const size_t subgoals = graph / 364;
+  return graph + subgoals * 12 * sizeof(ContractionHierarchy::Arc);
+}
+
+bool ContractionEquals(const GridMap& a, const GridMap& b) {
+  const ContractionHierarchy* x = ContractionOf(a);
+  const ContractionHierarchy* y = ContractionOf(b);
+  if (x == nullptr || y == nullptr) return x == y;
+  return x->SameAs(*y);
+}
+
+namespace {
+
+// The contraction hierarchy (engines/subgoal/contraction.h) on uniform-cost
+// maps. Rebuilt whole after an update that changes cells (in the background
+// when the owner defers slow repairs).
+class ContractionDerived final : public DerivedStructure {
+ public:
+  explicit ContractionDerived(bool defer) : defer_(defer) {}
+  absl::string_view name() const override { return kContractionName; }
+  size_t HeldBytes(const GridMap& map) const override {
+    return ContractionBytes(map);
+  }
+  bool AppliesTo(const GridMap& map) const override {
+    return map.uniform_cost();
+  }
+  size_t BytesFor(const GridMap& map) const override {
+    return AppliesTo(map) ? ContractionBytesFor(map) : 0;
+  }
+  absl::StatusOr<DerivedOutcome> Build(GridMap* map) const override {
+    if (!AppliesTo(*map)) return DerivedOutcome::kAbsent;
+    if (absl::Status s = BuildContraction(map); !s.ok()) return s;
+    return DerivedOutcome::kBuilt;
+  }
+  absl::StatusOr<DerivedOutcome> Repair(const GridMap& previous,
+                                        const ChangeSummary& summary,
+                                        GridMap* next) const override {
+    if (!AppliesTo(*next)) return DerivedOutcome::kAbsent;
+    if (summary.cells_changed == 0 && HasContraction(previous)) {
+      ShareContraction(previous, next);
+      return DerivedOutcome::kKept;
+    }
+    if (defer_) return DerivedOutcome::kDeferred;
+    return Build(next);
+  }
+  void Share(const GridMap& from, GridMap* to) const override {
+    ShareContraction(from, to);
+  }
+
+ private:
+  const bool defer_;
+};
+
+}  // namespace
+
+namespace internal {
+
+std::unique_ptr<const DerivedStructure> ContractionStructure(
+    const DerivedOptions& options) {
+  if (!options.Asks(kContractionName)) return nullptr;
+  return std::make_unique<ContractionDerived>(options.defer_slow_repairs);
+}
+
+}  // namespace internal
+
+}  // namespace gridstar

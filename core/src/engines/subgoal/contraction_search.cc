@@ -1,0 +1,242 @@
+// A query over the contraction hierarchy (contraction.h): the ends joined to
+// the subgoals they reach directly, Dijkstra upwards from both sides, the
+// meeting's shortcuts unpacked into subgoal edges, those refined into cells.
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <utility>
+#include <vector>
+
+#include "engines/subgoal/contraction.h"
+#include "search/path_tools.h"
+#include "search/search_loop.h"
+#include "search/search_state.h"
+
+namespace gridstar::internal {
+
+struct ContractionScratch final : EngineScratch {
+  struct Record {
+    double distance;
+    uint32_t parent;  // kFromEnd for a node joined to the side's end.
+    uint32_t stamp;
+  };
+  struct Entry {
+    double distance;
+    uint32_t node;
+    bool operator>(const Entry& o) const { return distance > o.distance; }
+  };
+  static constexpr uint32_t kFromEnd = UINT32_MAX;
+  // [0]: from the start, [1]: from the goal.
+  std::vector<Record> records[2];
+  std::vector<Entry> heaps[2];
+  uint32_t open = 0, settled = 1;
+  std::vector<uint32_t> nodes;  // The unpacked node path.
+  std::vector<uint32_t> chain;  // A side's nodes, from the meeting.
+  std::vector<std::pair<uint32_t, uint32_t>> unpack;  // Arcs left to unpack.
+
+  void Begin(size_t n) {
+    for (auto& r : records) {
+      if (r.size() < n) r.resize(n, Record{0, 0, 0});
+    }
+    if (settled >= UINT32_MAX - 2) {
+      for (auto& r : records) {
+        for (Record& x : r) x.stamp = 0;
+      }
+      open = 0;
+    }
+    open += 2;
+    settled = open + 1;
+    heaps[0].clear();
+    heaps[1].clear();
+  }
+
+  size_t MemoryBytes() const override {
+    return (records[0].capacity() + records[1].capacity()) * sizeof(Record) +
+           (heaps[0].capacity() + heaps[1].capacity()) * sizeof(Entry) +
+           (nodes.capacity() + chain.capacity()) * sizeof(uint32_t) +
+           unpack.capacity() * sizeof(std::pair<uint32_t, uint32_t>);
+  }
+};
+
+namespace {
+
+using Scratch = ContractionScratch;
+
+// Appends the subgoal edges of the arc between a and b (either may be the
+// lower) as the nodes after a, in order.
+void Unpack(const ContractionHierarchy& ch, uint32_t a, uint32_t b,
+            Scratch& s) {
+  s.unpack.clear();
+  s.unpack.push_back({a, b});
+  while (!s.unpack.empty()) {
+    const auto [x, y] = s.unpack.back();
+    s.unpack.pop_back();
+    const ContractionHierarchy::Arc* arc = ch.FindArc(x, y);
+    if (arc == nullptr) arc = ch.FindArc(y, x);
+    if (arc->via == ContractionHierarchy::kNoVia) {
+      s.nodes.push_back(y);
+      continue;
+    }
+    // x .. via first: pushed last.
+    s.unpack.push_back({arc->via, y});
+    s.unpack.push_back({x, arc->via});
+  }
+}
+
+}  // namespace
+
+void RunContraction(const GridMap& map, const ContractionHierarchy& ch,
+                    const SearchParams& p, SearchState& state, PathResult* r) {
+  const SubgoalGraph& graph = ch.graph();
+  // A budget that runs out before the answer: partial answers need a search
+  // that closes in on the goal, the subgoal graph's own, which answers.
+  auto subgoal_instead = [&] {
+    r->cells.clear();
+    r->algorithm = Algorithm::kSubgoal;
+    state.BeginSearch(map);
+    RunSubgoal(map, graph, p, state, r);
+  };
+  const bool budgeted = Budgeted(p);
+  Scratch& s = state.Scratch<Scratch>(Algorithm::kContraction);
+  const uint32_t n = graph.node_count();
+  s.Begin(n);
+  const uint32_t pw = static_cast<uint32_t>(map.padded_width());
+  const int32_t ends_x[2] = {static_cast<int32_t>(p.start % pw),
+                             static_cast<int32_t>(p.goal % pw)};
+  const int32_t ends_y[2] = {static_cast<int32_t>(p.start / pw),
+                             static_cast<int32_t>(p.goal / pw)};
+  const uint32_t ends[2] = {p.start, p.goal};
+  uint64_t generated = 0;
+
+  auto reach = [&](int side, uint32_t v, double distance, uint32_t parent) {
+    Scratch::Record& rec = s.records[side][v];
+    if (rec.stamp == s.open || rec.stamp == s.settled) {
+      if (distance >= rec.distance) return;
+      if (rec.stamp == s.settled) return;  // Dijkstra: never cheaper.
+    }
+    rec = Scratch::Record{distance, parent, s.open};
+    ++generated;
+    s.heaps[side].push_back({distance, v});
+    std::push_heap(s.heaps[side].begin(), s.heaps[side].end(),
+                   std::greater<>());
+  };
+
+  // Each end joined to its subgoals (itself when it is one); the start
+  // also straight to the goal when it reaches it directly.
+  double best = std::numeric_limits<double>::infinity();
+  uint32_t meet = UINT32_MAX;  // UINT32_MAX with a finite best: direct.
+  for (int side = 0; side < 2; ++side) {
+    const int64_t node = graph.NodeOf(ends[side]);
+    if (node >= 0) {
+      reach(side, static_cast<uint32_t>(node), 0, Scratch::kFromEnd);
+      continue;
+    }
+    const bool target = side == 0 && graph.NodeOf(p.goal) < 0;
+    const bool direct = graph.Scan(
+        map, ends[side], target ? p.goal : UINT32_MAX, [&](uint32_t cell) {
+          const uint32_t v = static_cast<uint32_t>(graph.NodeOf(cell));
+          reach(side, v,
+                OctileSteps(ends_x[side], ends_y[side], graph.XOf(v),
+                            graph.YOf(v)),
+                Scratch::kFromEnd);
+        });
+    if (direct) {
+      best = OctileSteps(ends_x[0], ends_y[0], ends_x[1], ends_y[1]);
+    }
+  }
+
+  // Upwards from both sides, the smaller key first, until neither can beat
+  // the best meeting.
+  uint64_t expanded = 0;
+  auto top = [&](int side) {
+    return s.heaps[side].empty() ? std::numeric_limits<double>::infinity()
+                                 : s.heaps[side].front().distance;
+  };
+  while (true) {
+    const double top0 = top(0), top1 = top(1);
+    if (std::min(top0, top1) >= best) break;
+    if (budgeted &&
+        BudgetExhausted(p, expanded + 1, generated) != PartialReason::kNone) {
+      subgoal_instead();
+      return;
+    }
+    const int side = top0 <= top1 ? 0 : 1;
+    std::vector<Scratch::Entry>& heap = s.heaps[side];
+    std::pop_heap(heap.begin(), heap.end(), std::greater<>());
+    const Scratch::Entry e = heap.back();
+    heap.pop_back();
+    Scratch::Record& rec = s.records[side][e.node];
+    if (rec.stamp != s.open || e.distance != rec.distance) continue;
+    rec.stamp = s.settled;
+    ++expanded;
+    if (p.trace != nullptr) p.trace->push_back(graph.CellOf(e.node));
+    const Scratch::Record& other = s.records[1 - side][e.node];
+    if ((other.stamp == s.open || other.stamp == s.settled) &&
+        e.distance + other.distance < best) {
+      best = e.distance + other.distance;
+      meet = e.node;
+    }
+    for (const ContractionHierarchy::Arc* a = ch.ArcsBegin(e.node);
+         a != ch.ArcsEnd(e.node); ++a) {
+      reach(side, a->to, e.distance + a->length, e.node);
+      // A meeting seen at once tightens the bound sooner.
+      const Scratch::Record& there = s.records[1 - side][a->to];
+      if ((there.stamp == s.open || there.stamp == s.settled) &&
+          e.distance + a->length + there.distance < best) {
+        best = e.distance + a->length + there.distance;
+        meet = a->to;
+      }
+    }
+  }
+
+  // The node path: start side up to the meeting, then down to the goal's.
+  s.nodes.clear();
+  if (meet != UINT32_MAX) {
+    std::vector<uint32_t>& up = s.chain;  // The start side, meeting first.
+    up.clear();
+    for (uint32_t v = meet;; v = s.records[0][v].parent) {
+      up.push_back(v);
+      if (s.records[0][v].parent == Scratch::kFromEnd) break;
+    }
+    s.nodes.push_back(up.back());
+    for (size_t i = up.size() - 1; i > 0; --i) {
+      Unpack(ch, up[i], up[i - 1], s);
+    }
+    for (uint32_t v = meet; s.records[1][v].parent != Scratch::kFromEnd;) {
+      const uint32_t next = s.records[1][v].parent;
+      Unpack(ch, v, next, s);
+      v = next;
+    }
+  }
+  std::vector<Cell>& cells = r->cells;
+  cells.clear();
+  cells.push_back(Cell{ends_x[0] - 1, ends_y[0] - 1});
+  double steps = 0;
+  bool legal = true;
+  int32_t ax = ends_x[0], ay = ends_y[0];
+  auto step_to = [&](int32_t bx, int32_t by) {
+    if (!legal || (bx == ax && by == ay)) return;
+    legal = AppendOctilePath(map.padded_costs(), map.padded_width(),
+                             DiagonalPolicy::kNoCornerCutting, Cell{ax, ay},
+                             Cell{bx, by}, &cells);
+    steps += OctileSteps(ax, ay, bx, by);
+    ax = bx;
+    ay = by;
+  };
+  for (uint32_t v : s.nodes) step_to(graph.XOf(v), graph.YOf(v));
+  step_to(ends_x[1], ends_y[1]);
+  if (!legal || best == std::numeric_limits<double>::infinity()) {
+    // Never expected (the ends are in one component, every edge was
+    // scanned diagonal first from one of its ends); should it happen, the
+    // subgoal graph's own search answers and says so.
+    subgoal_instead();
+    return;
+  }
+  r->cost = steps * map.min_cost();
+  r->expanded = expanded;
+  r->generated = generated;
+}
+
+}  // namespace gridstar::internal

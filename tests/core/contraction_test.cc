@@ -1,0 +1,353 @@
+// The contraction tier (Algorithm::kContraction): optimal against brute
+// force Dijkstra on seeded random maps (open, cluttered, dense, mazes, thin,
+// uniform cost above 1), over a subgoal graph of its own and over the map's
+// shared one; the hierarchy's invariants (every shortcut the sum of the two
+// arcs it bypasses, every edge a subgoal graph edge of its octile length, a
+// deterministic build); versions after random updates (deferred: the
+// fallback answers, optimal and saying so; rebuilt: equal to a fresh build);
+// fallbacks, budgets and edge cases by name.
+#include "engines/subgoal/contraction.h"
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "core/subgoal_test_maps.h"
+#include "engines/subgoal/subgoal_graph.h"
+#include "gridstar/derived_data.h"
+#include "gridstar/engines/jps.h"
+#include "gridstar/engines/subgoal.h"
+#include "gridstar/find_path.h"
+#include "gridstar/grid_map.h"
+#include "gridstar/map_update.h"
+#include "gridstar/search_context.h"
+#include "gtest/gtest.h"
+#include "testing/drawn_maps.h"
+#include "testing/reference.h"
+#include "testing/status_matchers.h"
+
+namespace gridstar {
+namespace {
+
+using testing::MakeRandomMap;
+using testing::RandomMapSpec;
+
+constexpr DiagonalPolicy kPolicy = DiagonalPolicy::kNoCornerCutting;
+
+// Queries `count` random pairs of `map` through kContraction and checks each
+// against brute-force Dijkstra: same cost, a legal path, kContraction ran.
+void ExpectOptimal(const GridMap& map, uint32_t seed, int count) {
+  SearchContext context;
+  std::mt19937 rng(seed * 7919 + 3);
+  for (int q = 0; q < count; ++q) {
+    const Cell start{static_cast<int32_t>(rng() % map.width()),
+                     static_cast<int32_t>(rng() % map.height())};
+    const Cell goal{static_cast<int32_t>(rng() % map.width()),
+                    static_cast<int32_t>(rng() % map.height())};
+    if (!map.Passable(start) || !map.Passable(goal)) continue;
+    SCOPED_TRACE(absl::StrCat("(", start.x, ",", start.y, ") -> (", goal.x, ",",
+                              goal.y, ")"));
+    const std::vector<double> dist =
+        testing::ReferenceDistances(map, start, kPolicy);
+    const double optimum = testing::Distance(dist, map, goal);
+    absl::StatusOr<PathResult> r = FindPath(
+        map, testing::Query(start, goal, Algorithm::kContraction, kPolicy),
+        context);
+    if (optimum == testing::kUnreachable) {
+      EXPECT_TRUE(absl::IsNotFound(r.status())) << r.status();
+      continue;
+    }
+    ASSERT_OK(r.status());
+    EXPECT_EQ(r->algorithm, Algorithm::kContraction);
+    EXPECT_FALSE(r->partial);
+    EXPECT_NEAR(r->cost, optimum, 1e-9 * (1 + optimum));
+    EXPECT_EQ(testing::CheckPath(map, *r, start, goal, kPolicy, true), "");
+  }
+}
+
+TEST(ContractionTest, OptimalAgainstBruteForceOnRandomMaps) {
+  for (const testing::SubgoalMapCase& m : testing::kSubgoalMaps) {
+    for (uint32_t seed = 1; seed <= 8; ++seed) {
+      // Odd seeds: over the map's own subgoal graph (shared); even: over
+      // one of the hierarchy's own.
+      const bool shared = seed % 2 == 1;
+      SCOPED_TRACE(absl::StrCat(m.name, " seed ", seed,
+                                shared ? " shared graph" : " own graph"));
+      GridMap map = MakeRandomMap(m.spec, seed);
+      if (shared) ASSERT_OK(BuildSubgoalGraph(&map));
+      ASSERT_OK(BuildContraction(&map));
+      ExpectOptimal(map, seed, 40);
+    }
+  }
+}
+
+// Rooms joined by doors one or two cells wide: few subgoals, long detours.
+TEST(ContractionTest, OptimalOnDrawnRooms) {
+  GridMap map = testing::Draw({
+      "..........#.........#.......",
+      "..........#.........#.......",
+      "..........#.........#.......",
+      "....#######.........####.###",
+      "....#.....................#.",
+      "....#.....##########......#.",
+      "..........#........#........",
+      "##.########........######.##",
+      "..........#.........#.......",
+      "..........#.........#.......",
+      "...................##.......",
+  });
+  ASSERT_OK(BuildContraction(&map));
+  EXPECT_GT(ContractionArcs(map), 0u);
+  for (uint32_t seed = 1; seed <= 5; ++seed) ExpectOptimal(map, seed, 60);
+}
+
+// Every shortcut is exactly the two arcs it bypasses (both upward from the
+// bypassed node), every other arc a subgoal graph edge of its octile
+// length; no node has two arcs to one node; two builds are the same.
+TEST(ContractionTest, ShortcutsAreTheirTwoArcsAndEdgesTheGraphs) {
+  for (const testing::SubgoalMapCase& m : testing::kSubgoalMaps) {
+    SCOPED_TRACE(m.name);
+    GridMap map = MakeRandomMap(m.spec, 4);
+    auto graph = internal::SubgoalGraph::Build(map);
+    const auto ch = internal::ContractionHierarchy::Build(graph, true);
+    size_t shortcuts = 0;
+    for (uint32_t v = 0; v < ch->node_count(); ++v) {
+      std::vector<uint32_t> seen;
+      for (const auto* a = ch->ArcsBegin(v); a != ch->ArcsEnd(v); ++a) {
+        seen.push_back(a->to);
+        if (a->via == internal::ContractionHierarchy::kNoVia) {
+          EXPECT_TRUE(
+              std::count(graph->EdgesBegin(v), graph->EdgesEnd(v), a->to) > 0)
+              << v << " -> " << a->to << " is no subgoal graph edge";
+          EXPECT_DOUBLE_EQ(a->length, internal::EdgeLength(*graph, v, a->to));
+          continue;
+        }
+        ++shortcuts;
+        const auto* down = ch->FindArc(a->via, v);
+        const auto* up = ch->FindArc(a->via, a->to);
+        ASSERT_NE(down, nullptr) << "shortcut " << v << " -> " << a->to;
+        ASSERT_NE(up, nullptr) << "shortcut " << v << " -> " << a->to;
+        EXPECT_NEAR(a->length, down->length + up->length, 1e-9);
+      }
+      std::sort(seen.begin(), seen.end());
+      EXPECT_EQ(std::adjacent_find(seen.begin(), seen.end()), seen.end());
+    }
+    EXPECT_EQ(shortcuts, ch->shortcut_count());
+    const auto again = internal::ContractionHierarchy::Build(
+        internal::SubgoalGraph::Build(map), true);
+    EXPECT_TRUE(ch->SameAs(*again));
+  }
+}
+
+// After every step of a random update sequence, with both subgoal
+// structures asked for and slow repairs deferred: a version whose cells
+// changed has no hierarchy, and kContraction answers by its fallback
+// (through kSubgoal to jps+: optimal, saying so); the hierarchy built then
+// equals one built from scratch and answers optimally. A step that changes
+// no cell keeps (shares) the hierarchy.
+TEST(ContractionTest, EveryVersionOfAnUpdateSequence) {
+  for (uint32_t seed = 1; seed <= 3; ++seed) {
+    SCOPED_TRACE(absl::StrCat("seed ", seed));
+    GridMap map = MakeRandomMap({72, 56, 0.25, 1, false, 1}, seed);
+    DerivedOptions options;
+    options.Ask(kSubgoalGraphName);
+    options.Ask(kContractionName);
+    options.Ask(kJumpTableName);
+    options.defer_slow_repairs = true;
+    std::vector<DerivedReport> reports;
+    ASSERT_OK(BuildDerived(options, &map, &reports));
+    ASSERT_TRUE(HasContraction(map));
+    std::mt19937 rng(seed);
+    SearchContext context;
+    for (int step = 0; step < 12; ++step) {
+      SCOPED_TRACE(absl::StrCat("step ", step));
+      ChangeSummary summary;
+      absl::StatusOr<GridMap> next = ApplyChanges(
+          map, testing::RandomSquareChanges(map.width(), map.height(), rng),
+          &summary);
+      ASSERT_OK(next.status());
+      ASSERT_OK(RepairDerived(options, map, summary, &*next, &reports));
+      // The jump table finished at once (its owner does it off the update's
+      // path), so that the fallback's end is jps+.
+      PendingStructures pending = NextPending(
+          {}, map, static_cast<uint64_t>(step) + 1, summary, reports);
+      pending.erase(std::string(kSubgoalGraphName));
+      pending.erase(std::string(kContractionName));
+      DerivedOptions finishing = options;
+      finishing.defer_slow_repairs = false;
+      for (const auto& [name, entry] : pending) {
+        ASSERT_OK(
+            FinishPendingStructure(finishing, name, entry, &*next).status());
+      }
+      const auto it = std::find_if(
+          reports.begin(), reports.end(),
+          [](const DerivedReport& r) { return r.name == kContractionName; });
+      ASSERT_NE(it, reports.end());
+      if (summary.cells_changed == 0) {
+        EXPECT_EQ(it->outcome, DerivedOutcome::kKept);
+        EXPECT_TRUE(HasContraction(*next));
+      } else {
+        EXPECT_EQ(it->outcome, DerivedOutcome::kDeferred);
+        EXPECT_FALSE(HasContraction(*next));
+        const auto [a, b] = testing::FarConnectedPair(*next);
+        absl::StatusOr<PathResult> r = FindPath(
+            *next, testing::Query(a, b, Algorithm::kContraction, kPolicy),
+            context);
+        ASSERT_OK(r.status());
+        EXPECT_EQ(r->algorithm, Algorithm::kJpsPlus);
+        const double optimum = testing::Distance(
+            testing::ReferenceDistances(*next, a, kPolicy), *next, b);
+        EXPECT_NEAR(r->cost, optimum, 1e-9 * (1 + optimum));
+        ASSERT_OK(BuildSubgoalGraph(&*next));
+        ASSERT_OK(BuildContraction(&*next));
+      }
+      GridMap fresh = *next;
+      ASSERT_OK(BuildContraction(&fresh));
+      EXPECT_TRUE(ContractionEquals(*next, fresh));
+      ExpectOptimal(*next, seed + step, 8);
+      map = *std::move(next);
+    }
+  }
+}
+
+TEST(ContractionTest, OtherPoliciesAndTerrainRunTheSubgoalRule) {
+  GridMap map = MakeRandomMap({40, 40, 0.2, 1, false, 1}, 2);
+  ASSERT_OK(BuildContraction(&map));
+  const auto [a, b] = testing::FarConnectedPair(map);
+  SearchContext context;
+  for (DiagonalPolicy policy :
+       {DiagonalPolicy::kNever, DiagonalPolicy::kAllowCornerCutting}) {
+    absl::StatusOr<PathResult> r = FindPath(
+        map, testing::Query(a, b, Algorithm::kContraction, policy), context);
+    ASSERT_OK(r.status());
+    EXPECT_EQ(r->algorithm, Algorithm::kAStar);
+  }
+  // Without the hierarchy: what kSubgoal would run (here jps, nothing
+  // else built).
+  GridMap bare = MakeRandomMap({40, 40, 0.2, 1, false, 1}, 2);
+  absl::StatusOr<PathResult> r = FindPath(
+      bare, testing::Query(a, b, Algorithm::kContraction, kPolicy), context);
+  ASSERT_OK(r.status());
+  EXPECT_EQ(r->algorithm, Algorithm::kJps);
+  // Mixed costs: no hierarchy (FailedPrecondition naming it), and the
+  // structure does not apply.
+  GridMap terrain = MakeRandomMap({40, 40, 0.2, 5, false, 1}, 2);
+  const absl::Status s = BuildContraction(&terrain);
+  EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_NE(s.message().find("contraction_hierarchy"), std::string::npos);
+  DerivedOptions options;
+  options.Ask(kContractionName);
+  std::vector<DerivedReport> reports;
+  ASSERT_OK(BuildDerived(options, &terrain, &reports));
+  ASSERT_EQ(reports.size(), 1u);
+  EXPECT_EQ(reports[0].outcome, DerivedOutcome::kAbsent);
+  EXPECT_EQ(DerivedBytesFor(options, terrain), 0u);
+}
+
+// A budget that runs out first: the subgoal graph's search answers
+// partially and says so.
+TEST(ContractionTest, BudgetRunsOutAndTheSubgoalSearchAnswersPartially) {
+  GridMap map = MakeRandomMap({121, 121, 0.0, 1, true, 1}, 5);
+  ASSERT_OK(BuildContraction(&map));
+  SearchContext context;
+  const auto [a, b] = testing::FarConnectedPair(map);
+  PathQuery q = testing::Query(a, b, Algorithm::kContraction, kPolicy);
+  q.budget.max_expansions = 3;
+  absl::StatusOr<PathResult> r = FindPath(map, q, context);
+  ASSERT_OK(r.status());
+  EXPECT_EQ(r->algorithm, Algorithm::kSubgoal);
+  EXPECT_TRUE(r->partial);
+  EXPECT_EQ(r->partial_reason, PartialReason::kMaxExpansions);
+  EXPECT_LE(r->expanded, 3u);
+  EXPECT_EQ(testing::CheckPath(map, *r, a, b, kPolicy, false), "");
+  // A budget large enough: the hierarchy answers, whole and optimal.
+  q.budget.max_expansions = 100000;
+  r = FindPath(map, q, context);
+  ASSERT_OK(r.status());
+  EXPECT_EQ(r->algorithm, Algorithm::kContraction);
+  EXPECT_FALSE(r->partial);
+  EXPECT_NEAR(
+      r->cost,
+      testing::Distance(testing::ReferenceDistances(map, a, kPolicy), map, b),
+      1e-9);
+}
+
+TEST(ContractionTest, OpenMapWithoutSubgoalsJoinsTheEndsDirectly) {
+  GridMap map = MakeRandomMap({30, 20, 0.0, 1, false, 1}, 1);
+  ASSERT_OK(BuildContraction(&map));
+  EXPECT_EQ(ContractionArcs(map), 0u);
+  ExpectOptimal(map, 1, 40);
+}
+
+TEST(ContractionTest, EndsOnSubgoalsNeighboursAndTheSameCell) {
+  GridMap map = testing::Draw({
+      ".......",
+      "..#....",
+      ".......",
+      "....##.",
+      ".......",
+  });
+  ASSERT_OK(BuildContraction(&map));
+  SearchContext context;
+  const std::pair<Cell, Cell> cases[] = {
+      {{1, 0}, {3, 2}},  // Subgoal to subgoal.
+      {{1, 0}, {6, 4}},  // Subgoal to a plain cell.
+      {{0, 4}, {3, 2}},  // A plain cell to a subgoal.
+      {{2, 2}, {3, 2}},  // Neighbours.
+      {{4, 4}, {4, 4}},  // The same cell.
+      {{0, 0}, {6, 4}},  // Both plain, around both walls.
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(absl::StrCat(c.first.x, ",", c.first.y, " -> ", c.second.x,
+                              ",", c.second.y));
+    absl::StatusOr<PathResult> r = FindPath(
+        map,
+        testing::Query(c.first, c.second, Algorithm::kContraction, kPolicy),
+        context);
+    ASSERT_OK(r.status());
+    const double optimum = testing::Distance(
+        testing::ReferenceDistances(map, c.first, kPolicy), map, c.second);
+    EXPECT_NEAR(r->cost, optimum, 1e-9);
+    EXPECT_EQ(testing::CheckPath(map, *r, c.first, c.second, kPolicy, true),
+              "");
+  }
+}
+
+TEST(ContractionTest, DifferentComponentsAreNotFound) {
+  GridMap map = testing::Draw({
+      "...#...",
+      "..#....",
+      ".#.....",
+  });
+  ASSERT_OK(BuildContraction(&map));
+  SearchContext context;
+  absl::StatusOr<PathResult> r = FindPath(
+      map, testing::Query({0, 0}, {6, 2}, Algorithm::kContraction, kPolicy),
+      context);
+  EXPECT_TRUE(absl::IsNotFound(r.status())) << r.status();
+}
+
+// A traced query lists the corners it settled, each a subgoal's cell.
+TEST(ContractionTest, TraceListsTheSettledCorners) {
+  GridMap map = MakeRandomMap({80, 80, 0.3, 1, false, 1}, 7);
+  ASSERT_OK(BuildContraction(&map));
+  const auto [a, b] = testing::FarConnectedPair(map);
+  PathQuery q = testing::Query(a, b, Algorithm::kContraction, kPolicy);
+  q.trace = true;
+  SearchContext context;
+  absl::StatusOr<PathResult> r = FindPath(map, q, context);
+  ASSERT_OK(r.status());
+  EXPECT_EQ(r->algorithm, Algorithm::kContraction);
+  EXPECT_EQ(r->trace.size(), r->expanded);
+  const auto* graph = &internal::ContractionOf(map)->graph();
+  for (const Cell& c : r->trace) {
+    EXPECT_GE(graph->NodeOf(map.PaddedIndex(c)), 0)
+        << c.x << "," << c.y << " is no corner";
+  }
+}
+
+}  // namespace
+}  // namespace gridstar
