@@ -178,6 +178,18 @@ void RunContraction(const GridMap& map, const ContractionHierarchy& ch,
       best = e.distance + other.distance;
       meet = e.node;
     }
+    // Stall on demand: a node this side reaches cheaper from above than
+    // its label is no part of a least upward path (its own label is no
+    // upward distance), so nothing is searched from it. Arcs are both ways:
+    // this node's upward arcs are the downward arcs into it.
+    bool stalled = false;
+    for (const ContractionHierarchy::Arc* a = ch.ArcsBegin(e.node);
+         a != ch.ArcsEnd(e.node) && !stalled; ++a) {
+      const Scratch::Record& above = s.records[side][a->to];
+      stalled = (above.stamp == s.open || above.stamp == s.settled) &&
+                above.distance + a->length < e.distance;
+    }
+    if (stalled) continue;
     for (const ContractionHierarchy::Arc* a = ch.ArcsBegin(e.node);
          a != ch.ArcsEnd(e.node); ++a) {
       reach(side, a->to, e.distance + a->length, e.node);
