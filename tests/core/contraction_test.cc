@@ -112,7 +112,7 @@ TEST(ContractionTest, ShortcutsAreTheirTwoArcsAndEdgesTheGraphs) {
     SCOPED_TRACE(m.name);
     GridMap map = MakeRandomMap(m.spec, 4);
     auto graph = internal::SubgoalGraph::Build(map);
-    const auto ch = internal::ContractionHierarchy::Build(graph, true);
+    const auto ch = internal::ContractionHierarchy::Build(map, graph, true);
     size_t shortcuts = 0;
     for (uint32_t v = 0; v < ch->node_count(); ++v) {
       std::vector<uint32_t> seen;
@@ -137,7 +137,7 @@ TEST(ContractionTest, ShortcutsAreTheirTwoArcsAndEdgesTheGraphs) {
     }
     EXPECT_EQ(shortcuts, ch->shortcut_count());
     const auto again = internal::ContractionHierarchy::Build(
-        internal::SubgoalGraph::Build(map), true);
+        map, internal::SubgoalGraph::Build(map), true);
     EXPECT_TRUE(ch->SameAs(*again));
   }
 }

@@ -14,8 +14,10 @@
 //   2. Contraction, least important node first (edge difference plus
 //      contracted neighbours, lazily re-evaluated): a node's neighbours
 //      still in the graph are joined by a shortcut through it unless a
-//      witness path avoiding it is as short (bounded Dijkstra; not found
-//      means a shortcut, never a wrong distance).
+//      path avoiding it is as short: a straight octile line between them
+//      shorter than the way through it (the graph keeps grid distances), or
+//      a witness path (bounded Dijkstra; not found means a shortcut, never
+//      a wrong distance).
 //   3. The upward graph kept: each node's arcs to neighbours contracted
 //      after it (its rank is its contraction order), with length and, for a
 //      shortcut, the node it bypasses.
@@ -72,7 +74,8 @@ class ContractionHierarchy final : public MapAttachment {
   // map.uniform_cost(). `owns_graph`: whether the graph is this
   // structure's alone (counted in HeldBytes) or the map's subgoal graph.
   static std::shared_ptr<const ContractionHierarchy> Build(
-      std::shared_ptr<const SubgoalGraph> graph, bool owns_graph);
+      const GridMap& map, std::shared_ptr<const SubgoalGraph> graph,
+      bool owns_graph);
 
   const SubgoalGraph& graph() const { return *graph_; }
   uint32_t node_count() const { return graph_->node_count(); }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "engines/subgoal/contraction.h"
+#include "search/path_tools.h"
 
 namespace gridstar::internal {
 namespace {
@@ -96,8 +97,10 @@ class WitnessSearch {
 
 class Contractor {
  public:
-  explicit Contractor(const SubgoalGraph& g)
-      : n_(g.node_count()),
+  Contractor(const GridMap& map, const SubgoalGraph& g)
+      : map_(map),
+        graph_(g),
+        n_(g.node_count()),
         adj_(n_),
         contracted_(n_, 0),
         contracted_neighbours_(n_, 0),
@@ -239,22 +242,42 @@ class Contractor {
     }
   }
 
-  // The shortcuts contracting v needs: counted, and added when `add`.
+  // Whether an octile-length move sequence joins corners a and b (its two
+  // canonical shapes): then their distance is their octile distance, on the
+  // grid and so in the graph, which keeps every distance between corners.
+  bool StraightReach(uint32_t a, uint32_t b) {
+    walk_.clear();
+    return AppendOctilePath(map_.padded_costs(), map_.padded_width(),
+                            DiagonalPolicy::kNoCornerCutting,
+                            Cell{graph_.XOf(a), graph_.YOf(a)},
+                            Cell{graph_.XOf(b), graph_.YOf(b)}, &walk_);
+  }
+
+  // The shortcuts contracting v needs: counted, and added when `add`. A
+  // pair whose octile distance is shorter than the way through v, and who
+  // reach each other in a straight octile line, needs none (that line is a
+  // shorter path, not through v): no witness search is run for it, and
+  // none can miss it.
   int64_t Shortcuts(uint32_t v, bool add, size_t* added) {
     const std::vector<Neighbour> around = adj_[v];  // Join may grow lists.
     int64_t count = 0;
     for (size_t i = 0; i < around.size(); ++i) {
       const Neighbour& uv = around[i];
+      targets_.clear();
       double bound = 0;
       for (size_t j = i + 1; j < around.size(); ++j) {
-        bound = std::max(bound, uv.length + around[j].length);
+        const double through = uv.length + around[j].length;
+        if (EdgeLength(graph_, uv.to, around[j].to) < through - kTie &&
+            StraightReach(uv.to, around[j].to)) {
+          continue;
+        }
+        targets_.push_back(around[j]);
+        bound = std::max(bound, through);
       }
-      if (bound == 0) continue;
-      witness_.Run(adj_, contracted_, uv.to, v, bound, around.data() + i + 1,
-                   around.size() - i - 1,
-                   add ? kWitnessSettles : kEstimateSettles);
-      for (size_t j = i + 1; j < around.size(); ++j) {
-        const Neighbour& vw = around[j];
+      if (targets_.empty()) continue;
+      witness_.Run(adj_, contracted_, uv.to, v, bound, targets_.data(),
+                   targets_.size(), add ? kWitnessSettles : kEstimateSettles);
+      for (const Neighbour& vw : targets_) {
         const double through = uv.length + vw.length;
         if (witness_.Distance(vw.to) <= through + kTie) continue;
         ++count;
@@ -275,8 +298,12 @@ class Contractor {
            contracted_neighbours_[v];
   }
 
+  const GridMap& map_;
+  const SubgoalGraph& graph_;
   const uint32_t n_;
   std::vector<std::vector<Neighbour>> adj_;
+  std::vector<Neighbour> targets_;
+  std::vector<Cell> walk_;
   std::vector<uint8_t> contracted_;
   std::vector<int64_t> contracted_neighbours_;
   WitnessSearch witness_;
@@ -290,9 +317,10 @@ class Contractor {
 }  // namespace
 
 std::shared_ptr<const ContractionHierarchy> ContractionHierarchy::Build(
-    std::shared_ptr<const SubgoalGraph> graph, bool owns_graph) {
+    const GridMap& map, std::shared_ptr<const SubgoalGraph> graph,
+    bool owns_graph) {
   auto ch = std::make_shared<ContractionHierarchy>();
-  Contractor contractor(*graph);
+  Contractor contractor(map, *graph);
   ch->dropped_edges_ = contractor.DropRedundantEdges();
   contractor.Contract(&ch->arc_begin_, &ch->arcs_, &ch->shortcuts_);
   ch->graph_ = std::move(graph);
