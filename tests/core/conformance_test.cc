@@ -81,6 +81,9 @@ void CheckConformance(const std::vector<Algorithm>& all,
     if (std::count(all.begin(), all.end(), Algorithm::kSubgoal) > 0) {
       ASSERT_OK(BuildSubgoalGraph(&*map));
     }
+    if (std::count(all.begin(), all.end(), Algorithm::kContraction) > 0) {
+      ASSERT_OK(BuildContraction(&*map));
+    }
     absl::StatusOr<std::string> text = ReadFile(scen_path.string());
     ASSERT_OK(text);
     absl::StatusOr<std::vector<ScenarioQuery>> scen = ParseScenario(*text);
@@ -98,8 +101,8 @@ void CheckConformance(const std::vector<Algorithm>& all,
         q.algorithm = a;
         ASSERT_OK(FindPath(*map, q, context, &result))
             << "line " << sq.line << " " << AlgorithmName(a);
-        if (a == Algorithm::kSubgoal) {
-          ASSERT_EQ(result.algorithm, Algorithm::kSubgoal) << "line " << sq.line;
+        if (a == Algorithm::kSubgoal || a == Algorithm::kContraction) {
+          ASSERT_EQ(result.algorithm, a) << "line " << sq.line;
         }
         const double tol = 0.01 + 1e-5 * sq.optimal;
         const bool ok = IsOptimal(a)
@@ -143,6 +146,12 @@ TEST(ConformanceTest, EveryMovingAiQueryMatchesThroughBidirectional) {
 // fallback: every answer says kSubgoal).
 TEST(ConformanceTest, EveryMovingAiQueryMatchesThroughSubgoalGraphs) {
   CheckConformance({Algorithm::kSubgoal}, {});
+}
+
+// The contraction tier, on each map's hierarchy (over a subgoal graph of its
+// own; every answer says kContraction).
+TEST(ConformanceTest, EveryMovingAiQueryMatchesThroughTheContractionTier) {
+  CheckConformance({Algorithm::kContraction}, {});
 }
 
 // Read with its terrain as areas (water and trees passable in their own
