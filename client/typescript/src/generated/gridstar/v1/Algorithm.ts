@@ -35,8 +35,9 @@ export const Algorithm = {
   /**
    * The fastest optimal algorithm for the map and query: the engine measured
    * fastest on the map at registration (MapInfo.auto_candidates: SUBGOAL,
-   * JPS_PLUS, JPS, ALT, BIDIRECTIONAL, ASTAR, whichever apply) where it
-   * still applies; else, by rule, JPS_PLUS, else JPS, else ALT, else ASTAR.
+   * CONTRACTION, JPS_PLUS, JPS, ALT, BIDIRECTIONAL, ASTAR, whichever apply)
+   * where it still applies; else, by rule, JPS_PLUS, else JPS, else ALT, else
+   * ASTAR.
    */
   ALGORITHM_AUTO: 'ALGORITHM_AUTO',
   /**
@@ -161,8 +162,9 @@ export type Algorithm =
   /**
    * The fastest optimal algorithm for the map and query: the engine measured
    * fastest on the map at registration (MapInfo.auto_candidates: SUBGOAL,
-   * JPS_PLUS, JPS, ALT, BIDIRECTIONAL, ASTAR, whichever apply) where it
-   * still applies; else, by rule, JPS_PLUS, else JPS, else ALT, else ASTAR.
+   * CONTRACTION, JPS_PLUS, JPS, ALT, BIDIRECTIONAL, ASTAR, whichever apply)
+   * where it still applies; else, by rule, JPS_PLUS, else JPS, else ALT, else
+   * ASTAR.
    */
   | 'ALGORITHM_AUTO'
   | 7

@@ -9,8 +9,8 @@ export interface DerivedInfo {
   /**
    * The structure, named as RegisterMapRequest.structures asks for it (and
    * as the option field of that name): "jump_table", "landmarks", "hpa",
-   * "subgoal_graph", or "auto_choice" (auto's measurement,
-   * --auto_measure_queries).
+   * "subgoal_graph", "contraction_hierarchy", or "auto_choice" (auto's
+   * measurement, --auto_measure_queries).
    */
   'name'?: (string);
   /**
@@ -39,8 +39,8 @@ export interface DerivedInfo__Output {
   /**
    * The structure, named as RegisterMapRequest.structures asks for it (and
    * as the option field of that name): "jump_table", "landmarks", "hpa",
-   * "subgoal_graph", or "auto_choice" (auto's measurement,
-   * --auto_measure_queries).
+   * "subgoal_graph", "contraction_hierarchy", or "auto_choice" (auto's
+   * measurement, --auto_measure_queries).
    */
   'name': (string);
   /**

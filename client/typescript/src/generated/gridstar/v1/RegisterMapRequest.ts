@@ -120,7 +120,8 @@ export interface RegisterMapRequest {
    * Precomputed structures by name, the general form of the four fields
    * above (which stay, each the same as naming its structure here): any
    * structure an engine keeps ("jump_table", "landmarks", "hpa",
-   * "subgoal_graph"; docs/engines.md lists them), built for
+   * "subgoal_graph", "contraction_hierarchy"; docs/engines.md lists them),
+   * built for
    * `default_diagonal`, each as the field of its name says. At most one
    * request per name, and none for a structure one of the four fields
    * already asks for (INVALID_ARGUMENT naming `structures[i]`); an unknown
@@ -269,7 +270,8 @@ export interface RegisterMapRequest__Output {
    * Precomputed structures by name, the general form of the four fields
    * above (which stay, each the same as naming its structure here): any
    * structure an engine keeps ("jump_table", "landmarks", "hpa",
-   * "subgoal_graph"; docs/engines.md lists them), built for
+   * "subgoal_graph", "contraction_hierarchy"; docs/engines.md lists them),
+   * built for
    * `default_diagonal`, each as the field of its name says. At most one
    * request per name, and none for a structure one of the four fields
    * already asks for (INVALID_ARGUMENT naming `structures[i]`); an unknown
