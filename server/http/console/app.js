@@ -12,7 +12,8 @@
     ['ALGORITHM_JPS', 'jps'], ['ALGORITHM_JPS_PLUS', 'jps+'],
     ['ALGORITHM_DIJKSTRA', 'dijkstra'], ['ALGORITHM_ALT', 'alt'],
     ['ALGORITHM_BIDIRECTIONAL', 'bidirectional'],
-    ['ALGORITHM_SUBGOAL', 'subgoal'], ['ALGORITHM_HPA', 'hpa'],
+    ['ALGORITHM_SUBGOAL', 'subgoal'], ['ALGORITHM_CONTRACTION', 'contraction'],
+    ['ALGORITHM_HPA', 'hpa'],
     ['ALGORITHM_THETA', 'theta'], ['ALGORITHM_WEIGHTED', 'weighted'],
     ['ALGORITHM_BASELINE', 'baseline']
   ];
