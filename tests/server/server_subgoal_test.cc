@@ -35,34 +35,11 @@ grpc::Status RegisterWithGraph(v1::Pathfinding::Stub& stub,
   return stub.RegisterMap(&ctx, r, info);
 }
 
-// One SUBGOAL search through the server against `local` (the map as the
-// server should hold it): the optimal cost, a legal path; returns the
-// algorithm that answered.
 v1::Algorithm ExpectOptimalPath(v1::Pathfinding::Stub& stub,
                                 const GridMap& local, Cell s, Cell g,
                                 uint64_t version) {
-  v1::PathRequest r = Path("m", s.x, s.y, g.x, g.y);
-  r.set_algorithm(v1::ALGORITHM_SUBGOAL);
-  grpc::ClientContext ctx;
-  SetDeadline(&ctx);
-  v1::PathResponse out;
-  grpc::Status st = stub.FindPath(&ctx, r, &out);
-  EXPECT_TRUE(st.ok()) << st.error_message();
-  EXPECT_EQ(out.map_version(), version);
-  const std::vector<Cell> cells = Unpack(out.cells());
-  EXPECT_FALSE(cells.empty());
-  if (cells.empty()) return out.algorithm();
-  EXPECT_EQ(cells.front(), s);
-  EXPECT_EQ(cells.back(), g);
-  EXPECT_NEAR(PathCost(local, cells, DiagonalPolicy::kNoCornerCutting),
-              out.cost(), 1e-6);
-  SearchContext context;
-  PathQuery exact;
-  exact.start = s;
-  exact.goal = g;
-  exact.algorithm = Algorithm::kAStar;
-  EXPECT_NEAR(out.cost(), FindPath(local, exact, context)->cost, 1e-6);
-  return out.algorithm();
+  return testing::ExpectOptimalServerPath(stub, local, s, g, version,
+                                          v1::ALGORITHM_SUBGOAL);
 }
 
 TEST(ServerSubgoalTest, RegisterSearchUpdateRebuildAndRestart) {
@@ -110,23 +87,8 @@ TEST(ServerSubgoalTest, RegisterSearchUpdateRebuildAndRestart) {
     // version without a graph; searches there are optimal on the new cells,
     // by SUBGOAL once the background rebuild installed the graph in that
     // same version (JPS_PLUS, or JPS while the table is repaired, before).
-    SearchContext context;
-    PathQuery q;
-    q.start = s;
-    q.goal = g;
-    const std::vector<Cell> path = FindPath(local, q, context)->cells;
     GridMap blocked_map = local;
-    Cell blocked{-1, -1};
-    for (size_t i = path.size() / 2; i + 1 < path.size(); ++i) {
-      std::vector<uint8_t> costs = local.CopyCosts();
-      costs[static_cast<size_t>(path[i].y) * local.width() + path[i].x] = 0;
-      GridMap candidate =
-          *GridMap::FromCosts(local.width(), local.height(), costs);
-      if (!candidate.Connected(s, g)) continue;
-      blocked = path[i];
-      blocked_map = std::move(candidate);
-      break;
-    }
+    const Cell blocked = testing::BlockOnPath(local, s, g, &blocked_map);
     ASSERT_GE(blocked.x, 0);
     v1::UpdateCellsRequest u;
     u.set_id("m");

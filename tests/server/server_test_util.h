@@ -35,6 +35,7 @@
 #include "gridstar/find_path.h"
 #include "gridstar/flow_field.h"
 #include "gridstar/map_io.h"
+#include "gridstar/move_cost.h"
 #include "gridstar/v1/gridstar.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
@@ -113,6 +114,54 @@ inline double CoreAStarCost(const GridMap& map, Cell s, Cell g) {
 inline std::vector<Cell> Unpack(
     const google::protobuf::RepeatedField<int32_t>& packed) {
   return convert::UnpackCells(packed);
+}
+
+// One FindPath of map "m" from s to g through the server with `algorithm`,
+// checked against `local` (the map as the server should hold it, at
+// `version`): a legal path from s to g of the optimal cost (A* in the core
+// library). Returns the algorithm that answered.
+inline v1::Algorithm ExpectOptimalServerPath(v1::Pathfinding::Stub& stub,
+                                             const GridMap& local, Cell s,
+                                             Cell g, uint64_t version,
+                                             v1::Algorithm algorithm) {
+  v1::PathRequest r = Path("m", s.x, s.y, g.x, g.y);
+  r.set_algorithm(algorithm);
+  grpc::ClientContext ctx;
+  SetDeadline(&ctx);
+  v1::PathResponse out;
+  grpc::Status st = stub.FindPath(&ctx, r, &out);
+  EXPECT_TRUE(st.ok()) << st.error_message();
+  EXPECT_EQ(out.map_version(), version);
+  const std::vector<Cell> cells = Unpack(out.cells());
+  EXPECT_FALSE(cells.empty());
+  if (cells.empty()) return out.algorithm();
+  EXPECT_EQ(cells.front(), s);
+  EXPECT_EQ(cells.back(), g);
+  EXPECT_NEAR(PathCost(local, cells, DiagonalPolicy::kNoCornerCutting),
+              out.cost(), 1e-6);
+  EXPECT_NEAR(out.cost(), CoreAStarCost(local, s, g), 1e-6);
+  return out.algorithm();
+}
+
+// A cell of the optimal path from s to g on `map`, from the middle on, whose
+// blocking leaves s and g connected; *blocked_map is `map` with it blocked.
+// {-1, -1} when there is none.
+inline Cell BlockOnPath(const GridMap& map, Cell s, Cell g,
+                        GridMap* blocked_map) {
+  SearchContext context;
+  PathQuery q;
+  q.start = s;
+  q.goal = g;
+  const std::vector<Cell> path = gridstar::FindPath(map, q, context)->cells;
+  for (size_t i = path.size() / 2; i + 1 < path.size(); ++i) {
+    std::vector<uint8_t> costs = map.CopyCosts();
+    costs[static_cast<size_t>(path[i].y) * map.width() + path[i].x] = 0;
+    GridMap candidate = *GridMap::FromCosts(map.width(), map.height(), costs);
+    if (!candidate.Connected(s, g)) continue;
+    *blocked_map = std::move(candidate);
+    return path[i];
+  }
+  return Cell{-1, -1};
 }
 
 // Writes a `side` x `side` terrain PGM (costs 1..9 in a fixed pattern, no
