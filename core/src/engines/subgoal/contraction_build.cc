@@ -35,7 +35,8 @@ struct Neighbour {
 // distance and by settled nodes; reused across searches (stamps).
 class WitnessSearch {
  public:
-  explicit WitnessSearch(size_t n) : dist_(n), stamp_(n, 0) {}
+  explicit WitnessSearch(size_t n)
+      : dist_(n), stamp_(n, 0), target_mark_(n, 0) {}
 
   // Distances from `from` up to `bound`, avoiding `avoid` and contracted
   // nodes, until every node of `targets` is settled; afterwards Distance(v)
@@ -48,8 +49,6 @@ class WitnessSearch {
     heap_.clear();
     Set(from, 0);
     heap_.push_back({0, from});
-    if (target_mark_.size() < dist_.size())
-      target_mark_.resize(dist_.size(), 0);
     for (size_t i = 0; i < target_count; ++i) {
       target_mark_[targets[i].to] = current_;
     }
@@ -124,12 +123,17 @@ class Contractor {
     }
     // The graph is symmetric (h-reachability is); make sure of it, so that
     // an edge seen from one end is there from the other.
+    struct Missing {
+      uint32_t a, b;
+      double length;
+    };
+    std::vector<Missing> missing;
     for (uint32_t u = 0; u < n_; ++u) {
       for (const Neighbour& e : adj_[u]) {
-        if (FindIn(e.to, u) == nullptr) missing_.push_back({e.to, u, e.length});
+        if (FindIn(e.to, u) == nullptr) missing.push_back({e.to, u, e.length});
       }
     }
-    for (const auto& [a, b, length] : missing_) {
+    for (const auto& [a, b, length] : missing) {
       adj_[a].push_back({length, b, ContractionHierarchy::kNoVia});
     }
   }
@@ -307,11 +311,6 @@ class Contractor {
   std::vector<uint8_t> contracted_;
   std::vector<int64_t> contracted_neighbours_;
   WitnessSearch witness_;
-  struct Missing {
-    uint32_t a, b;
-    double length;
-  };
-  std::vector<Missing> missing_;
 };
 
 }  // namespace

@@ -56,14 +56,12 @@ size_t ContractionShortcuts(const GridMap& map) {
 }
 
 size_t ContractionBytesFor(const GridMap& map) {
-  const size_t graph = SubgoalGraphBytesFor(map);
-  if (graph == 0) return 0;
-  // The graph's estimate is its bit lines plus 364 bytes a subgoal (its
-  // records, landmarks and 80 edges): graph / 364 is at least the subgoals.
+  if (!map.uniform_cost()) return 0;
   // The shared maps keep 1.8 (maze512-1) to 14 (Enigma) upward arcs a
   // subgoal: 32 is the estimate.
-  const size_t subgoals = graph / 364;
-  return graph + subgoals * 32 * sizeof(ContractionHierarchy::Arc);
+  const size_t subgoals = internal::CountSubgoals(map);
+  return internal::SubgoalGraphBytesForCount(map, subgoals) +
+         subgoals * 32 * sizeof(ContractionHierarchy::Arc);
 }
 
 bool ContractionEquals(const GridMap& a, const GridMap& b) {

@@ -136,7 +136,7 @@ inline double OctileSteps(int32_t ax, int32_t ay, int32_t bx, int32_t by) {
 
 // Whether passable padded cell `i` of `costs` (padded width `pw`) is a
 // subgoal: a blocked diagonal neighbour whose two orthogonal cells between
-// are both passable. Build and GridMap::SubgoalGraphBytesFor both count by
+// are both passable. Build and CountSubgoals (the size estimates) both count by
 // it.
 inline bool IsConvexCorner(const uint8_t* costs, size_t i, int32_t pw) {
   const uint8_t* cell = costs + i;
@@ -231,6 +231,12 @@ bool SubgoalGraph::Scan(const GridMap& map, uint32_t cell, uint32_t target,
   }
   return found;
 }
+
+// The subgoals of `map` (one pass, by IsConvexCorner), and
+// SubgoalGraphBytesFor's estimate for that many: the bit lines, and per
+// subgoal its records, its landmark distances and 80 edges.
+size_t CountSubgoals(const GridMap& map);
+size_t SubgoalGraphBytesForCount(const GridMap& map, size_t subgoals);
 
 // Searches from p.start to p.goal (padded indices, same component) over
 // `graph` and writes the refined path into *r (cells, cost, expanded =

@@ -46,24 +46,7 @@ size_t SubgoalGraphEdges(const GridMap& map) {
 
 size_t SubgoalGraphBytesFor(const GridMap& map) {
   if (!map.uniform_cost()) return 0;
-  const int32_t pw = map.padded_width();
-  const int32_t ph = map.height() + 2;
-  const uint8_t* costs = map.padded_costs();
-  size_t subgoals = 0;
-  for (int32_t y = 1; y < ph - 1; ++y) {
-    const uint8_t* row = costs + static_cast<size_t>(y) * pw;
-    for (int32_t x = 1; x < pw - 1; ++x) {
-      if (row[x] != 0 &&
-          internal::IsConvexCorner(row, static_cast<size_t>(x), pw)) {
-        ++subgoals;
-      }
-    }
-  }
-  const size_t lines = (static_cast<size_t>(pw) + 63) / 64 * ph * 8 +
-                       (static_cast<size_t>(ph) + 63) / 64 * pw * 8;
-  return lines + subgoals * (3 * sizeof(uint32_t) +
-                             internal::kSubgoalLandmarks * sizeof(float) +
-                             80 * sizeof(uint32_t));
+  return internal::SubgoalGraphBytesForCount(map, internal::CountSubgoals(map));
 }
 
 bool SubgoalGraphEquals(const GridMap& a, const GridMap& b) {
@@ -116,6 +99,32 @@ class SubgoalGraphDerived final : public DerivedStructure {
 }  // namespace
 
 namespace internal {
+
+size_t CountSubgoals(const GridMap& map) {
+  const int32_t pw = map.padded_width();
+  const int32_t ph = map.height() + 2;
+  const uint8_t* costs = map.padded_costs();
+  size_t subgoals = 0;
+  for (int32_t y = 1; y < ph - 1; ++y) {
+    const uint8_t* row = costs + static_cast<size_t>(y) * pw;
+    for (int32_t x = 1; x < pw - 1; ++x) {
+      if (row[x] != 0 && IsConvexCorner(row, static_cast<size_t>(x), pw)) {
+        ++subgoals;
+      }
+    }
+  }
+  return subgoals;
+}
+
+size_t SubgoalGraphBytesForCount(const GridMap& map, size_t subgoals) {
+  const int32_t pw = map.padded_width();
+  const int32_t ph = map.height() + 2;
+  const size_t lines = (static_cast<size_t>(pw) + 63) / 64 * ph * 8 +
+                       (static_cast<size_t>(ph) + 63) / 64 * pw * 8;
+  return lines + subgoals * (3 * sizeof(uint32_t) +
+                             kSubgoalLandmarks * sizeof(float) +
+                             80 * sizeof(uint32_t));
+}
 
 std::unique_ptr<const DerivedStructure> SubgoalGraphStructure(
     const DerivedOptions& options) {
