@@ -104,9 +104,11 @@ TEST(ContractionTest, OptimalOnDrawnRooms) {
   for (uint32_t seed = 1; seed <= 5; ++seed) ExpectOptimal(map, seed, 60);
 }
 
-// Every shortcut is exactly the two arcs it bypasses (both upward from the
-// bypassed node), every other arc a subgoal graph edge of its octile
-// length; no node has two arcs to one node; two builds are the same.
+// Ranks number the subgoals once each, every arc climbs in rank, and the
+// coordinates by rank are the subgoal's. Every shortcut is exactly the two
+// arcs it bypasses (both upward from the bypassed node), every other arc a
+// subgoal graph edge of its octile length; no node has two arcs to one
+// node; two builds are the same.
 TEST(ContractionTest, ShortcutsAreTheirTwoArcsAndEdgesTheGraphs) {
   for (const testing::SubgoalMapCase& m : testing::kSubgoalMaps) {
     SCOPED_TRACE(m.name);
@@ -114,17 +116,32 @@ TEST(ContractionTest, ShortcutsAreTheirTwoArcsAndEdgesTheGraphs) {
     auto graph = internal::SubgoalGraph::Build(map);
     const auto ch = internal::ContractionHierarchy::Build(map, graph, true);
     size_t shortcuts = 0;
+    std::vector<int> numbered(ch->node_count(), 0);
+    for (uint32_t v = 0; v < ch->node_count(); ++v) {
+      const uint32_t node = ch->NodeOfRank(v);
+      ASSERT_LT(node, ch->node_count());
+      ++numbered[node];
+      EXPECT_EQ(ch->RankOf(node), v);
+      EXPECT_EQ(ch->XOfRank(v), graph->XOf(node));
+      EXPECT_EQ(ch->YOfRank(v), graph->YOf(node));
+    }
+    EXPECT_EQ(std::count(numbered.begin(), numbered.end(), 1),
+              static_cast<std::ptrdiff_t>(ch->node_count()));
     for (uint32_t v = 0; v < ch->node_count(); ++v) {
       std::vector<uint32_t> seen;
+      const uint32_t node = ch->NodeOfRank(v);
       for (const auto* a = ch->ArcsBegin(v); a != ch->ArcsEnd(v); ++a) {
         seen.push_back(a->to);
+        EXPECT_GT(a->to, v) << "arcs climb in rank";
         if (a->via == internal::ContractionHierarchy::kNoVia) {
-          EXPECT_TRUE(
-              std::count(graph->EdgesBegin(v), graph->EdgesEnd(v), a->to) > 0)
-              << v << " -> " << a->to << " is no subgoal graph edge";
-          EXPECT_DOUBLE_EQ(a->length, internal::EdgeLength(*graph, v, a->to));
+          const uint32_t to = ch->NodeOfRank(a->to);
+          EXPECT_TRUE(std::count(graph->EdgesBegin(node), graph->EdgesEnd(node),
+                                 to) > 0)
+              << node << " -> " << to << " is no subgoal graph edge";
+          EXPECT_DOUBLE_EQ(a->length, internal::EdgeLength(*graph, node, to));
           continue;
         }
+        EXPECT_LT(a->via, v) << "a shortcut bypasses a lower rank";
         ++shortcuts;
         const auto* down = ch->FindArc(a->via, v);
         const auto* up = ch->FindArc(a->via, a->to);

@@ -20,24 +20,30 @@
 //      a wrong distance).
 //   3. The upward graph kept: each node's arcs to neighbours contracted
 //      after it (its rank is its contraction order), with length and, for a
-//      shortcut, the node it bypasses.
+//      shortcut, the node it bypasses. Nodes are numbered by rank here (the
+//      searches' busiest nodes, the highest, lie together in memory);
+//      NodeOfRank / RankOf translate to and from the subgoal graph's.
 // Lengths are octile cell counts (straight + diagonal * sqrt 2) in double:
 // two different counts of at most 2^20 moves differ by far more than the
 // 1e-9 the comparisons allow, so ties are exact ties.
 //
 // A query joins its start and goal to the subgoals they reach directly
 // (SubgoalGraph::Scan; and to each other when one reaches the other), runs
-// Dijkstra upwards from both sides at once until neither side's smallest
-// key can beat the best meeting, unpacks the shortcuts of the path through
-// their bypassed nodes into subgoal edges and refines those into cells.
-// Exact (every distance between subgoals is kept, and a least path between
-// any two subgoals climbs then descends in rank).
+// A* upwards from both sides at once (each side's heuristic the octile
+// distance to the other side's end; stall on demand) until neither side's
+// smallest key can beat the best meeting, unpacks the shortcuts of the path
+// through their bypassed nodes into subgoal edges and refines those into
+// cells. Exact (every distance between subgoals is kept, and a least path
+// between any two subgoals climbs then descends in rank). A side may stop
+// at the bound: a node it has yet to settle has a key, so a distance from
+// its end plus at least its octile distance to the other end, no smaller
+// than the bound, and any meeting through it is no shorter.
 //
 // Uniform-cost maps under kNoCornerCutting only, as the subgoal graph.
 // Immutable once built: an update makes the next version without one (the
 // owner rebuilds it, in the background on the server; kSubgoal or jps+
 // answer meanwhile). Memory: the subgoal graph it contracts (shared with the
-// map's own when the map has one) and 16 bytes an upward arc.
+// map's own when the map has one), 16 bytes an upward arc and 16 a node.
 //
 // Thread-safety: a ContractionHierarchy is read by any number of searches
 // at once; its scratch lives in the calling thread's SearchState.
@@ -62,11 +68,12 @@ struct SearchState;
 
 class ContractionHierarchy final : public MapAttachment {
  public:
-  // One arc of the upward graph: to a node of higher rank.
+  // One arc of the upward graph: to a node of higher rank. Nodes here are
+  // ranks (0 contracted first); NodeOfRank gives the subgoal graph's node.
   struct Arc {
     double length;  // Octile cells.
-    uint32_t to;
-    uint32_t via;  // The bypassed node of a shortcut; kNoVia for an edge.
+    uint32_t to;    // A rank above the arc's own.
+    uint32_t via;   // The bypassed rank of a shortcut; kNoVia for an edge.
   };
   static constexpr uint32_t kNoVia = UINT32_MAX;
 
@@ -84,13 +91,20 @@ class ContractionHierarchy final : public MapAttachment {
   // redundant before contracting (both directions counted once).
   size_t shortcut_count() const { return shortcuts_; }
   size_t dropped_edge_count() const { return dropped_edges_; }
-  const Arc* ArcsBegin(uint32_t node) const {
-    return arcs_.data() + arc_begin_[node];
+  // The subgoal graph's node of `rank`, and the rank of its node `node`.
+  uint32_t NodeOfRank(uint32_t rank) const { return node_of_rank_[rank]; }
+  uint32_t RankOf(uint32_t node) const { return rank_of_node_[node]; }
+  // Padded coordinates of rank `rank`'s subgoal.
+  int32_t XOfRank(uint32_t rank) const { return xy_of_rank_[rank] & 0xffff; }
+  int32_t YOfRank(uint32_t rank) const { return xy_of_rank_[rank] >> 16; }
+  // The upward arcs of rank `rank`.
+  const Arc* ArcsBegin(uint32_t rank) const {
+    return arcs_.data() + arc_begin_[rank];
   }
-  const Arc* ArcsEnd(uint32_t node) const {
-    return arcs_.data() + arc_begin_[node + 1];
+  const Arc* ArcsEnd(uint32_t rank) const {
+    return arcs_.data() + arc_begin_[rank + 1];
   }
-  // The upward arc from `low` to `high`, null when there is none.
+  // The upward arc from rank `low` to rank `high`, null when there is none.
   const Arc* FindArc(uint32_t low, uint32_t high) const;
   size_t MemoryBytes() const;
   size_t HeldBytes() const override { return MemoryBytes(); }
@@ -101,6 +115,9 @@ class ContractionHierarchy final : public MapAttachment {
  private:
   std::shared_ptr<const SubgoalGraph> graph_;
   bool owns_graph_ = false;
+  std::vector<uint32_t> node_of_rank_;
+  std::vector<uint32_t> rank_of_node_;
+  std::vector<uint32_t> xy_of_rank_;  // Padded x | padded y << 16.
   std::vector<uint32_t> arc_begin_;
   std::vector<Arc> arcs_;
   size_t shortcuts_ = 0;

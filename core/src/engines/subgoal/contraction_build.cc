@@ -166,8 +166,14 @@ class Contractor {
     return drop.size();
   }
 
-  // Step 2 and 3: contracts every node; fills the upward graph.
-  void Contract(std::vector<uint32_t>* arc_begin,
+  // Step 2 and 3: contracts every node; fills the upward graph, numbered by
+  // rank (contraction order): *node_of_rank, *rank_of_node, *xy_of_rank
+  // (padded x | padded y << 16), and the arcs of
+  // rank r (their ends and bypassed nodes ranks) from (*arc_begin)[r].
+  void Contract(std::vector<uint32_t>* node_of_rank,
+                std::vector<uint32_t>* rank_of_node,
+                std::vector<uint32_t>* xy_of_rank,
+                std::vector<uint32_t>* arc_begin,
                 std::vector<ContractionHierarchy::Arc>* arcs,
                 size_t* shortcuts) {
     std::vector<std::pair<int64_t, uint32_t>> heap;
@@ -175,6 +181,8 @@ class Contractor {
     for (uint32_t v = 0; v < n_; ++v) heap.push_back({Priority(v), v});
     std::make_heap(heap.begin(), heap.end(), std::greater<>());
     std::vector<std::vector<ContractionHierarchy::Arc>> up(n_);
+    node_of_rank->clear();
+    node_of_rank->reserve(n_);
     while (!heap.empty()) {
       std::pop_heap(heap.begin(), heap.end(), std::greater<>());
       const uint32_t v = heap.back().second;
@@ -192,25 +200,37 @@ class Contractor {
       }
       Shortcuts(v, /*add=*/true, shortcuts);
       contracted_[v] = 1;
+      node_of_rank->push_back(v);
       for (const Neighbour& e : adj_[v]) {
         Remove(e.to, v);
         ++contracted_neighbours_[e.to];
       }
       std::vector<Neighbour>().swap(adj_[v]);
     }
+    rank_of_node->assign(n_, 0);
+    for (uint32_t r = 0; r < n_; ++r) (*rank_of_node)[(*node_of_rank)[r]] = r;
+    xy_of_rank->resize(n_);
+    for (uint32_t r = 0; r < n_; ++r) {
+      const uint32_t v = (*node_of_rank)[r];
+      (*xy_of_rank)[r] = static_cast<uint32_t>(graph_.XOf(v)) |
+                         static_cast<uint32_t>(graph_.YOf(v)) << 16;
+    }
+    // Searches touch the high ranks most: numbered by rank, those sit
+    // together in memory.
     arc_begin->assign(n_ + 1, 0);
-    size_t total = 0;
-    for (uint32_t v = 0; v < n_; ++v) {
-      (*arc_begin)[v] = static_cast<uint32_t>(total);
-      total += up[v].size();
-    }
-    (*arc_begin)[n_] = static_cast<uint32_t>(total);
     arcs->clear();
-    arcs->reserve(total);
-    for (uint32_t v = 0; v < n_; ++v) {
-      arcs->insert(arcs->end(), up[v].begin(), up[v].end());
-      std::vector<ContractionHierarchy::Arc>().swap(up[v]);
+    for (uint32_t r = 0; r < n_; ++r) {
+      (*arc_begin)[r] = static_cast<uint32_t>(arcs->size());
+      for (ContractionHierarchy::Arc a : up[(*node_of_rank)[r]]) {
+        a.to = (*rank_of_node)[a.to];
+        if (a.via != ContractionHierarchy::kNoVia) {
+          a.via = (*rank_of_node)[a.via];
+        }
+        arcs->push_back(a);
+      }
+      std::vector<ContractionHierarchy::Arc>().swap(up[(*node_of_rank)[r]]);
     }
+    (*arc_begin)[n_] = static_cast<uint32_t>(arcs->size());
   }
 
  private:
@@ -321,7 +341,8 @@ std::shared_ptr<const ContractionHierarchy> ContractionHierarchy::Build(
   auto ch = std::make_shared<ContractionHierarchy>();
   Contractor contractor(map, *graph);
   ch->dropped_edges_ = contractor.DropRedundantEdges();
-  contractor.Contract(&ch->arc_begin_, &ch->arcs_, &ch->shortcuts_);
+  contractor.Contract(&ch->node_of_rank_, &ch->rank_of_node_, &ch->xy_of_rank_,
+                      &ch->arc_begin_, &ch->arcs_, &ch->shortcuts_);
   ch->graph_ = std::move(graph);
   ch->owns_graph_ = owns_graph;
   return ch;
@@ -336,13 +357,16 @@ const ContractionHierarchy::Arc* ContractionHierarchy::FindArc(
 }
 
 size_t ContractionHierarchy::MemoryBytes() const {
-  return arc_begin_.capacity() * sizeof(uint32_t) +
+  return (arc_begin_.capacity() + node_of_rank_.capacity() +
+          rank_of_node_.capacity() + xy_of_rank_.capacity()) *
+             sizeof(uint32_t) +
          arcs_.capacity() * sizeof(Arc) +
          (owns_graph_ ? graph_->MemoryBytes() : 0);
 }
 
 bool ContractionHierarchy::SameAs(const ContractionHierarchy& other) const {
-  if (arc_begin_ != other.arc_begin_ || arcs_.size() != other.arcs_.size()) {
+  if (arc_begin_ != other.arc_begin_ || node_of_rank_ != other.node_of_rank_ ||
+      arcs_.size() != other.arcs_.size()) {
     return false;
   }
   for (size_t i = 0; i < arcs_.size(); ++i) {

@@ -1,5 +1,5 @@
 // A query over the contraction hierarchy (contraction.h): the ends joined to
-// the subgoals they reach directly, Dijkstra upwards from both sides, the
+// the subgoals they reach directly, A* upwards from both sides, the
 // meeting's shortcuts unpacked into subgoal edges, those refined into cells.
 
 #include <algorithm>
@@ -23,9 +23,9 @@ struct ContractionScratch final : EngineScratch {
     uint32_t stamp;
   };
   struct Entry {
-    double distance;
+    double key;  // Distance plus the octile distance to the other end.
     uint32_t node;
-    bool operator>(const Entry& o) const { return distance > o.distance; }
+    bool operator>(const Entry& o) const { return key > o.key; }
   };
   static constexpr uint32_t kFromEnd = UINT32_MAX;
   // [0]: from the start, [1]: from the goal.
@@ -64,8 +64,8 @@ namespace {
 
 using Scratch = ContractionScratch;
 
-// Appends the subgoal edges of the arc between a and b (either may be the
-// lower) as the nodes after a, in order.
+// Appends the subgoal edges of the arc between ranks a and b (either may be
+// the lower) as the ranks after a, in order.
 void Unpack(const ContractionHierarchy& ch, uint32_t a, uint32_t b,
             Scratch& s) {
   s.unpack.clear();
@@ -73,8 +73,8 @@ void Unpack(const ContractionHierarchy& ch, uint32_t a, uint32_t b,
   while (!s.unpack.empty()) {
     const auto [x, y] = s.unpack.back();
     s.unpack.pop_back();
-    const ContractionHierarchy::Arc* arc = ch.FindArc(x, y);
-    if (arc == nullptr) arc = ch.FindArc(y, x);
+    const ContractionHierarchy::Arc* arc =
+        x < y ? ch.FindArc(x, y) : ch.FindArc(y, x);
     if (arc->via == ContractionHierarchy::kNoVia) {
       s.nodes.push_back(y);
       continue;
@@ -110,15 +110,22 @@ void RunContraction(const GridMap& map, const ContractionHierarchy& ch,
   const uint32_t ends[2] = {p.start, p.goal};
   uint64_t generated = 0;
 
+  // A* upwards: each side's heuristic is the octile distance to the other
+  // side's end (consistent: every arc is at least its ends' octile
+  // distance).
+  auto estimate = [&](int side, uint32_t v) {
+    return OctileSteps(ch.XOfRank(v), ch.YOfRank(v), ends_x[1 - side],
+                       ends_y[1 - side]);
+  };
   auto reach = [&](int side, uint32_t v, double distance, uint32_t parent) {
     Scratch::Record& rec = s.records[side][v];
     if (rec.stamp == s.open || rec.stamp == s.settled) {
       if (distance >= rec.distance) return;
-      if (rec.stamp == s.settled) return;  // Dijkstra: never cheaper.
+      if (rec.stamp == s.settled) return;  // Consistent: never cheaper.
     }
     rec = Scratch::Record{distance, parent, s.open};
     ++generated;
-    s.heaps[side].push_back({distance, v});
+    s.heaps[side].push_back({distance + estimate(side, v), v});
     std::push_heap(s.heaps[side].begin(), s.heaps[side].end(),
                    std::greater<>());
   };
@@ -130,14 +137,14 @@ void RunContraction(const GridMap& map, const ContractionHierarchy& ch,
   for (int side = 0; side < 2; ++side) {
     const int64_t node = graph.NodeOf(ends[side]);
     if (node >= 0) {
-      reach(side, static_cast<uint32_t>(node), 0, Scratch::kFromEnd);
+      reach(side, ch.RankOf(static_cast<uint32_t>(node)), 0, Scratch::kFromEnd);
       continue;
     }
     const bool target = side == 0 && graph.NodeOf(p.goal) < 0;
     const bool direct = graph.Scan(
         map, ends[side], target ? p.goal : UINT32_MAX, [&](uint32_t cell) {
           const uint32_t v = static_cast<uint32_t>(graph.NodeOf(cell));
-          reach(side, v,
+          reach(side, ch.RankOf(v),
                 OctileSteps(ends_x[side], ends_y[side], graph.XOf(v),
                             graph.YOf(v)),
                 Scratch::kFromEnd);
@@ -152,7 +159,7 @@ void RunContraction(const GridMap& map, const ContractionHierarchy& ch,
   uint64_t expanded = 0;
   auto top = [&](int side) {
     return s.heaps[side].empty() ? std::numeric_limits<double>::infinity()
-                                 : s.heaps[side].front().distance;
+                                 : s.heaps[side].front().key;
   };
   while (true) {
     const double top0 = top(0), top1 = top(1);
@@ -168,14 +175,18 @@ void RunContraction(const GridMap& map, const ContractionHierarchy& ch,
     const Scratch::Entry e = heap.back();
     heap.pop_back();
     Scratch::Record& rec = s.records[side][e.node];
-    if (rec.stamp != s.open || e.distance != rec.distance) continue;
+    if (rec.stamp != s.open || e.key != rec.distance + estimate(side, e.node)) {
+      continue;
+    }
+    const double distance = rec.distance;
     rec.stamp = s.settled;
     ++expanded;
-    if (p.trace != nullptr) p.trace->push_back(graph.CellOf(e.node));
+    if (p.trace != nullptr)
+      p.trace->push_back(graph.CellOf(ch.NodeOfRank(e.node)));
     const Scratch::Record& other = s.records[1 - side][e.node];
     if ((other.stamp == s.open || other.stamp == s.settled) &&
-        e.distance + other.distance < best) {
-      best = e.distance + other.distance;
+        distance + other.distance < best) {
+      best = distance + other.distance;
       meet = e.node;
     }
     // Stall on demand: a node this side reaches cheaper from above than
@@ -187,17 +198,17 @@ void RunContraction(const GridMap& map, const ContractionHierarchy& ch,
          a != ch.ArcsEnd(e.node) && !stalled; ++a) {
       const Scratch::Record& above = s.records[side][a->to];
       stalled = (above.stamp == s.open || above.stamp == s.settled) &&
-                above.distance + a->length < e.distance;
+                above.distance + a->length < distance;
     }
     if (stalled) continue;
     for (const ContractionHierarchy::Arc* a = ch.ArcsBegin(e.node);
          a != ch.ArcsEnd(e.node); ++a) {
-      reach(side, a->to, e.distance + a->length, e.node);
+      reach(side, a->to, distance + a->length, e.node);
       // A meeting seen at once tightens the bound sooner.
       const Scratch::Record& there = s.records[1 - side][a->to];
       if ((there.stamp == s.open || there.stamp == s.settled) &&
-          e.distance + a->length + there.distance < best) {
-        best = e.distance + a->length + there.distance;
+          distance + a->length + there.distance < best) {
+        best = distance + a->length + there.distance;
         meet = a->to;
       }
     }
@@ -237,7 +248,10 @@ void RunContraction(const GridMap& map, const ContractionHierarchy& ch,
     ax = bx;
     ay = by;
   };
-  for (uint32_t v : s.nodes) step_to(graph.XOf(v), graph.YOf(v));
+  for (const uint32_t rank : s.nodes) {
+    const uint32_t v = ch.NodeOfRank(rank);
+    step_to(graph.XOf(v), graph.YOf(v));
+  }
   step_to(ends_x[1], ends_y[1]);
   if (!legal || best == std::numeric_limits<double>::infinity()) {
     // Never expected (the ends are in one component, every edge was
