@@ -24,6 +24,11 @@
 #   SGCH_BIG_SECONDS  the bound on SGCH-JPD's preprocessing of the 8192 x 8192
 #                  world (tests/bench/make_world.py, built at run time;
 #                  default 900 s; 0 leaves the world out)
+#   BASELINE_BENCH an earlier gridstar-bench (say, built at the commit before
+#                  the contraction tier): its `auto` runs as one more engine,
+#                  auto_before, in the same alternation, with BASELINE_ARGS
+#                  (default "--subgoal_graph 1"), and auto's figure over it is
+#                  printed per map (above 1.05: more than 5% slower)
 #
 # Per map: SGCH-JPD's `./run -pre MAP none` (timed, peak memory, index bytes)
 # once, then per round `./run -run MAP SCEN` (the mean of its result.csv's
@@ -43,6 +48,12 @@ bench=$(realpath "${1:?usage: sgch_compare.sh GRIDSTAR_BENCH [DATA_DIR] [ROUNDS]
 data=$(realpath "${2:-../shared/movingai}")
 rounds=${3:-2}
 engines=${SGCH_ENGINES:-auto contraction subgoal jps+ jps astar alt bidirectional}
+baseline=${BASELINE_BENCH:-}
+if [[ -n $baseline ]]; then
+  baseline=$(realpath "$baseline")
+  [[ -x $baseline ]] || { echo "no $baseline" >&2; exit 2; }
+  engines="$engines auto_before"
+fi
 big_seconds=${SGCH_BIG_SECONDS:-900}
 pre_seconds=${SGCH_PRE_SECONDS:-1200}
 [[ -x $bench ]] || { echo "no $bench" >&2; exit 2; }
@@ -104,9 +115,13 @@ sgch_run() {
 }
 # ours MAP SCEN ALGO -> "mean_us mismatches"
 ours() {
-  local extra=()
+  local extra=() bin=$bench algo=$3
   [[ $3 == auto ]] && extra=(--subgoal_graph 1 --contraction 1)
-  "$bench" --map "$1" --scen "$2" --algo "$3" "${extra[@]}" | tail -1 |
+  if [[ $3 == auto_before ]]; then
+    bin=$baseline algo=auto
+    read -r -a extra <<<"${BASELINE_ARGS:---subgoal_graph 1}"
+  fi
+  "$bin" --map "$1" --scen "$2" --algo "$algo" "${extra[@]}" | tail -1 |
     sed -E 's/.*mismatches=([0-9]+) mean_us=([0-9.]+).*/\2 \1/'
 }
 
@@ -179,6 +194,16 @@ awk -v engines="$engines" '
 echo
 echo "gridstar mean us (best of rounds):"
 awk '$2 != "sgch" { k = $1 " " $2; if (!(k in b) || $3 < b[k]) b[k] = $3 } END { for (k in b) print k, b[k] }' "$tmp/t" | sort
+if [[ -n $baseline ]]; then
+  echo
+  echo "auto / auto_before ($baseline ${BASELINE_ARGS:---subgoal_graph 1}), best of rounds each:"
+  awk '$2 == "auto" || $2 == "auto_before" { k = $1 " " $2; if (!(k in b) || $3 < b[k]) b[k] = $3
+         if (!($1 in seen)) { seen[$1] = 1; order[++n] = $1 } }
+       END { for (j = 1; j <= n; j++) { m = order[j]; r = b[m " auto"] / b[m " auto_before"]
+               printf "%-24s %9.2f us / %9.2f us = %.3f\n", m, b[m " auto"], b[m " auto_before"], r
+               if (r > worst) { worst = r; wm = m }; if (r > 1.05) over++; lg += log(r) }
+             printf "geometric mean %.3f; largest %.3f (%s); %d maps more than 5%% slower\n", exp(lg / n), worst, wm, over + 0 }' "$tmp/t"
+fi
 echo
 echo "SGCH-JPD preprocessing (./run -pre, once a map):"
 cat "$tmp/pre"
