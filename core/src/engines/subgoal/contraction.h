@@ -29,15 +29,20 @@
 //
 // A query joins its start and goal to the subgoals they reach directly
 // (SubgoalGraph::Scan; and to each other when one reaches the other), runs
-// A* upwards from both sides at once (each side's heuristic the octile
-// distance to the other side's end; stall on demand) until neither side's
-// smallest key can beat the best meeting, unpacks the shortcuts of the path
-// through their bypassed nodes into subgoal edges and refines those into
-// cells. Exact (every distance between subgoals is kept, and a least path
-// between any two subgoals climbs then descends in rank). A side may stop
-// at the bound: a node it has yet to settle has a key, so a distance from
-// its end plus at least its octile distance to the other end, no smaller
-// than the bound, and any meeting through it is no shorter.
+// A* upwards from both sides at once (stall on demand) until neither
+// side's smallest key can beat the best meeting, unpacks the shortcuts of
+// the path through their bypassed nodes into subgoal edges and refines
+// those into cells. Each side's heuristic is the larger of the octile
+// distance to the other side's end and the subgoal graph's landmark bound
+// (its differential heuristic; an end that is no subgoal has the least
+// landmark distances through the subgoals it is joined to), less the float
+// error of the landmark distances: admissible, consistent up to that
+// rounding (a settled node reached cheaper is reopened). Exact (every
+// distance between subgoals is kept, and a least path between any two
+// subgoals climbs then descends in rank). A side may stop at the bound: a
+// node on a least path that it has yet to settle has, or follows one that
+// has, a key of at most that path's length, so once its smallest key
+// reaches the best meeting that meeting is a least one.
 //
 // Uniform-cost maps under kNoCornerCutting only, as the subgoal graph.
 // Immutable once built: an update makes the next version without one (the

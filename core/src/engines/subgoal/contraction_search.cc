@@ -1,8 +1,10 @@
 // A query over the contraction hierarchy (contraction.h): the ends joined to
-// the subgoals they reach directly, A* upwards from both sides, the
-// meeting's shortcuts unpacked into subgoal edges, those refined into cells.
+// the subgoals they reach directly, A* upwards from both sides (octile and
+// landmark bounds), the meeting's shortcuts unpacked into subgoal edges,
+// those refined into cells.
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -23,7 +25,8 @@ struct ContractionScratch final : EngineScratch {
     uint32_t stamp;
   };
   struct Entry {
-    double key;  // Distance plus the octile distance to the other end.
+    double key;  // Distance plus the bound on what is left to the other end.
+    double distance;
     uint32_t node;
     bool operator>(const Entry& o) const { return key > o.key; }
   };
@@ -31,6 +34,7 @@ struct ContractionScratch final : EngineScratch {
   // [0]: from the start, [1]: from the goal.
   std::vector<Record> records[2];
   std::vector<Entry> heaps[2];
+  std::vector<uint32_t> seeds[2];  // The nodes each end is joined to.
   uint32_t open = 0, settled = 1;
   std::vector<uint32_t> nodes;  // The unpacked node path.
   std::vector<uint32_t> chain;  // A side's nodes, from the meeting.
@@ -48,13 +52,16 @@ struct ContractionScratch final : EngineScratch {
     }
     open += 2;
     settled = open + 1;
-    heaps[0].clear();
-    heaps[1].clear();
+    for (int side = 0; side < 2; ++side) {
+      heaps[side].clear();
+      seeds[side].clear();
+    }
   }
 
   size_t MemoryBytes() const override {
     return (records[0].capacity() + records[1].capacity()) * sizeof(Record) +
            (heaps[0].capacity() + heaps[1].capacity()) * sizeof(Entry) +
+           (seeds[0].capacity() + seeds[1].capacity()) * sizeof(uint32_t) +
            (nodes.capacity() + chain.capacity()) * sizeof(uint32_t) +
            unpack.capacity() * sizeof(std::pair<uint32_t, uint32_t>);
   }
@@ -63,6 +70,9 @@ struct ContractionScratch final : EngineScratch {
 namespace {
 
 using Scratch = ContractionScratch;
+
+// Labels closer than this are the same length (contraction.h).
+constexpr double kTie = 1e-9;
 
 // Appends the subgoal edges of the arc between ranks a and b (either may be
 // the lower) as the ranks after a, in order.
@@ -110,47 +120,107 @@ void RunContraction(const GridMap& map, const ContractionHierarchy& ch,
   const uint32_t ends[2] = {p.start, p.goal};
   uint64_t generated = 0;
 
-  // A* upwards: each side's heuristic is the octile distance to the other
-  // side's end (consistent: every arc is at least its ends' octile
-  // distance).
-  auto estimate = [&](int side, uint32_t v) {
-    return OctileSteps(ch.XOfRank(v), ch.YOfRank(v), ends_x[1 - side],
-                       ends_y[1 - side]);
-  };
-  auto reach = [&](int side, uint32_t v, double distance, uint32_t parent) {
-    Scratch::Record& rec = s.records[side][v];
-    if (rec.stamp == s.open || rec.stamp == s.settled) {
-      if (distance >= rec.distance) return;
-      if (rec.stamp == s.settled) return;  // Consistent: never cheaper.
-    }
-    rec = Scratch::Record{distance, parent, s.open};
-    ++generated;
-    s.heaps[side].push_back({distance + estimate(side, v), v});
-    std::push_heap(s.heaps[side].begin(), s.heaps[side].end(),
-                   std::greater<>());
-  };
-
   // Each end joined to its subgoals (itself when it is one); the start
   // also straight to the goal when it reaches it directly.
   double best = std::numeric_limits<double>::infinity();
   uint32_t meet = UINT32_MAX;  // UINT32_MAX with a finite best: direct.
+  auto seed = [&](int side, uint32_t v, double distance) {
+    Scratch::Record& rec = s.records[side][v];
+    if (rec.stamp == s.open) {
+      rec.distance = std::min(rec.distance, distance);  // Scanned twice.
+      return;
+    }
+    rec = Scratch::Record{distance, Scratch::kFromEnd, s.open};
+    s.seeds[side].push_back(v);
+  };
   for (int side = 0; side < 2; ++side) {
     const int64_t node = graph.NodeOf(ends[side]);
     if (node >= 0) {
-      reach(side, ch.RankOf(static_cast<uint32_t>(node)), 0, Scratch::kFromEnd);
+      seed(side, ch.RankOf(static_cast<uint32_t>(node)), 0);
       continue;
     }
     const bool target = side == 0 && graph.NodeOf(p.goal) < 0;
     const bool direct = graph.Scan(
         map, ends[side], target ? p.goal : UINT32_MAX, [&](uint32_t cell) {
           const uint32_t v = static_cast<uint32_t>(graph.NodeOf(cell));
-          reach(side, ch.RankOf(v),
-                OctileSteps(ends_x[side], ends_y[side], graph.XOf(v),
-                            graph.YOf(v)),
-                Scratch::kFromEnd);
+          seed(side, ch.RankOf(v),
+               OctileSteps(ends_x[side], ends_y[side], graph.XOf(v),
+                           graph.YOf(v)));
         });
     if (direct) {
       best = OctileSteps(ends_x[0], ends_y[0], ends_x[1], ends_y[1]);
+    }
+  }
+
+  // Each end's landmark distances: a subgoal's own, else the least through
+  // the subgoals it is joined to (as the subgoal graph's search has them).
+  const int landmarks = graph.landmark_count();
+  float end_landmarks[2][kSubgoalLandmarks];
+  int used[2][kSubgoalLandmarks];
+  int used_count[2] = {0, 0};
+  for (int side = 0; side < 2; ++side) {
+    float least[kSubgoalLandmarks];
+    std::fill(least, least + kSubgoalLandmarks,
+              std::numeric_limits<float>::infinity());
+    for (const uint32_t v : s.seeds[side]) {
+      const float* l = graph.Landmarks(ch.NodeOfRank(v));
+      const double step = s.records[side][v].distance;
+      for (int k = 0; k < landmarks; ++k) {
+        least[k] = std::min(least[k], static_cast<float>(l[k] + step));
+      }
+    }
+    for (int k = 0; k < landmarks; ++k) {
+      if (std::isfinite(least[k])) {
+        end_landmarks[side][used_count[side]] = least[k];
+        used[side][used_count[side]++] = k;
+      }
+    }
+  }
+
+  // A* upwards: each side's heuristic is the larger of the octile distance
+  // to the other side's end and the landmarks' differential bound to it,
+  // less its float error (admissible; consistent up to that rounding, which
+  // reopening a settled node reached cheaper absorbs).
+  auto estimate = [&](int side, uint32_t v) {
+    const int other = 1 - side;
+    double h =
+        OctileSteps(ch.XOfRank(v), ch.YOfRank(v), ends_x[other], ends_y[other]);
+    const float* l = graph.Landmarks(ch.NodeOfRank(v));
+    for (int i = 0; i < used_count[other]; ++i) {
+      const double a = l[used[other][i]], b = end_landmarks[other][i];
+      // Float distances are within 2^-24 of the exact ones, each.
+      const double bound = std::fabs(a - b) - 1.2e-7 * (a + b) - 1e-6;
+      if (bound > h) h = bound;
+    }
+    return h;
+  };
+  auto push = [&](int side, uint32_t v, double distance) {
+    s.heaps[side].push_back({distance + estimate(side, v), distance, v});
+    std::push_heap(s.heaps[side].begin(), s.heaps[side].end(),
+                   std::greater<>());
+  };
+  // Labels v with `distance` on `side` when that is new or shorter and can
+  // still beat the best meeting (a key no smaller than the bound is never
+  // settled, and no meeting through it is shorter); false otherwise.
+  auto reach = [&](int side, uint32_t v, double distance, uint32_t parent) {
+    Scratch::Record& rec = s.records[side][v];
+    if ((rec.stamp == s.open || rec.stamp == s.settled) &&
+        distance >= rec.distance - kTie) {
+      return false;
+    }
+    const double key = distance + estimate(side, v);
+    if (key >= best) return false;
+    rec = Scratch::Record{distance, parent, s.open};
+    ++generated;
+    s.heaps[side].push_back({key, distance, v});
+    std::push_heap(s.heaps[side].begin(), s.heaps[side].end(),
+                   std::greater<>());
+    return true;
+  };
+  for (int side = 0; side < 2; ++side) {
+    for (const uint32_t v : s.seeds[side]) {
+      ++generated;
+      push(side, v, s.records[side][v].distance);
     }
   }
 
@@ -175,9 +245,7 @@ void RunContraction(const GridMap& map, const ContractionHierarchy& ch,
     const Scratch::Entry e = heap.back();
     heap.pop_back();
     Scratch::Record& rec = s.records[side][e.node];
-    if (rec.stamp != s.open || e.key != rec.distance + estimate(side, e.node)) {
-      continue;
-    }
+    if (rec.stamp != s.open || e.distance != rec.distance) continue;
     const double distance = rec.distance;
     rec.stamp = s.settled;
     ++expanded;
@@ -203,8 +271,9 @@ void RunContraction(const GridMap& map, const ContractionHierarchy& ch,
     if (stalled) continue;
     for (const ContractionHierarchy::Arc* a = ch.ArcsBegin(e.node);
          a != ch.ArcsEnd(e.node); ++a) {
-      reach(side, a->to, distance + a->length, e.node);
-      // A meeting seen at once tightens the bound sooner.
+      // A meeting seen at once tightens the bound sooner (a label not
+      // improved was looked at when it was set).
+      if (!reach(side, a->to, distance + a->length, e.node)) continue;
       const Scratch::Record& there = s.records[1 - side][a->to];
       if ((there.stamp == s.open || there.stamp == s.settled) &&
           distance + a->length + there.distance < best) {
