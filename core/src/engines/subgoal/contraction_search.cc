@@ -148,7 +148,11 @@ void RunContraction(const GridMap& map, const ContractionHierarchy& ch,
                            graph.YOf(v)));
         });
     if (direct) {
+      // No path is shorter than the octile distance: that is the answer,
+      // the goal's side is not scanned and nothing is searched.
       best = OctileSteps(ends_x[0], ends_y[0], ends_x[1], ends_y[1]);
+      s.seeds[0].clear();
+      break;
     }
   }
 
