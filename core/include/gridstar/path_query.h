@@ -60,10 +60,11 @@ struct PathResult {
   // The search that ran: the query's algorithm, or what ResolveAlgorithm
   // made of it for this map, policy and goal: kJps and kJpsPlus run as
   // kJpsPlus, kJps or kAStar; kAlt as kAlt or kAStar; kSubgoal as kSubgoal
-  // or what kJpsPlus would; kHpa as kHpa or what kAuto would; kAuto as the
-  // measured choice where it still applies (kJpsPlus, kJps, kAlt, kSubgoal,
-  // kAStar or kBidirectional), else as its rule (kJpsPlus, kJps, kAlt or
-  // kAStar).
+  // or what kJpsPlus would; kContraction as kContraction or what kSubgoal
+  // would (and kSubgoal when its budget runs out: its partial answer);
+  // kHpa as kHpa or what kAuto would; kAuto as the measured choice where it
+  // still applies (kJpsPlus, kJps, kAlt, kSubgoal, kContraction, kAStar or
+  // kBidirectional), else as its rule (kJpsPlus, kJps, kAlt or kAStar).
   Algorithm algorithm = Algorithm::kAStar;
   // Cells (jump points, for jps; entrances, for hpa) taken off the open
   // list, and put on it. For hpa the cluster-local searches that join the

@@ -174,9 +174,12 @@ class RadixQueue {
     ++size_;
   }
 
-  // Removes a least entry; *f gets its f (to within the key's 1e-12).
-  // REQUIRES: !empty().
-  uint32_t PopMin(double* f) {
+  // Entries held, stale ones included.
+  size_t size() const { return size_; }
+
+  // A least entry's cell, left in place; *f gets its f (to within the key's
+  // 1e-12). REQUIRES: !empty().
+  uint32_t Top(double* f) {
     if (buckets_[0].empty()) {
       size_t i = 1;
       while (buckets_[i].empty()) ++i;
@@ -187,11 +190,22 @@ class RadixQueue {
       for (const Entry& e : from) buckets_[BucketOf(e.key)].push_back(e);
       from.clear();
     }
-    const Entry e = buckets_[0].back();
-    buckets_[0].pop_back();
-    --size_;
+    const Entry& e = buckets_[0].back();
     std::memcpy(f, &e.key, sizeof(*f));
     return e.cell;
+  }
+  // Removes the entry Top names. REQUIRES: Top was called since the last
+  // change.
+  void DropTop() {
+    buckets_[0].pop_back();
+    --size_;
+  }
+  // Removes a least entry; *f gets its f (to within the key's 1e-12).
+  // REQUIRES: !empty().
+  uint32_t PopMin(double* f) {
+    const uint32_t cell = Top(f);
+    DropTop();
+    return cell;
   }
 
   size_t MemoryBytes() const {

@@ -59,13 +59,6 @@ inline bool UseSparseNodes(const GridMap& map) {
 }
 
 struct SearchState {
-  // An open-list entry of bidirectional search (bidirectional.cc).
-  struct BidirectionalEntry {
-    double f;
-    double g;
-    uint32_t cell;
-  };
-
   LazyArray<Node> nodes;
   // Jump point search's records on maps too big for `nodes` to be had whole
   // (UseSparseNodes).
@@ -78,9 +71,9 @@ struct SearchState {
   // Cells whose f ties the last minimum taken from `open`: expanded next,
   // last in first out, without touching the heap.
   std::vector<uint32_t> ties;
-  // Bidirectional search's forward and backward heaps, kept to reuse their
-  // capacity.
-  std::vector<BidirectionalEntry> bidirectional_open[2];
+  // Bidirectional search's forward and backward open lists, kept to reuse
+  // their capacity.
+  RadixQueue bidirectional_open[2];
   // The baseline's std::priority_queue storage, kept to reuse its capacity.
   std::vector<std::pair<double, uint32_t>> baseline_queue;
   // Scratch for smoothing: cost of the grid path up to each cell.
@@ -155,16 +148,15 @@ struct SearchState {
 
   // Memory held: the per-cell arrays' touched pages, the rest's capacity.
   size_t MemoryBytes() const {
-    size_t bytes =
-        nodes.ResidentBytes() + back_nodes.ResidentBytes() +
-        heap_pos.ResidentBytes() +
-        (bidirectional_open[0].capacity() + bidirectional_open[1].capacity()) *
-            sizeof(BidirectionalEntry) +
-        open.capacity() * sizeof(OpenList::Entry) +
-        ties.capacity() * sizeof(uint32_t) + radix.MemoryBytes() +
-        baseline_queue.capacity() * sizeof(baseline_queue[0]) +
-        prefix_cost.capacity() * sizeof(double) +
-        trace.capacity() * sizeof(uint32_t) + sparse.MemoryBytes();
+    size_t bytes = nodes.ResidentBytes() + back_nodes.ResidentBytes() +
+                   heap_pos.ResidentBytes() +
+                   bidirectional_open[0].MemoryBytes() +
+                   bidirectional_open[1].MemoryBytes() +
+                   open.capacity() * sizeof(OpenList::Entry) +
+                   ties.capacity() * sizeof(uint32_t) + radix.MemoryBytes() +
+                   baseline_queue.capacity() * sizeof(baseline_queue[0]) +
+                   prefix_cost.capacity() * sizeof(double) +
+                   trace.capacity() * sizeof(uint32_t) + sparse.MemoryBytes();
     for (const std::unique_ptr<EngineScratch>& scratch : engine_scratch) {
       if (scratch != nullptr) bytes += scratch->MemoryBytes();
     }

@@ -15,15 +15,20 @@
 // least forward key plus the least backward key; once that is >= mu, the
 // candidate mu is optimal. Unlike front-to-end bidirectional A* (stop when
 // the larger least f reaches mu), whose frontiers pass each other, the two
-// searches meet in the middle: on the 512 x 512 terrain map of docs/performance.md
-// they expand two thirds of A*'s cells. Each step expands the side with
-// fewer open entries (Pohl's cardinality rule), so the searches grow
-// towards each other where the map is narrow.
+// searches meet in the middle: on the 512 x 512 terrain map of
+// docs/performance.md they expand two thirds of A*'s cells. Each step expands
+// the side with fewer open entries (Pohl's cardinality rule), so the searches
+// grow towards each other where the map is narrow.
+//
+// Open lists: each side's keys never fall below the last one it took (its
+// reduced costs are non-negative), so each is a radix heap with lazy
+// deletion (open_lists.h), ties to the cell nearer the side's target. A
+// cell's stale entry (pushed before a cheaper one) has the larger key and
+// comes up only after the cell is closed, when it is dropped.
 //
 // Memory: the forward records are SearchState::nodes, the backward ones
 // SearchState::back_nodes (both stamped with the search's marks); the open
-// lists are two binary heaps with lazy deletion whose storage the state
-// keeps, so repeated searches allocate nothing.
+// lists' storage the state keeps, so repeated searches allocate nothing.
 //
 // Out of budget the result is flagged partial: the path through the best
 // meeting when there is one (whole, not yet proven optimal), else the
@@ -38,15 +43,6 @@
 
 namespace gridstar::internal {
 namespace {
-
-using Entry = SearchState::BidirectionalEntry;
-
-// Min-heap order on f, ties to the larger g (the deeper cell).
-struct Later {
-  bool operator()(const Entry& a, const Entry& b) const {
-    return a.f != b.f ? a.f > b.f : a.g < b.g;
-  }
-};
 
 template <DiagonalPolicy kPolicy>
 class Bidirectional {
@@ -69,7 +65,7 @@ class Bidirectional {
 
   void Run(PathResult* result) {
     const uint32_t open_mark = s_.open_mark;
-    for (int d = 0; d < 2; ++d) side_[d].open->clear();
+    for (int d = 0; d < 2; ++d) side_[d].open->Clear();
     const uint32_t ends[2] = {p_.start, p_.goal};
     for (int d = 0; d < 2; ++d) {
       side_[d].nodes[ends[d]] = Node{0.0, ends[d], open_mark};
@@ -85,8 +81,10 @@ class Bidirectional {
       if (side_[0].open->empty() || side_[1].open->empty()) break;
       // Every path not yet found costs at least the sum of the two least
       // keys (the potentials cancel along a path: see the header).
-      const double lower =
-          side_[0].open->front().f + side_[1].open->front().f;
+      double least[2];
+      side_[0].open->Top(&least[0]);
+      side_[1].open->Top(&least[1]);
+      const double lower = least[0] + least[1];
       if (lower >= mu_ - 1e-9 * (1 + mu_)) break;
       const int d = side_[0].open->size() <= side_[1].open->size() ? 0 : 1;
       const uint32_t cur = Pop(d);
@@ -127,43 +125,38 @@ class Bidirectional {
  private:
   struct Side {
     Node* nodes;
-    std::vector<Entry>* open;
+    RadixQueue* open;
     int32_t target_x, target_y;  // Padded; what the heuristic aims at.
   };
 
   // The side's potential at padded (x, y): +p for the forward search, -p
   // for the backward one, with p = (distance bound to the goal - distance
-  // bound to the start) / 2.
-  double Potential(int d, int32_t x, int32_t y) const {
-    const double to_target = GridDistance(x - side_[d].target_x,
-                                          y - side_[d].target_y, kDiagonal);
+  // bound to the start) / 2; *to_target gets the side's own bound.
+  double Potential(int d, int32_t x, int32_t y, double* to_target) const {
+    *to_target =
+        GridDistance(x - side_[d].target_x, y - side_[d].target_y, kDiagonal);
     const double to_source =
         GridDistance(x - side_[1 - d].target_x, y - side_[1 - d].target_y,
                      kDiagonal);
-    return 0.5 * p_.h_scale * (to_target - to_source);
+    return 0.5 * p_.h_scale * (*to_target - to_source);
   }
   void Push(int d, uint32_t cell, int32_t x, int32_t y, double g) {
-    std::vector<Entry>& open = *side_[d].open;
-    open.push_back(Entry{g + Potential(d, x, y), g, cell});
-    std::push_heap(open.begin(), open.end(), Later());
+    double to_target;
+    const double f = g + Potential(d, x, y, &to_target);
+    side_[d].open->Push(cell, f, to_target);
   }
   uint32_t Pop(int d) {
-    std::vector<Entry>& open = *side_[d].open;
-    std::pop_heap(open.begin(), open.end(), Later());
-    const uint32_t cell = open.back().cell;
-    open.pop_back();
-    return cell;
+    double f;
+    return side_[d].open->PopMin(&f);
   }
-  // Removes entries of closed cells and stale ones (a better g was pushed
-  // since) from the top, so that front() is a live minimum.
+  // Removes entries of closed cells from the top, so that Top() is a live
+  // minimum.
   void DropClosedTops(int d) {
-    std::vector<Entry>& open = *side_[d].open;
+    RadixQueue& open = *side_[d].open;
     while (!open.empty()) {
-      const Entry& top = open.front();
-      const Node& n = side_[d].nodes[top.cell];
-      if (n.stamp != s_.closed_mark && top.g <= n.g) return;
-      std::pop_heap(open.begin(), open.end(), Later());
-      open.pop_back();
+      double f;
+      if (side_[d].nodes[open.Top(&f)].stamp != s_.closed_mark) return;
+      open.DropTop();
     }
   }
 
