@@ -166,6 +166,33 @@ TEST(BenchCliTest, AgentSizeRunsBothSizesOnTheSameQueries) {
   EXPECT_GT(std::stoi(c[1]), 0);
 }
 
+// --progressive N: a cap small enough leaves first answers partial (each
+// then searched whole again, every length checked), one large enough none.
+TEST(BenchCliTest, ProgressiveRepeatsTheSearchesItsCapLeftPartial) {
+  static const std::regex re(
+      R"(progressive=([0-9]+) algo=astar queries=200 partial_first=([0-9]+) )"
+      R"(whole_mean_us=[0-9.]+ progressive_mean_us=[0-9.]+ )"
+      R"(progressive_over_whole=[0-9.]+ first_answer_mean_us=[0-9.]+ )"
+      R"(repeated_share=([0-9.]+))");
+  for (const char* cap : {"5", "100000000"}) {
+    SCOPED_TRACE(cap);
+    BenchRun r = RunBench(absl::StrCat("--map ", Sample("dungeon.map"),
+                                       " --scen ", Sample("dungeon.map.scen"),
+                                       " --algo astar --progressive ", cap));
+    EXPECT_EQ(r.exit_code, 0) << r.out;
+    std::smatch m;
+    ASSERT_TRUE(std::regex_match(r.last_line, m, re)) << r.out;
+    EXPECT_EQ(m[1], cap);
+    if (std::string(cap) == "5") {
+      EXPECT_GT(std::stoi(m[2]), 100);
+      EXPECT_GT(std::stod(m[3]), 0.0);
+    } else {
+      EXPECT_EQ(std::stoi(m[2]), 0);
+      EXPECT_EQ(std::stod(m[3]), 0.0);
+    }
+  }
+}
+
 // --help on every binary: the bench's own usage, every option listed.
 TEST(BenchCliTest, HelpPrintsTheUsageAndExitsZero) {
   for (const char* spelling : {"--help", "-h"}) {

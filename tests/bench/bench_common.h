@@ -52,6 +52,7 @@ struct Options {
   int queries = 500;
   std::string out;
   int tiles = 0;  // --tiles N: draw N map-view tiles (RenderTilePng).
+  int progressive = 0;  // --progressive N: capped, then whole, vs whole.
 };
 
 // Prints the error and the usage; returns the exit status 2.
@@ -93,6 +94,9 @@ int RunUpdates(const Options& o, GridMap map);
 // same-run yardstick of encoding a blank tile.
 int RunTiles(const Options& o, const GridMap& map);
 // --flow N: flow fields against single searches.
+// --progressive N (bench_modes.cc).
+int RunProgressive(const Options& o, const GridMap& map,
+                   const std::vector<ScenarioQuery>& scen);
 int RunFlow(const Options& o, const GridMap& map,
             const std::vector<ScenarioQuery>& scen);
 // --replan N: D* Lite repairs against fresh searches (bench_replan.cc).

@@ -222,6 +222,71 @@ int RunFlow(const Options& o, const GridMap& map,
   return 0;
 }
 
+// --progressive N: every query answered the way a watch with
+// progressive_expansions N answers it (server/watch/watch_hub.cc: a search
+// capped at N expansions, a partial answer when it does not finish, then the
+// whole search from the start again) and by the whole search alone, the two
+// in turn (which goes first alternating by query). Prints the means, their
+// ratio, the first answer's mean, and the share of the whole searches' time
+// the capped searches that had to be repeated took (what resuming them
+// instead of starting again could save at most).
+int RunProgressive(const Options& o, const GridMap& map,
+                   const std::vector<ScenarioQuery>& scen) {
+  SearchContext context;
+  PathResult result;
+  double whole_us = 0, progressive_us = 0, first_us = 0, repeated_us = 0;
+  size_t partial = 0;
+  for (size_t i = 0; i < scen.size(); ++i) {
+    PathQuery q = o.query;
+    q.start = scen[i].start;
+    q.goal = scen[i].goal;
+    PathQuery capped = q;
+    uint64_t& cap = capped.budget.max_expansions;
+    cap = cap == 0 ? static_cast<uint64_t>(o.progressive)
+                   : std::min<uint64_t>(cap, o.progressive);
+    for (int turn = 0; turn < 2; ++turn) {
+      if ((turn == 0) == (i % 2 == 0)) {
+        const absl::Time t0 = absl::Now();
+        if (!FindPath(map, q, context, &result).ok()) {
+          return Usage("search failed");
+        }
+        whole_us += MicrosSince(t0);
+        if (!LengthMatches(result.cost, scen[i].optimal) &&
+            IsOptimal(q.algorithm)) {
+          std::fprintf(stderr, "gridstar-bench: mismatch at line %d\n",
+                       scen[i].line);
+          return 1;
+        }
+        continue;
+      }
+      const absl::Time t0 = absl::Now();
+      if (!FindPath(map, capped, context, &result).ok()) {
+        return Usage("search failed");
+      }
+      const double first = MicrosSince(t0);
+      first_us += first;
+      if (result.partial) {
+        ++partial;
+        repeated_us += first;
+        if (!FindPath(map, q, context, &result).ok()) {
+          return Usage("search failed");
+        }
+      }
+      progressive_us += MicrosSince(t0);
+    }
+  }
+  const double n = static_cast<double>(scen.size());
+  std::printf(
+      "progressive=%d algo=%s queries=%zu partial_first=%zu "
+      "whole_mean_us=%.2f progressive_mean_us=%.2f "
+      "progressive_over_whole=%.3f first_answer_mean_us=%.2f "
+      "repeated_share=%.3f\n",
+      o.progressive, std::string(AlgorithmName(o.query.algorithm)).c_str(),
+      scen.size(), partial, whole_us / n, progressive_us / n,
+      progressive_us / whole_us, first_us / n, repeated_us / whole_us);
+  return 0;
+}
+
 // --group U: for the 5 longest queries, U units scattered (seeded) over the
 // goal's component answered by FindGroupPaths (which takes a flow field from
 // 64 units on) against 20 independent searches with --algo.

@@ -79,6 +79,10 @@ constexpr char kUsage[] =
     "              also draw query I (default the last) searched with a "
     "trace:\n"
     "              costs, walls, the expanded cells by order, the path\n"
+    "  --progressive N  instead: every query answered as a watch with\n"
+    "              progressive_expansions N answers it (a search capped at N\n"
+    "              expansions, then the whole search again when that one\n"
+    "              was partial) against the whole search alone\n"
     "  --flow N    instead: time the goal's flow field against one --algo\n"
     "              search, over the N longest queries\n"
     "  --group U [--group_method auto|splice|flow_field]  instead: U units\n"
@@ -164,7 +168,7 @@ int ParseArgs(int argc, char** argv, Options* o) {
                flag == "--queries" || flag == "--updates" ||
                flag == "--update_side" || flag == "--replan" ||
                flag == "--replan_cells" || flag == "--auto_measure" ||
-               flag == "--tiles") {
+               flag == "--tiles" || flag == "--progressive") {
       int v = 0;
       if (!absl::SimpleAtoi(value, &v) || v < 0 ||
           (flag == "--landmarks" && v > kMaxLandmarks) ||
@@ -185,6 +189,7 @@ int ParseArgs(int argc, char** argv, Options* o) {
       if (flag == "--replan_cells") o->replan_cells = std::max(1, v);
       if (flag == "--auto_measure") o->auto_measure = v;
       if (flag == "--tiles") o->tiles = v;
+      if (flag == "--progressive") o->progressive = v;
     } else if (flag == "--group_method") {
       absl::StatusOr<GroupMethod> m = ParseGroupMethod(value);
       if (!m.ok()) return Usage(std::string(m.status().message()));
@@ -378,6 +383,7 @@ int Run(int argc, char** argv) {
   if (o.updates > 0) return RunUpdates(o, *std::move(map));
   if (o.tiles > 0) return RunTiles(o, *map);
   if (o.flow > 0) return RunFlow(o, *map, *scen);
+  if (o.progressive > 0) return RunProgressive(o, *map, *scen);
   if (o.group > 0) return RunGroup(o, *map, *scen);
   if (o.replan > 0) return RunReplan(o, *map, *scen);
   FILE* csv = nullptr;
