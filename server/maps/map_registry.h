@@ -225,10 +225,15 @@ class MapRegistry {
   // installs each as soon as it is done: into that version (same version
   // number: structures are derived, not content), or, when newer versions
   // came meanwhile, as their new base (their repair then walks only their
-  // own changes), and the call returns true: claim again. A one-cell update
-  // is so answered without the jump table's repair (up to ~8 ms of
-  // diagonal walks on the 8192 x 8192 world), and the table follows within
-  // milliseconds, before a subgoal graph rebuilt behind it.
+  // own changes), and the call returns true: claim again. Once a newer
+  // version exists the job starts no further structure and a build that
+  // polls DerivedOptions::abandon (the contraction hierarchy) gives up
+  // (returns true: the next job finishes them for the newest), so that a
+  // stream of updates never leaves the jump table pending behind a slow
+  // build no query would use. A one-cell update is so answered without the
+  // jump table's repair (up to ~8 ms of diagonal walks on the 8192 x 8192
+  // world), and the table follows within milliseconds, before a subgoal
+  // graph rebuilt behind it.
   bool ClaimRebuild(const std::string& id);
   // Gives a claim back unused (the job could not be queued).
   void DropRebuildClaim(const std::string& id);
@@ -238,6 +243,11 @@ class MapRegistry {
   // before any job runs.
   void SetBeforeInstallForTesting(std::function<void()> hook) {
     before_install_ = std::move(hook);
+  }
+  // Called each time a background build asks whether to give up (a newer
+  // version), before it looks.
+  void SetOnAbandonPollForTesting(std::function<void()> hook) {
+    on_abandon_poll_ = std::move(hook);
   }
 
   // Null when unknown.
@@ -308,6 +318,7 @@ class MapRegistry {
                  const std::string& id);
   absl::flat_hash_set<std::string> rebuild_claims_ ABSL_GUARDED_BY(mu_);
   std::function<void()> before_install_;
+  std::function<void()> on_abandon_poll_;
   // Drops the maps used longest ago, never `keep`, until `cells` more fit
   // under max_total_cells (or none is left to drop).
   void EvictFor(const std::string& keep, int64_t cells);

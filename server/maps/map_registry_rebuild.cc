@@ -33,6 +33,13 @@ absl::StatusOr<bool> MapRegistry::RebuildPending(const std::string& id) {
   // The agent maps' own, installed in their cache (same version).
   if (absl::Status s = target->agent_maps->FinishPending(); !s.ok()) return s;
   DerivedOptions options = target->options.derived();  // Nothing deferred.
+  // A slow build gives up once a newer version came (the next job builds
+  // for that one).
+  options.abandon = [this, &id, version = target->version] {
+    if (on_abandon_poll_) on_abandon_poll_();
+    std::shared_ptr<const MapSnapshot> newest = Find(id);
+    return newest != nullptr && newest->version != version;
+  };
   bool again = false;
   // In build order, each installed as soon as it is done: a jump table
   // repaired in milliseconds does not wait for a subgoal graph.
@@ -40,9 +47,19 @@ absl::StatusOr<bool> MapRegistry::RebuildPending(const std::string& id) {
     const std::string name(structure->name());
     auto it = target->pending.find(name);
     if (it == target->pending.end()) continue;
+    // Newer versions came while this job ran: what is left is finished for
+    // the newest instead (by the next job, from the same bases), so that a
+    // newer version's quick repairs (the jump table) never wait behind a
+    // slow build (a subgoal graph, a contraction hierarchy) of a version
+    // no query asks for any more.
+    if (std::shared_ptr<const MapSnapshot> newest = Find(id);
+        newest != nullptr && newest->version != target->version) {
+      return true;
+    }
     GridMap map = target->map;  // Shares every tile and structure.
     absl::StatusOr<DerivedReport> report =
         FinishPendingStructure(options, name, it->second, &map);
+    if (absl::IsCancelled(report.status())) return true;  // options.abandon
     if (!report.ok()) return report.status();
     if (before_install_) before_install_();
     again = InstallFinished(id, *target, it->second.base, std::move(map),

@@ -230,6 +230,34 @@ TEST(ContractionTest, EveryVersionOfAnUpdateSequence) {
   }
 }
 
+// DerivedOptions::abandon: a build it stops answers CANCELLED and leaves
+// the map without a hierarchy (whether stopped while redundant edges are
+// dropped or while contracting); one it never stops equals a plain build.
+TEST(ContractionTest, AbandonedBuildLeavesTheMapWithoutOne) {
+  GridMap map = MakeRandomMap({72, 56, 0.25, 1, false, 1}, 5);
+  GridMap plain = map;
+  ASSERT_OK(BuildContraction(&plain));
+  for (const int stop_at : {1, 3, 1000000}) {
+    SCOPED_TRACE(absl::StrCat("stop at poll ", stop_at));
+    DerivedOptions options;
+    options.Ask(kContractionName);
+    int polls = 0;
+    options.abandon = [&] { return ++polls >= stop_at; };
+    GridMap built = map;
+    absl::StatusOr<DerivedOutcome> outcome =
+        internal::ContractionStructure(options)->Build(&built);
+    if (stop_at > 100) {
+      ASSERT_OK(outcome.status());
+      EXPECT_TRUE(ContractionEquals(built, plain));
+      EXPECT_GT(polls, 3);
+      continue;
+    }
+    EXPECT_EQ(outcome.status().code(), absl::StatusCode::kCancelled);
+    EXPECT_EQ(polls, stop_at);
+    EXPECT_FALSE(HasContraction(built));
+  }
+}
+
 TEST(ContractionTest, OtherPoliciesAndTerrainRunTheSubgoalRule) {
   GridMap map = MakeRandomMap({40, 40, 0.2, 1, false, 1}, 2);
   ASSERT_OK(BuildContraction(&map));

@@ -259,6 +259,84 @@ TEST(MapRegistryTest, AnUpdateDuringARepairReBasesTheNewestVersion) {
                         WithFreshTable(registry.Find("m")->map)));
 }
 
+// An update that lands while a job runs stops it after the structure it
+// was finishing: the subgoal graph is not rebuilt for the version the
+// update left behind; the newest keeps both pending (the table re-based on
+// the repaired one) and the next job finishes both for it.
+TEST(MapRegistryTest, AnUpdateDuringAJobLeavesTheRestToTheNewestVersion) {
+  MapRegistry registry(nullptr, {});
+  MapOptions options;
+  options.Set("jump_table", 1).Set("subgoal_graph", 1);
+  ASSERT_OK(registry.Register("m", Random(40, 30, 13, true), options, false));
+  ASSERT_OK(registry.Update("m", {{{3, 4}, {4, 5}, 0}}, 0, Field));
+  int installs = 0;
+  registry.SetBeforeInstallForTesting([&] {
+    if (++installs > 1) return;
+    ASSERT_OK(registry.Update("m", {{{20, 10}, {25, 12}, 0}}, 0, Field));
+  });
+  ASSERT_TRUE(registry.ClaimRebuild("m"));
+  absl::StatusOr<bool> again = registry.RebuildPending("m");
+  ASSERT_OK(again);
+  EXPECT_TRUE(*again);
+  EXPECT_EQ(installs, 1) << "the subgoal graph was built for version 2";
+  std::shared_ptr<const MapSnapshot> v3 = registry.Find("m");
+  EXPECT_EQ(v3->version, 3u);
+  EXPECT_TRUE(v3->Pending("jump_table"));
+  EXPECT_TRUE(v3->Pending("subgoal_graph"));
+  ASSERT_TRUE(registry.ClaimRebuild("m"));
+  again = registry.RebuildPending("m");
+  ASSERT_OK(again);
+  EXPECT_FALSE(*again);
+  EXPECT_EQ(installs, 3);
+  std::shared_ptr<const MapSnapshot> now = registry.Find("m");
+  EXPECT_EQ(now->version, 3u);
+  EXPECT_TRUE(now->pending.empty());
+  EXPECT_TRUE(SameTable(now->map, WithFreshTable(now->map)));
+  GridMap fresh = now->map;
+  ASSERT_OK(BuildSubgoalGraph(&fresh));
+  EXPECT_TRUE(SubgoalGraphEquals(now->map, fresh));
+}
+
+// An update that lands while the contraction hierarchy is being built
+// makes the build give up (DerivedOptions::abandon): nothing is installed
+// for the version left behind, the newest keeps the hierarchy pending, and
+// the next job builds it for the newest, as a fresh build would.
+TEST(MapRegistryTest, AnUpdateDuringAHierarchyBuildAbandonsIt) {
+  MapRegistry registry(nullptr, {});
+  MapOptions options;
+  options.Set(std::string(kContractionName), 1);
+  ASSERT_OK(registry.Register("m", Random(90, 70, 14, true), options, false));
+  ASSERT_TRUE(HasContraction(registry.Find("m")->map));
+  ASSERT_OK(registry.Update("m", {{{3, 4}, {4, 5}, 0}}, 0, Field));
+  ASSERT_TRUE(registry.Find("m")->Pending(std::string(kContractionName)));
+  int polls = 0, installs = 0;
+  registry.SetOnAbandonPollForTesting([&] {
+    if (++polls != 2) return;
+    ASSERT_OK(registry.Update("m", {{{60, 40}, {62, 41}, 0}}, 0, Field));
+  });
+  registry.SetBeforeInstallForTesting([&] { ++installs; });
+  ASSERT_TRUE(registry.ClaimRebuild("m"));
+  absl::StatusOr<bool> again = registry.RebuildPending("m");
+  ASSERT_OK(again);
+  EXPECT_TRUE(*again);
+  EXPECT_EQ(polls, 2) << "the build went on past the newer version";
+  EXPECT_EQ(installs, 0);
+  std::shared_ptr<const MapSnapshot> v3 = registry.Find("m");
+  EXPECT_EQ(v3->version, 3u);
+  EXPECT_TRUE(v3->Pending(std::string(kContractionName)));
+  EXPECT_FALSE(HasContraction(v3->map));
+  ASSERT_TRUE(registry.ClaimRebuild("m"));
+  again = registry.RebuildPending("m");
+  ASSERT_OK(again);
+  EXPECT_FALSE(*again);
+  EXPECT_EQ(installs, 1);
+  std::shared_ptr<const MapSnapshot> now = registry.Find("m");
+  EXPECT_TRUE(now->pending.empty());
+  GridMap fresh = now->map;
+  ASSERT_OK(BuildContraction(&fresh));
+  EXPECT_TRUE(ContractionEquals(now->map, fresh));
+}
+
 // A repair that lands after the landmarks' rebuild copied the version: the
 // table goes into that copy (same version), which keeps its landmarks.
 TEST(MapRegistryTest, TableRepairAndLandmarkRebuildBothLand) {

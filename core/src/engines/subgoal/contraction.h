@@ -58,9 +58,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "engines/subgoal/subgoal_graph.h"
 #include "gridstar/derived_structure.h"
 #include "gridstar/grid_map.h"
@@ -85,9 +87,13 @@ class ContractionHierarchy final : public MapAttachment {
   // Contracts `graph` (the subgoal graph of `map`, shared). REQUIRES:
   // map.uniform_cost(). `owns_graph`: whether the graph is this
   // structure's alone (counted in HeldBytes) or the map's subgoal graph.
+  // `abandon` (when set) is polled every kAbandonPoll contracted subgoals
+  // (and as often while redundant edges are dropped): once true, the build
+  // stops and returns null.
   static std::shared_ptr<const ContractionHierarchy> Build(
       const GridMap& map, std::shared_ptr<const SubgoalGraph> graph,
-      bool owns_graph);
+      bool owns_graph, const std::function<bool()>& abandon = nullptr);
+  static constexpr uint32_t kAbandonPoll = 64;
 
   const SubgoalGraph& graph() const { return *graph_; }
   uint32_t node_count() const { return graph_->node_count(); }
@@ -142,8 +148,13 @@ inline double EdgeLength(const SubgoalGraph& g, uint32_t a, uint32_t b) {
 void RunContraction(const GridMap& map, const ContractionHierarchy& ch,
                     const SearchParams& p, SearchState& state, PathResult* r);
 
-// Its DerivedStructure (derived_structure.h) when `options` ask for it,
-// else null.
+// BuildContraction (gridstar/engines/subgoal.h) that stops when `abandon`
+// (when set) says so: CANCELLED, the map left without a hierarchy.
+absl::Status BuildContractionUnless(GridMap* map,
+                                    const std::function<bool()>& abandon);
+
+// Its DerivedStructure (derived_structure.h) when `options` ask for it
+// (building under options.abandon), else null.
 std::unique_ptr<const DerivedStructure> ContractionStructure(
     const DerivedOptions& options);
 

@@ -138,12 +138,21 @@ class Contractor {
     }
   }
 
-  // Step 1 (contraction.h): edges with a path of two edges as short.
-  size_t DropRedundantEdges() {
+  // Whether `abandon` says stop, asked once every kAbandonPoll calls.
+  bool Abandoned(const std::function<bool()>& abandon) {
+    return abandon && ++polls_ % ContractionHierarchy::kAbandonPoll == 0 &&
+           abandon();
+  }
+
+  // Step 1 (contraction.h): edges with a path of two edges as short. False
+  // when abandoned (the graph then half done).
+  bool DropRedundantEdges(const std::function<bool()>& abandon,
+                          size_t* dropped) {
     std::vector<double> to_u(n_, 0);
     std::vector<uint32_t> mark(n_, UINT32_MAX);
     std::vector<std::pair<uint32_t, uint32_t>> drop;
     for (uint32_t u = 0; u < n_; ++u) {
+      if (Abandoned(abandon)) return false;
       for (const Neighbour& e : adj_[u]) {
         mark[e.to] = u;
         to_u[e.to] = e.length;
@@ -163,14 +172,17 @@ class Contractor {
       Remove(u, w);
       Remove(w, u);
     }
-    return drop.size();
+    *dropped = drop.size();
+    return true;
   }
 
   // Step 2 and 3: contracts every node; fills the upward graph, numbered by
   // rank (contraction order): *node_of_rank, *rank_of_node, *xy_of_rank
   // (padded x | padded y << 16), and the arcs of
   // rank r (their ends and bypassed nodes ranks) from (*arc_begin)[r].
-  void Contract(std::vector<uint32_t>* node_of_rank,
+  // False when abandoned (the outputs then half filled).
+  bool Contract(const std::function<bool()>& abandon,
+                std::vector<uint32_t>* node_of_rank,
                 std::vector<uint32_t>* rank_of_node,
                 std::vector<uint32_t>* xy_of_rank,
                 std::vector<uint32_t>* arc_begin,
@@ -188,6 +200,7 @@ class Contractor {
       const uint32_t v = heap.back().second;
       heap.pop_back();
       if (contracted_[v]) continue;
+      if (Abandoned(abandon)) return false;
       const int64_t now = Priority(v);
       if (!heap.empty() && now > heap.front().first) {
         heap.push_back({now, v});
@@ -231,6 +244,7 @@ class Contractor {
       std::vector<ContractionHierarchy::Arc>().swap(up[(*node_of_rank)[r]]);
     }
     (*arc_begin)[n_] = static_cast<uint32_t>(arcs->size());
+    return true;
   }
 
  private:
@@ -331,18 +345,22 @@ class Contractor {
   std::vector<uint8_t> contracted_;
   std::vector<int64_t> contracted_neighbours_;
   WitnessSearch witness_;
+  uint32_t polls_ = 0;
 };
 
 }  // namespace
 
 std::shared_ptr<const ContractionHierarchy> ContractionHierarchy::Build(
     const GridMap& map, std::shared_ptr<const SubgoalGraph> graph,
-    bool owns_graph) {
+    bool owns_graph, const std::function<bool()>& abandon) {
   auto ch = std::make_shared<ContractionHierarchy>();
   Contractor contractor(map, *graph);
-  ch->dropped_edges_ = contractor.DropRedundantEdges();
-  contractor.Contract(&ch->node_of_rank_, &ch->rank_of_node_, &ch->xy_of_rank_,
-                      &ch->arc_begin_, &ch->arcs_, &ch->shortcuts_);
+  if (!contractor.DropRedundantEdges(abandon, &ch->dropped_edges_) ||
+      !contractor.Contract(abandon, &ch->node_of_rank_, &ch->rank_of_node_,
+                           &ch->xy_of_rank_, &ch->arc_begin_, &ch->arcs_,
+                           &ch->shortcuts_)) {
+    return nullptr;
+  }
   ch->graph_ = std::move(graph);
   ch->owns_graph_ = owns_graph;
   return ch;

@@ -2,6 +2,7 @@
 // outside the engines: built, shared and asked about on a map
 // (Algorithm::kContraction's attachment), and its DerivedStructure.
 
+#include <functional>
 #include <memory>
 #include <utility>
 
@@ -17,6 +18,13 @@ using internal::ContractionHierarchy;
 using internal::ContractionOf;
 
 absl::Status BuildContraction(GridMap* map) {
+  return internal::BuildContractionUnless(map, nullptr);
+}
+
+namespace internal {
+
+absl::Status BuildContractionUnless(GridMap* map,
+                                    const std::function<bool()>& abandon) {
   if (!map->uniform_cost()) {
     return absl::FailedPreconditionError(
         "contraction_hierarchy: the map has cells of different costs "
@@ -27,10 +35,18 @@ absl::Status BuildContraction(GridMap* map) {
                                                          Algorithm::kSubgoal);
   const bool own = graph == nullptr;
   if (own) graph = internal::SubgoalGraph::Build(*map);
-  map->Attach(Algorithm::kContraction,
-              ContractionHierarchy::Build(*map, std::move(graph), own));
+  std::shared_ptr<const ContractionHierarchy> ch =
+      ContractionHierarchy::Build(*map, std::move(graph), own, abandon);
+  if (ch == nullptr) {
+    return absl::CancelledError(
+        "contraction_hierarchy: build abandoned (a newer version of the map "
+        "made it moot)");
+  }
+  map->Attach(Algorithm::kContraction, std::move(ch));
   return absl::OkStatus();
 }
+
+}  // namespace internal
 
 void ShareContraction(const GridMap& from, GridMap* to) {
   to->Attach(Algorithm::kContraction,
@@ -78,7 +94,8 @@ namespace {
 // when the owner defers slow repairs).
 class ContractionDerived final : public DerivedStructure {
  public:
-  explicit ContractionDerived(bool defer) : defer_(defer) {}
+  ContractionDerived(bool defer, std::function<bool()> abandon)
+      : defer_(defer), abandon_(std::move(abandon)) {}
   absl::string_view name() const override { return kContractionName; }
   size_t HeldBytes(const GridMap& map) const override {
     return ContractionBytes(map);
@@ -91,7 +108,10 @@ class ContractionDerived final : public DerivedStructure {
   }
   absl::StatusOr<DerivedOutcome> Build(GridMap* map) const override {
     if (!AppliesTo(*map)) return DerivedOutcome::kAbsent;
-    if (absl::Status s = BuildContraction(map); !s.ok()) return s;
+    if (absl::Status s = internal::BuildContractionUnless(map, abandon_);
+        !s.ok()) {
+      return s;
+    }
     return DerivedOutcome::kBuilt;
   }
   absl::StatusOr<DerivedOutcome> Repair(const GridMap& previous,
@@ -111,6 +131,7 @@ class ContractionDerived final : public DerivedStructure {
 
  private:
   const bool defer_;
+  const std::function<bool()> abandon_;
 };
 
 }  // namespace
@@ -120,7 +141,8 @@ namespace internal {
 std::unique_ptr<const DerivedStructure> ContractionStructure(
     const DerivedOptions& options) {
   if (!options.Asks(kContractionName)) return nullptr;
-  return std::make_unique<ContractionDerived>(options.defer_slow_repairs);
+  return std::make_unique<ContractionDerived>(options.defer_slow_repairs,
+                                              options.abandon);
 }
 
 }  // namespace internal
