@@ -198,11 +198,7 @@ void RunContraction(const GridMap& map, const ContractionHierarchy& ch,
     }
     return h;
   };
-  auto push = [&](int side, uint32_t v, double distance) {
-    s.heaps[side].push_back({distance + estimate(side, v), distance, v});
-    std::push_heap(s.heaps[side].begin(), s.heaps[side].end(),
-                   std::greater<>());
-  };
+
   // Labels v with `distance` on `side` when that is new or shorter and can
   // still beat the best meeting (a key no smaller than the bound is never
   // settled, and no meeting through it is shorter); false otherwise.
@@ -222,10 +218,13 @@ void RunContraction(const GridMap& map, const ContractionHierarchy& ch,
     return true;
   };
   for (int side = 0; side < 2; ++side) {
+    std::vector<Scratch::Entry>& heap = s.heaps[side];
     for (const uint32_t v : s.seeds[side]) {
-      ++generated;
-      push(side, v, s.records[side][v].distance);
+      const double distance = s.records[side][v].distance;
+      heap.push_back({distance + estimate(side, v), distance, v});
     }
+    std::make_heap(heap.begin(), heap.end(), std::greater<>());
+    generated += s.seeds[side].size();
   }
 
   // Upwards from both sides, the smaller key first, until neither can beat

@@ -55,8 +55,13 @@ int32_t SubgoalGraph::Clearance(int32_t x, int32_t y, int dx, int dy,
 }
 
 int64_t SubgoalGraph::NodeOf(uint32_t cell) const {
-  auto it = std::lower_bound(cells_.begin(), cells_.end(), cell);
-  if (it == cells_.end() || *it != cell) return -1;
+  // Nodes are in padded index order: those of the cell's row are a short
+  // run, found from the row's first.
+  const uint32_t y = cell / static_cast<uint32_t>(padded_width_);
+  const auto begin = cells_.begin() + row_begin_[y];
+  const auto end = cells_.begin() + row_begin_[y + 1];
+  auto it = std::lower_bound(begin, end, cell);
+  if (it == end || *it != cell) return -1;
   return it - cells_.begin();
 }
 
@@ -64,7 +69,7 @@ size_t SubgoalGraph::MemoryBytes() const {
   return sizeof(*this) +
          (row_stops_.capacity() + column_stops_.capacity()) * sizeof(uint64_t) +
          (cells_.capacity() + xy_.capacity() + edge_begin_.capacity() +
-          targets_.capacity()) *
+          targets_.capacity() + row_begin_.capacity()) *
              sizeof(uint32_t) +
          landmarks_.capacity() * sizeof(float);
 }
@@ -99,6 +104,11 @@ std::shared_ptr<const SubgoalGraph> SubgoalGraph::Build(const GridMap& map) {
       }
     }
   }
+
+  // Each padded row's first node (the rows' runs of nodes, for NodeOf).
+  g.row_begin_.assign(static_cast<size_t>(ph) + 1, 0);
+  for (uint32_t v = 0; v < g.node_count(); ++v) ++g.row_begin_[g.YOf(v) + 1];
+  for (int32_t y = 0; y < ph; ++y) g.row_begin_[y + 1] += g.row_begin_[y];
 
   // Stop lines: blocked cells (the border included) and subgoals.
   g.row_words_ = (static_cast<size_t>(pw) + 63) / 64;

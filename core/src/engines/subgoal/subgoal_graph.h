@@ -28,8 +28,8 @@
 // the map's one cost). Immutable once built: an update makes the next
 // version without one (the owner rebuilds it, in the background on the
 // server; searches run jps meanwhile). Memory: 4 bytes a padded cell for
-// the subgoal bit lines, then per subgoal ~12 bytes + 4 per edge + 4 per
-// landmark.
+// the subgoal bit lines and 4 a padded row, then per subgoal ~12 bytes + 4
+// per edge + 4 per landmark.
 //
 // Thread-safety: a SubgoalGraph is read by any number of searches at once.
 // SubgoalScratch belongs to one thread (it lives in its SearchState).
@@ -74,7 +74,8 @@ class SubgoalGraph final : public MapAttachment {
     const uint32_t x = cell % pw, y = cell / pw;
     return (row_stops_[y * row_words_ + (x >> 6)] >> (x & 63)) & 1;
   }
-  // Node on padded cell `cell`, or -1 when that cell is no subgoal.
+  // Node on padded cell `cell`, or -1 when that cell is no subgoal (a
+  // search among its row's few nodes).
   int64_t NodeOf(uint32_t cell) const;
   uint32_t CellOf(uint32_t node) const { return cells_[node]; }
   int32_t XOf(uint32_t node) const { return xy_[node] & 0xffff; }
@@ -122,6 +123,8 @@ class SubgoalGraph final : public MapAttachment {
   std::vector<uint64_t> column_stops_;
   // Nodes in ascending padded index.
   std::vector<uint32_t> cells_;
+  // The first node of each padded row, and one past the last row's last.
+  std::vector<uint32_t> row_begin_;
   std::vector<uint32_t> xy_;  // Padded x | padded y << 16.
   std::vector<uint32_t> edge_begin_;
   std::vector<uint32_t> targets_;
