@@ -232,6 +232,9 @@ class Contractor {
     // together in memory.
     arc_begin->assign(n_ + 1, 0);
     arcs->clear();
+    size_t total = 0;
+    for (const auto& list : up) total += list.size();
+    arcs->reserve(total);  // Exactly: HeldBytes counts the capacity.
     for (uint32_t r = 0; r < n_; ++r) {
       (*arc_begin)[r] = static_cast<uint32_t>(arcs->size());
       for (ContractionHierarchy::Arc a : up[(*node_of_rank)[r]]) {
