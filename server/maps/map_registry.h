@@ -227,7 +227,8 @@ class MapRegistry {
   // came meanwhile, as their new base (their repair then walks only their
   // own changes), and the call returns true: claim again. Once a newer
   // version exists the job starts no further structure and a build that
-  // polls DerivedOptions::abandon (the contraction hierarchy) gives up
+  // polls DerivedOptions::abandon (the subgoal graph, the contraction
+  // hierarchy) gives up
   // (returns true: the next job finishes them for the newest), so that a
   // stream of updates never leaves the jump table pending behind a slow
   // build no query would use. A one-cell update is so answered without the

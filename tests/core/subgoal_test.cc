@@ -235,6 +235,40 @@ TEST(SubgoalTest, EveryVersionOfAnUpdateSequence) {
   }
 }
 
+// DerivedOptions::abandon: a build it stops (while the corners are
+// scanned, or before the landmarks) answers CANCELLED and leaves the map
+// without a graph; one it never stops equals a plain build.
+TEST(SubgoalTest, AbandonedBuildLeavesTheMapWithoutOne) {
+  GridMap map = MakeRandomMap({72, 56, 0.25, 1, false, 1}, 5);
+  GridMap plain = map;
+  ASSERT_OK(BuildSubgoalGraph(&plain));
+  int scans = 0;
+  {
+    DerivedOptions counting;
+    counting.Ask(kSubgoalGraphName);
+    counting.abandon = [&] { return ++scans < 0; };
+    GridMap built = map;
+    ASSERT_OK(
+        internal::SubgoalGraphStructure(counting)->Build(&built).status());
+    EXPECT_TRUE(SubgoalGraphEquals(built, plain));
+  }
+  ASSERT_GE(scans, 3);
+  // The first poll, one in the middle, the last (before the landmarks).
+  for (const int stop_at : {1, scans / 2, scans}) {
+    SCOPED_TRACE(absl::StrCat("stop at poll ", stop_at));
+    DerivedOptions options;
+    options.Ask(kSubgoalGraphName);
+    int polls = 0;
+    options.abandon = [&] { return ++polls >= stop_at; };
+    GridMap built = map;
+    absl::StatusOr<DerivedOutcome> outcome =
+        internal::SubgoalGraphStructure(options)->Build(&built);
+    EXPECT_EQ(outcome.status().code(), absl::StatusCode::kCancelled);
+    EXPECT_EQ(polls, stop_at);
+    EXPECT_FALSE(HasSubgoalGraph(built));
+  }
+}
+
 TEST(SubgoalTest, OtherPoliciesAndTerrainRunTheJpsPlusRule) {
   GridMap map = MakeRandomMap({40, 40, 0.2, 1, false, 1}, 2);
   ASSERT_OK(BuildSubgoalGraph(&map));

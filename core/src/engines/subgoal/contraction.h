@@ -93,7 +93,7 @@ class ContractionHierarchy final : public MapAttachment {
   static std::shared_ptr<const ContractionHierarchy> Build(
       const GridMap& map, std::shared_ptr<const SubgoalGraph> graph,
       bool owns_graph, const std::function<bool()>& abandon = nullptr);
-  static constexpr uint32_t kAbandonPoll = 64;
+  static constexpr uint32_t kAbandonPoll = 16;
 
   const SubgoalGraph& graph() const { return *graph_; }
   uint32_t node_count() const { return graph_->node_count(); }

@@ -34,7 +34,14 @@ absl::Status BuildContractionUnless(GridMap* map,
       internal::SharedAttachedTo<internal::SubgoalGraph>(*map,
                                                          Algorithm::kSubgoal);
   const bool own = graph == nullptr;
-  if (own) graph = internal::SubgoalGraph::Build(*map);
+  if (own) {
+    graph = internal::SubgoalGraph::Build(*map, abandon);
+    if (graph == nullptr) {
+      return absl::CancelledError(
+          "contraction_hierarchy: build abandoned (a newer version of the "
+          "map made it moot)");
+    }
+  }
   std::shared_ptr<const ContractionHierarchy> ch =
       ContractionHierarchy::Build(*map, std::move(graph), own, abandon);
   if (ch == nullptr) {

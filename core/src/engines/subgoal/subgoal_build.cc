@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <functional>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -79,7 +80,8 @@ bool SubgoalGraph::SameAs(const SubgoalGraph& other) const {
          targets_ == other.targets_;
 }
 
-std::shared_ptr<const SubgoalGraph> SubgoalGraph::Build(const GridMap& map) {
+std::shared_ptr<const SubgoalGraph> SubgoalGraph::Build(
+    const GridMap& map, const std::function<bool()>& abandon) {
   auto graph = std::make_shared<SubgoalGraph>();
   SubgoalGraph& g = *graph;
   const int32_t pw = map.padded_width();
@@ -134,6 +136,7 @@ std::shared_ptr<const SubgoalGraph> SubgoalGraph::Build(const GridMap& map) {
   const uint32_t n = g.node_count();
   std::vector<std::pair<uint32_t, uint32_t>> pairs;
   for (uint32_t v = 0; v < n; ++v) {
+    if (abandon && v % kAbandonPoll == 0 && abandon()) return nullptr;
     g.Scan(map, g.cells_[v], UINT32_MAX, [&](uint32_t cell) {
       const int64_t t = g.NodeOf(cell);
       if (t >= 0 && static_cast<uint32_t>(t) != v) {
@@ -167,6 +170,7 @@ std::shared_ptr<const SubgoalGraph> SubgoalGraph::Build(const GridMap& map) {
     g.edge_begin_[v + 1] = static_cast<uint32_t>(g.targets_.size());
   }
   g.targets_.shrink_to_fit();
+  if (abandon && abandon()) return nullptr;
   g.PickLandmarks(map);
   return graph;
 }

@@ -39,9 +39,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "base/geometry.h"
 #include "gridstar/derived_structure.h"
 #include "gridstar/grid_map.h"
@@ -57,8 +59,12 @@ inline constexpr int kSubgoalLandmarks = 8;
 
 class SubgoalGraph final : public MapAttachment {
  public:
-  // Builds the graph of `map`. REQUIRES: map.uniform_cost().
-  static std::shared_ptr<const SubgoalGraph> Build(const GridMap& map);
+  // Builds the graph of `map`. REQUIRES: map.uniform_cost(). `abandon`
+  // (when set) is polled every kAbandonPoll subgoals scanned and before the
+  // landmarks: once true, the build stops and returns null.
+  static std::shared_ptr<const SubgoalGraph> Build(
+      const GridMap& map, const std::function<bool()>& abandon = nullptr);
+  static constexpr uint32_t kAbandonPoll = 64;
 
   uint32_t node_count() const { return static_cast<uint32_t>(cells_.size()); }
   size_t edge_count() const { return targets_.size(); }
@@ -248,8 +254,13 @@ size_t SubgoalGraphBytesForCount(const GridMap& map, size_t subgoals);
 void RunSubgoal(const GridMap& map, const SubgoalGraph& graph,
                 const SearchParams& p, SearchState& state, PathResult* r);
 
-// Its DerivedStructure (derived_structure.h) when `options` ask for it,
-// else null.
+// BuildSubgoalGraph (gridstar/engines/subgoal.h) that stops when `abandon`
+// (when set) says so: CANCELLED, the map left without a graph.
+absl::Status BuildSubgoalGraphUnless(GridMap* map,
+                                     const std::function<bool()>& abandon);
+
+// Its DerivedStructure (derived_structure.h) when `options` ask for it
+// (building under options.abandon), else null.
 std::unique_ptr<const DerivedStructure> SubgoalGraphStructure(const DerivedOptions& options);
 
 // map's subgoal graph (Algorithm::kSubgoal's attachment), null without one.

@@ -2,6 +2,10 @@
 // engines: built, shared and asked about on a map (Algorithm::kSubgoal's
 // attachment).
 
+#include <functional>
+#include <memory>
+#include <utility>
+
 #include "absl/strings/str_cat.h"
 #include "engines/subgoal/subgoal_graph.h"
 #include "gridstar/engines/subgoal.h"
@@ -13,14 +17,30 @@ using internal::SubgoalGraph;
 using internal::SubgoalGraphOf;
 
 absl::Status BuildSubgoalGraph(GridMap* map) {
+  return internal::BuildSubgoalGraphUnless(map, nullptr);
+}
+
+namespace internal {
+
+absl::Status BuildSubgoalGraphUnless(GridMap* map,
+                                     const std::function<bool()>& abandon) {
   if (!map->uniform_cost()) {
     return absl::FailedPreconditionError(
         "subgoal_graph: the map has cells of different costs (subgoal graphs "
         "need one cost)");
   }
-  map->Attach(Algorithm::kSubgoal, SubgoalGraph::Build(*map));
+  std::shared_ptr<const SubgoalGraph> graph =
+      SubgoalGraph::Build(*map, abandon);
+  if (graph == nullptr) {
+    return absl::CancelledError(
+        "subgoal_graph: build abandoned (a newer version of the map made it "
+        "moot)");
+  }
+  map->Attach(Algorithm::kSubgoal, std::move(graph));
   return absl::OkStatus();
 }
+
+}  // namespace internal
 
 void ShareSubgoalGraph(const GridMap& from, GridMap* to) {
   to->Attach(Algorithm::kSubgoal, from.shared_attachment(Algorithm::kSubgoal));
@@ -61,7 +81,8 @@ namespace {
 // The subgoal graph (engines/subgoal/subgoal_graph.h) on uniform-cost maps.
 class SubgoalGraphDerived final : public DerivedStructure {
  public:
-  explicit SubgoalGraphDerived(bool defer) : defer_(defer) {}
+  SubgoalGraphDerived(bool defer, std::function<bool()> abandon)
+      : defer_(defer), abandon_(std::move(abandon)) {}
   absl::string_view name() const override { return kSubgoalGraphName; }
   size_t HeldBytes(const GridMap& map) const override {
     return SubgoalGraphBytes(map);
@@ -74,7 +95,10 @@ class SubgoalGraphDerived final : public DerivedStructure {
   }
   absl::StatusOr<DerivedOutcome> Build(GridMap* map) const override {
     if (!AppliesTo(*map)) return DerivedOutcome::kAbsent;
-    if (absl::Status s = BuildSubgoalGraph(map); !s.ok()) return s;
+    if (absl::Status s = internal::BuildSubgoalGraphUnless(map, abandon_);
+        !s.ok()) {
+      return s;
+    }
     return DerivedOutcome::kBuilt;
   }
   absl::StatusOr<DerivedOutcome> Repair(const GridMap& previous,
@@ -94,6 +118,7 @@ class SubgoalGraphDerived final : public DerivedStructure {
 
  private:
   const bool defer_;
+  const std::function<bool()> abandon_;
 };
 
 }  // namespace
@@ -129,7 +154,8 @@ size_t SubgoalGraphBytesForCount(const GridMap& map, size_t subgoals) {
 std::unique_ptr<const DerivedStructure> SubgoalGraphStructure(
     const DerivedOptions& options) {
   if (!options.Asks(kSubgoalGraphName)) return nullptr;
-  return std::make_unique<SubgoalGraphDerived>(options.defer_slow_repairs);
+  return std::make_unique<SubgoalGraphDerived>(options.defer_slow_repairs,
+                                               options.abandon);
 }
 
 }  // namespace internal
