@@ -190,7 +190,10 @@ class Contractor {
                 size_t* shortcuts) {
     std::vector<std::pair<int64_t, uint32_t>> heap;
     heap.reserve(n_);
-    for (uint32_t v = 0; v < n_; ++v) heap.push_back({Priority(v), v});
+    for (uint32_t v = 0; v < n_; ++v) {
+      if (Abandoned(abandon)) return false;
+      heap.push_back({Priority(v), v});
+    }
     std::make_heap(heap.begin(), heap.end(), std::greater<>());
     std::vector<std::vector<ContractionHierarchy::Arc>> up(n_);
     node_of_rank->clear();
