@@ -226,7 +226,8 @@ int RunFlow(const Options& o, const GridMap& map,
 // progressive_expansions N answers it (server/watch/watch_hub.cc: a search
 // capped at N expansions, a partial answer when it does not finish, then the
 // whole search from the start again) and by the whole search alone, the two
-// in turn (which goes first alternating by query). Prints the means, their
+// in turn (which goes first alternating by query; a query without a path
+// left out and counted). Prints the means, their
 // ratio, the first answer's mean, and the share of the whole searches' time
 // the capped searches that had to be repeated took (what resuming them
 // instead of starting again could save at most).
@@ -235,7 +236,7 @@ int RunProgressive(const Options& o, const GridMap& map,
   SearchContext context;
   PathResult result;
   double whole_us = 0, progressive_us = 0, first_us = 0, repeated_us = 0;
-  size_t partial = 0;
+  size_t partial = 0, unreachable = 0;
   for (size_t i = 0; i < scen.size(); ++i) {
     PathQuery q = o.query;
     q.start = scen[i].start;
@@ -244,11 +245,22 @@ int RunProgressive(const Options& o, const GridMap& map,
     uint64_t& cap = capped.budget.max_expansions;
     cap = cap == 0 ? static_cast<uint64_t>(o.progressive)
                    : std::min<uint64_t>(cap, o.progressive);
+    // A query with no path (the scenario's ends apart) is left out.
+    if (absl::Status st = FindPath(map, q, context, &result);
+        absl::IsNotFound(st)) {
+      ++unreachable;
+      continue;
+    }
+    auto failed = [&](const absl::Status& st) {
+      std::fprintf(stderr, "gridstar-bench: line %d: %s\n", scen[i].line,
+                   std::string(st.message()).c_str());
+      return 1;
+    };
     for (int turn = 0; turn < 2; ++turn) {
       if ((turn == 0) == (i % 2 == 0)) {
         const absl::Time t0 = absl::Now();
-        if (!FindPath(map, q, context, &result).ok()) {
-          return Usage("search failed");
+        if (absl::Status st = FindPath(map, q, context, &result); !st.ok()) {
+          return failed(st);
         }
         whole_us += MicrosSince(t0);
         if (!LengthMatches(result.cost, scen[i].optimal) &&
@@ -260,29 +272,29 @@ int RunProgressive(const Options& o, const GridMap& map,
         continue;
       }
       const absl::Time t0 = absl::Now();
-      if (!FindPath(map, capped, context, &result).ok()) {
-        return Usage("search failed");
+      if (absl::Status st = FindPath(map, capped, context, &result); !st.ok()) {
+        return failed(st);
       }
       const double first = MicrosSince(t0);
       first_us += first;
       if (result.partial) {
         ++partial;
         repeated_us += first;
-        if (!FindPath(map, q, context, &result).ok()) {
-          return Usage("search failed");
+        if (absl::Status st = FindPath(map, q, context, &result); !st.ok()) {
+          return failed(st);
         }
       }
       progressive_us += MicrosSince(t0);
     }
   }
-  const double n = static_cast<double>(scen.size());
+  const double n = static_cast<double>(scen.size() - unreachable);
   std::printf(
-      "progressive=%d algo=%s queries=%zu partial_first=%zu "
+      "progressive=%d algo=%s queries=%zu unreachable=%zu partial_first=%zu "
       "whole_mean_us=%.2f progressive_mean_us=%.2f "
       "progressive_over_whole=%.3f first_answer_mean_us=%.2f "
       "repeated_share=%.3f\n",
       o.progressive, std::string(AlgorithmName(o.query.algorithm)).c_str(),
-      scen.size(), partial, whole_us / n, progressive_us / n,
+      scen.size(), unreachable, partial, whole_us / n, progressive_us / n,
       progressive_us / whole_us, first_us / n, repeated_us / whole_us);
   return 0;
 }
