@@ -24,7 +24,6 @@ Defaults: ../shared/movingai, sc1/Enigma, 100 updates, 10 a second.
 import collections
 import os
 import random
-import subprocess
 import sys
 import tempfile
 import threading
@@ -72,20 +71,8 @@ def main():
     rng = random.Random(1)
 
     tmp = tempfile.mkdtemp()
-    port_file = os.path.join(tmp, "port")
-    server = subprocess.Popen(
-        [os.path.join(cluster_lib.BUILD, "server", "gridstar-server"), "--host=127.0.0.1",
-         "--port=0", f"--port_file={port_file}", "--workers=2",
-         f"--data_dir={os.path.join(tmp, 'data')}"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server, target = cluster_lib.start_server(tmp, "--workers=2")
     try:
-        deadline = time.monotonic() + GENEROUS_S
-        while not os.path.exists(port_file) or os.path.getsize(port_file) == 0:
-            if server.poll() is not None or time.monotonic() > deadline:
-                sys.exit("gridstar-server did not start")
-            time.sleep(0.05)
-        with open(port_file, encoding="ascii") as f:
-            target = "127.0.0.1:" + f.read().strip()
         stub = pb_grpc.PathfindingStub(grpc.insecure_channel(target))
         request = pb.RegisterMapRequest(id="m", movingai=text, jump_table=True,
                                         subgoal_graph=True)

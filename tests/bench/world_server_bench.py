@@ -135,21 +135,9 @@ def main():
 
     tmp = tempfile.mkdtemp()
     metrics_port = cluster_lib.free_port()
-    port_file = os.path.join(tmp, "port")
-    server = subprocess.Popen(
-        [os.path.join(cluster_lib.BUILD, "server", "gridstar-server"), "--host=127.0.0.1",
-         "--port=0", f"--port_file={port_file}", f"--metrics_port={metrics_port}",
-         "--workers=2", f"--data_dir={os.path.join(tmp, 'data')}",
-         *sys.argv[5:]],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server, target = cluster_lib.start_server(
+        tmp, f"--metrics_port={metrics_port}", "--workers=2", *sys.argv[5:])
     try:
-        deadline = time.monotonic() + GENEROUS_S
-        while not os.path.exists(port_file) or os.path.getsize(port_file) == 0:
-            if server.poll() is not None or time.monotonic() > deadline:
-                sys.exit("gridstar-server did not start")
-            time.sleep(0.05)
-        with open(port_file, encoding="ascii") as f:
-            target = "127.0.0.1:" + f.read().strip()
         stub = pb_grpc.PathfindingStub(grpc.insecure_channel(target))
         ids = [f"m{i}" for i in range(len(maps))]
         for i, (path, _, _, _) in enumerate(maps):

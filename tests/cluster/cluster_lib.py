@@ -66,6 +66,26 @@ def wait_for(check, what):
     raise AssertionError(f"timed out waiting for {what}")
 
 
+def start_server(directory, *flags):
+    """A gridstar-server on a free loopback port, writing under `directory`
+    (--data_dir=DIRECTORY/data) with `flags`; returns (process, target).
+    Exits the calling script if it does not start."""
+    port_file = os.path.join(directory, "port")
+    server = subprocess.Popen(
+        [os.path.join(BUILD, "server", "gridstar-server"), "--host=127.0.0.1",
+         "--port=0", f"--port_file={port_file}",
+         f"--data_dir={os.path.join(directory, 'data')}", *flags],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + GENEROUS_S
+    while not os.path.exists(port_file) or os.path.getsize(port_file) == 0:
+        if server.poll() is not None or time.monotonic() > deadline:
+            server.kill()
+            sys.exit("gridstar-server did not start")
+        time.sleep(0.05)
+    with open(port_file, encoding="ascii") as f:
+        return server, "127.0.0.1:" + f.read().strip()
+
+
 class Redis:
     """redis-server on a fixed loopback port, appending every write to its
     own directory with fsync (appendfsync always)."""
