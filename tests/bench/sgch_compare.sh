@@ -145,7 +145,10 @@ for ((r = 0; r < rounds; r++)); do
       echo "$m sgch $(sgch_run "$name" "$data/$m.map" "$data/$m.map.scen")" >>"$tmp/t"
     fi
     for e in $engines; do
-      echo "$m $e $(ours "$data/$m.map" "$data/$m.map.scen" "$e")" >>"$tmp/t"
+      got=$(ours "$data/$m.map" "$data/$m.map.scen" "$e")
+      # A run that died prints no figures: stop, rather than count it as 0 us.
+      [[ $got =~ ^[0-9.]+\ [0-9]+$ ]] || { echo "gridstar-bench --algo $e failed on $m" >&2; exit 1; }
+      echo "$m $e $got" >>"$tmp/t"
     done
     if ((r % 2 == 1 && done_pre)); then
       echo "$m sgch $(sgch_run "$name" "$data/$m.map" "$data/$m.map.scen")" >>"$tmp/t"
