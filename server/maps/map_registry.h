@@ -226,15 +226,14 @@ class MapRegistry {
   // number: structures are derived, not content), or, when newer versions
   // came meanwhile, as their new base (their repair then walks only their
   // own changes), and the call returns true: claim again. Once a newer
-  // version exists the job starts no further structure and a build that
+  // version exists the job starts no further structure, and a build that
   // polls DerivedOptions::abandon (the subgoal graph, the contraction
-  // hierarchy) gives up
-  // (returns true: the next job finishes them for the newest), so that a
-  // stream of updates never leaves the jump table pending behind a slow
-  // build no query would use. A one-cell update is so answered without the
-  // jump table's repair (up to ~8 ms of diagonal walks on the 8192 x 8192
-  // world), and the table follows within milliseconds, before a subgoal
-  // graph rebuilt behind it.
+  // hierarchy) gives up (the call returns true: the next job finishes them
+  // for the newest), so that a stream of updates never leaves the jump
+  // table pending behind a slow build no query would use. A one-cell update
+  // is so answered without the jump table's repair (up to ~8 ms of diagonal
+  // walks on the 8192 x 8192 world), and the table follows within
+  // milliseconds, before a subgoal graph rebuilt behind it.
   bool ClaimRebuild(const std::string& id);
   // Gives a claim back unused (the job could not be queued).
   void DropRebuildClaim(const std::string& id);

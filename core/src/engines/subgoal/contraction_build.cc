@@ -178,9 +178,9 @@ class Contractor {
 
   // Step 2 and 3: contracts every node; fills the upward graph, numbered by
   // rank (contraction order): *node_of_rank, *rank_of_node, *xy_of_rank
-  // (padded x | padded y << 16), and the arcs of
-  // rank r (their ends and bypassed nodes ranks) from (*arc_begin)[r].
-  // False when abandoned (the outputs then half filled).
+  // (padded x | padded y << 16), and the arcs of rank r (their ends and
+  // bypassed nodes ranks) from (*arc_begin)[r]. False when abandoned (the
+  // outputs then half filled).
   bool Contract(const std::function<bool()>& abandon,
                 std::vector<uint32_t>* node_of_rank,
                 std::vector<uint32_t>* rank_of_node,
