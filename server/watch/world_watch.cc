@@ -363,9 +363,13 @@ void WorldWatch::Installed(Handle_t h, const Started& started,
   // Changes applied while it searched: the path must hold on the newest
   // versions, and may no longer be the cheapest.
   if (changed && world != nullptr) {
-    if (Remaining(*agent, *world) < 0) {
-      SubmitPush(h, *agent, WatchReason::kBlocked, absl::Now(), "",
-                 world->version);
+    // Blocked: by the member map whose leg broke (with its version), else
+    // by the world's links.
+    std::string broken;
+    uint64_t broken_version = 0;
+    if (Remaining(*agent, *world, &broken, &broken_version) < 0) {
+      SubmitPush(h, *agent, WatchReason::kBlocked, absl::Now(), broken,
+                 broken.empty() ? world->version : broken_version);
     } else if (agent->replan_if_cheaper > 0) {
       SubmitPush(h, *agent, WatchReason::kCheaper, absl::Now(), "",
                  world->version);

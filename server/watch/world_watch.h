@@ -166,8 +166,14 @@ class WorldWatch {
   void ClearPath(Agent& agent) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // The cost of the agent's remaining path (the rest of its leg, the links
   // and legs after it) in `world` on the member maps' newest versions, or
-  // -1 when a move or a link of it is no longer legal.
-  double Remaining(const Agent& agent, const WorldSnapshot& world) const
+  // -1 when a move or a link of it is no longer legal. Then, when a leg
+  // broke (its map gone from the world or the registry, or a move of it
+  // illegal), *broken_map (when given) is that leg's map and
+  // *broken_version its newest version (0 when gone); when a link broke,
+  // *broken_map is left empty.
+  double Remaining(const Agent& agent, const WorldSnapshot& world,
+                   std::string* broken_map = nullptr,
+                   uint64_t* broken_version = nullptr) const
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Where `at` lies on the agent's path (its current leg and on, else
   // before): false when nowhere.

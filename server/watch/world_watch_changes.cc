@@ -92,14 +92,22 @@ bool LinksOpened(const WorldSnapshot* before, const WorldSnapshot& now) {
 
 }  // namespace
 
-double WorldWatch::Remaining(const Agent& agent,
-                             const WorldSnapshot& world) const {
+double WorldWatch::Remaining(const Agent& agent, const WorldSnapshot& world,
+                             std::string* broken_map,
+                             uint64_t* broken_version) const {
   double total = 0;
   for (size_t k = agent.leg; k < agent.legs.size(); ++k) {
     const Agent::Leg& leg = agent.legs[k];
-    if (world.MapIndex(leg.map_id) < 0) return -1;
-    std::shared_ptr<const MapSnapshot> snapshot = maps_->Find(leg.map_id);
-    if (snapshot == nullptr) return -1;
+    std::shared_ptr<const MapSnapshot> snapshot =
+        world.MapIndex(leg.map_id) < 0 ? nullptr : maps_->Find(leg.map_id);
+    auto broken_leg = [&] {
+      if (broken_map != nullptr) *broken_map = leg.map_id;
+      if (broken_version != nullptr) {
+        *broken_version = snapshot == nullptr ? 0 : snapshot->version;
+      }
+      return -1.0;
+    };
+    if (snapshot == nullptr) return broken_leg();
     const GridMap* view = &snapshot->map;
     std::shared_ptr<const GridMap> hold;
     if (agent.classed) {
@@ -115,7 +123,7 @@ double WorldWatch::Remaining(const Agent& agent,
     }
     const double cost = RemainingCost(
         *view, leg.path, k == agent.leg ? agent.progress : 0, agent.policy);
-    if (cost < 0) return -1;
+    if (cost < 0) return broken_leg();
     total += cost;
     if (k + 1 == agent.legs.size()) break;
     const int l = world.LinkIndex(agent.links[k]);
