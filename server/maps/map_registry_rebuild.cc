@@ -33,12 +33,15 @@ absl::StatusOr<bool> MapRegistry::RebuildPending(const std::string& id) {
   // The agent maps' own, installed in their cache (same version).
   if (absl::Status s = target->agent_maps->FinishPending(); !s.ok()) return s;
   DerivedOptions options = target->options.derived();  // Nothing deferred.
-  // A slow build gives up once a newer version came (the next job builds
-  // for that one).
-  options.abandon = [this, &id, version = target->version] {
-    if (on_abandon_poll_) on_abandon_poll_();
+  auto newer_version_came = [this, &id, version = target->version] {
     std::shared_ptr<const MapSnapshot> newest = Find(id);
     return newest != nullptr && newest->version != version;
+  };
+  // A slow build gives up once a newer version came (the next job builds
+  // for that one).
+  options.abandon = [this, &newer_version_came] {
+    if (on_abandon_poll_) on_abandon_poll_();
+    return newer_version_came();
   };
   bool again = false;
   // In build order, each installed as soon as it is done: a jump table
@@ -52,10 +55,7 @@ absl::StatusOr<bool> MapRegistry::RebuildPending(const std::string& id) {
     // newer version's quick repairs (the jump table) never wait behind a
     // slow build (a subgoal graph, a contraction hierarchy) of a version
     // no query asks for any more.
-    if (std::shared_ptr<const MapSnapshot> newest = Find(id);
-        newest != nullptr && newest->version != target->version) {
-      return true;
-    }
+    if (newer_version_came()) return true;
     GridMap map = target->map;  // Shares every tile and structure.
     absl::StatusOr<DerivedReport> report =
         FinishPendingStructure(options, name, it->second, &map);

@@ -24,6 +24,7 @@ Defaults: ../shared/movingai, sc1/Enigma, 100 updates, 10 a second.
 import collections
 import os
 import random
+import shutil
 import sys
 import tempfile
 import threading
@@ -137,16 +138,16 @@ def main():
             return mismatches + not_optimal
 
         bad = phase("no updates", lambda i: i < 400, True)
-        stop = threading.Event()
         sent = []
 
         def stream():
+            cells = random.Random(2)  # Its own: the queries' stay seeded.
             blocked = None
             next_at = time.monotonic()
-            while not stop.is_set() and len(sent) < updates:
+            while len(sent) < updates:
                 u = pb.UpdateCellsRequest(id="m")
                 if blocked is None:
-                    blocked = free[rng.randrange(len(free))]
+                    blocked = free[cells.randrange(len(free))]
                     cost = 0
                 else:
                     cost = 1
@@ -173,6 +174,7 @@ def main():
     finally:
         server.kill()
         server.wait()
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -244,26 +244,19 @@ TEST(SubgoalTest, AbandonedBuildLeavesTheMapWithoutOne) {
   ASSERT_OK(BuildSubgoalGraph(&plain));
   int scans = 0;
   {
-    DerivedOptions counting;
-    counting.Ask(kSubgoalGraphName);
-    counting.abandon = [&] { return ++scans < 0; };
     GridMap built = map;
-    ASSERT_OK(
-        internal::SubgoalGraphStructure(counting)->Build(&built).status());
+    ASSERT_OK(testing::BuildAbandoningAt(&built, kSubgoalGraphName, 0, &scans));
     EXPECT_TRUE(SubgoalGraphEquals(built, plain));
   }
   ASSERT_GE(scans, 3);
   // The first poll, one in the middle, the last (before the landmarks).
   for (const int stop_at : {1, scans / 2, scans}) {
     SCOPED_TRACE(absl::StrCat("stop at poll ", stop_at));
-    DerivedOptions options;
-    options.Ask(kSubgoalGraphName);
     int polls = 0;
-    options.abandon = [&] { return ++polls >= stop_at; };
     GridMap built = map;
-    absl::StatusOr<DerivedOutcome> outcome =
-        internal::SubgoalGraphStructure(options)->Build(&built);
-    EXPECT_EQ(outcome.status().code(), absl::StatusCode::kCancelled);
+    const absl::Status s =
+        testing::BuildAbandoningAt(&built, kSubgoalGraphName, stop_at, &polls);
+    EXPECT_EQ(s.code(), absl::StatusCode::kCancelled);
     EXPECT_EQ(polls, stop_at);
     EXPECT_FALSE(HasSubgoalGraph(built));
   }

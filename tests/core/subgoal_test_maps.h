@@ -1,6 +1,6 @@
 // What the subgoal engines' tests (subgoal_test.cc, contraction_test.cc)
-// share: the seeded random map kinds they check against brute force, and
-// random update batches.
+// share: the seeded random map kinds they check against brute force,
+// random update batches, and builds that DerivedOptions::abandon stops.
 #ifndef GRIDSTAR_TESTS_CORE_SUBGOAL_TEST_MAPS_H_
 #define GRIDSTAR_TESTS_CORE_SUBGOAL_TEST_MAPS_H_
 
@@ -9,6 +9,9 @@
 #include <random>
 #include <vector>
 
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+#include "gridstar/derived_data.h"
 #include "gridstar/map_update.h"
 #include "testing/reference.h"
 
@@ -45,6 +48,19 @@ inline std::vector<CellChange> RandomSquareChanges(int32_t w, int32_t h,
     changes.push_back(c);
   }
   return changes;
+}
+
+// Builds structure `name` alone (BuildDerived) on *map, its
+// DerivedOptions::abandon saying stop from its `stop_at`-th poll on (never
+// when 0); *polls gets the polls made. Returns BuildDerived's status.
+inline absl::Status BuildAbandoningAt(GridMap* map, absl::string_view name,
+                                      int stop_at, int* polls) {
+  DerivedOptions options;
+  options.Ask(name);
+  *polls = 0;
+  options.abandon = [=] { return ++*polls >= stop_at && stop_at > 0; };
+  std::vector<DerivedReport> reports;
+  return BuildDerived(options, map, &reports);
 }
 
 }  // namespace gridstar::testing

@@ -34,16 +34,12 @@ absl::Status BuildContractionUnless(GridMap* map,
       internal::SharedAttachedTo<internal::SubgoalGraph>(*map,
                                                          Algorithm::kSubgoal);
   const bool own = graph == nullptr;
-  if (own) {
-    graph = internal::SubgoalGraph::Build(*map, abandon);
-    if (graph == nullptr) {
-      return absl::CancelledError(
-          "contraction_hierarchy: build abandoned (a newer version of the "
-          "map made it moot)");
-    }
-  }
+  if (own) graph = internal::SubgoalGraph::Build(*map, abandon);
+  // Null when either build was abandoned.
   std::shared_ptr<const ContractionHierarchy> ch =
-      ContractionHierarchy::Build(*map, std::move(graph), own, abandon);
+      graph == nullptr
+          ? nullptr
+          : ContractionHierarchy::Build(*map, std::move(graph), own, abandon);
   if (ch == nullptr) {
     return absl::CancelledError(
         "contraction_hierarchy: build abandoned (a newer version of the map "
