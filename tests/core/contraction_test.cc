@@ -25,6 +25,7 @@
 #include "gridstar/map_update.h"
 #include "gridstar/search_context.h"
 #include "gtest/gtest.h"
+#include "search/path_tools.h"
 #include "testing/drawn_maps.h"
 #include "testing/reference.h"
 #include "testing/status_matchers.h"
@@ -77,7 +78,9 @@ TEST(ContractionTest, OptimalAgainstBruteForceOnRandomMaps) {
       SCOPED_TRACE(absl::StrCat(m.name, " seed ", seed,
                                 shared ? " shared graph" : " own graph"));
       GridMap map = MakeRandomMap(m.spec, seed);
-      if (shared) ASSERT_OK(BuildSubgoalGraph(&map));
+      if (shared) {
+        ASSERT_OK(BuildSubgoalGraph(&map));
+      }
       ASSERT_OK(BuildContraction(&map));
       ExpectOptimal(map, seed, 40);
     }
@@ -106,16 +109,17 @@ TEST(ContractionTest, OptimalOnDrawnRooms) {
 
 // Ranks number the subgoals once each, every arc climbs in rank, and the
 // coordinates by rank are the subgoal's. Every shortcut is exactly the two
-// arcs it bypasses (both upward from the bypassed node), every other arc a
-// subgoal graph edge of its octile length; no node has two arcs to one
-// node; two builds are the same.
+// arcs it bypasses (both upward from the bypassed node) and is marked
+// straight exactly when an octile-shaped move sequence of its length joins
+// its ends, every other arc a subgoal graph edge of its octile length; no
+// node has two arcs to one node; two builds are the same.
 TEST(ContractionTest, ShortcutsAreTheirTwoArcsAndEdgesTheGraphs) {
   for (const testing::SubgoalMapCase& m : testing::kSubgoalMaps) {
     SCOPED_TRACE(m.name);
     GridMap map = MakeRandomMap(m.spec, 4);
     auto graph = internal::SubgoalGraph::Build(map);
     const auto ch = internal::ContractionHierarchy::Build(map, graph, true);
-    size_t shortcuts = 0;
+    size_t shortcuts = 0, straight_shortcuts = 0;
     std::vector<int> numbered(ch->node_count(), 0);
     for (uint32_t v = 0; v < ch->node_count(); ++v) {
       const uint32_t node = ch->NodeOfRank(v);
@@ -133,7 +137,7 @@ TEST(ContractionTest, ShortcutsAreTheirTwoArcsAndEdgesTheGraphs) {
       for (const auto* a = ch->ArcsBegin(v); a != ch->ArcsEnd(v); ++a) {
         seen.push_back(a->to);
         EXPECT_GT(a->to, v) << "arcs climb in rank";
-        if (a->via == internal::ContractionHierarchy::kNoVia) {
+        if (!a->IsShortcut()) {
           const uint32_t to = ch->NodeOfRank(a->to);
           EXPECT_TRUE(std::count(graph->EdgesBegin(node), graph->EdgesEnd(node),
                                  to) > 0)
@@ -141,18 +145,36 @@ TEST(ContractionTest, ShortcutsAreTheirTwoArcsAndEdgesTheGraphs) {
           EXPECT_DOUBLE_EQ(a->length, internal::EdgeLength(*graph, node, to));
           continue;
         }
-        EXPECT_LT(a->via, v) << "a shortcut bypasses a lower rank";
+        EXPECT_LT(a->Via(), v) << "a shortcut bypasses a lower rank";
         ++shortcuts;
-        const auto* down = ch->FindArc(a->via, v);
-        const auto* up = ch->FindArc(a->via, a->to);
+        const auto* down = ch->FindArc(a->Via(), v);
+        const auto* up = ch->FindArc(a->Via(), a->to);
         ASSERT_NE(down, nullptr) << "shortcut " << v << " -> " << a->to;
         ASSERT_NE(up, nullptr) << "shortcut " << v << " -> " << a->to;
         EXPECT_NEAR(a->length, down->length + up->length, 1e-9);
+        // Marked straight exactly when one octile-shaped move sequence of
+        // its length joins its ends.
+        const uint32_t to = ch->NodeOfRank(a->to);
+        std::vector<Cell> walk;
+        const bool straight =
+            std::fabs(a->length - internal::EdgeLength(*graph, node, to)) <
+                1e-9 &&
+            internal::AppendOctilePath(map.padded_costs(), map.padded_width(),
+                                       DiagonalPolicy::kNoCornerCutting,
+                                       Cell{graph->XOf(node), graph->YOf(node)},
+                                       Cell{graph->XOf(to), graph->YOf(to)},
+                                       &walk);
+        EXPECT_EQ(a->RefinesStraight(), straight)
+            << "shortcut " << v << " -> " << a->to;
+        straight_shortcuts += straight;
       }
       std::sort(seen.begin(), seen.end());
       EXPECT_EQ(std::adjacent_find(seen.begin(), seen.end()), seen.end());
     }
     EXPECT_EQ(shortcuts, ch->shortcut_count());
+    if (shortcuts > 0) {
+      EXPECT_GT(straight_shortcuts, 0u) << "none marked";
+    }
     const auto again = internal::ContractionHierarchy::Build(
         map, internal::SubgoalGraph::Build(map), true);
     EXPECT_TRUE(ch->SameAs(*again));

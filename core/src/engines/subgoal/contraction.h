@@ -20,9 +20,12 @@
 //      a wrong distance).
 //   3. The upward graph kept: each node's arcs to neighbours contracted
 //      after it (its rank is its contraction order), with length and, for a
-//      shortcut, the node it bypasses. Nodes are numbered by rank here (the
-//      searches' busiest nodes, the highest, lie together in memory);
-//      NodeOfRank / RankOf translate to and from the subgoal graph's.
+//      shortcut, the node it bypasses, and whether an octile-shaped move
+//      sequence of its length joins its ends (a query then refines it into
+//      cells at once, without unpacking it: Uras & Koenig's R-refine). Nodes
+//      are numbered by rank here (the searches' busiest nodes, the highest, lie
+//      together in memory); NodeOfRank / RankOf translate to and from the
+//      subgoal graph's.
 // Lengths are octile cell counts (straight + diagonal * sqrt 2) in double:
 // two different counts of at most 2^20 moves differ by far more than the
 // 1e-9 the comparisons allow, so ties are exact ties.
@@ -31,18 +34,18 @@
 // (SubgoalGraph::Scan; and to each other when one reaches the other), runs
 // A* upwards from both sides at once (stall on demand) until neither
 // side's smallest key can beat the best meeting, unpacks the shortcuts of
-// the path through their bypassed nodes into subgoal edges and refines
-// those into cells. Each side's heuristic is the larger of the octile
-// distance to the other side's end and the subgoal graph's landmark bound
-// (its differential heuristic; an end that is no subgoal has the least
-// landmark distances through the subgoals it is joined to), less the float
-// error of the landmark distances: admissible, consistent up to that
-// rounding (a settled node reached cheaper is reopened). Exact (every
-// distance between subgoals is kept, and a least path between any two
-// subgoals climbs then descends in rank). A side may stop at the bound: a
-// node on a least path that it has yet to settle has, or follows one that
-// has, a key of at most that path's length, so once its smallest key
-// reaches the best meeting that meeting is a least one.
+// the path through their bypassed nodes into subgoal edges (a shortcut
+// marked straight is one such piece as it is) and refines those into cells.
+// Each side's heuristic is the larger of the octile distance to the other
+// side's end and the subgoal graph's landmark bound (its differential
+// heuristic; an end that is no subgoal has the least landmark distances through
+// the subgoals it is joined to), less the float error of the landmark
+// distances: admissible, consistent up to that rounding (a settled node reached
+// cheaper is reopened). Exact (every distance between subgoals is kept, and a
+// least path between any two subgoals climbs then descends in rank). A side may
+// stop at the bound: a node on a least path that it has yet to settle has, or
+// follows one that has, a key of at most that path's length, so once its
+// smallest key reaches the best meeting that meeting is a least one.
 //
 // Uniform-cost maps under kNoCornerCutting only, as the subgoal graph.
 // Immutable once built: an update makes the next version without one (the
@@ -80,9 +83,20 @@ class ContractionHierarchy final : public MapAttachment {
   struct Arc {
     double length;  // Octile cells.
     uint32_t to;    // A rank above the arc's own.
-    uint32_t via;   // The bypassed rank of a shortcut; kNoVia for an edge.
+    // The bypassed rank of a shortcut, kNoVia for an edge; for a shortcut
+    // whose ends an octile-shaped move sequence of its length joins (one
+    // AppendOctilePath refines it, as an edge), with kStraightBit set.
+    uint32_t via;
+    bool IsShortcut() const { return via != kNoVia; }
+    uint32_t Via() const { return via & ~kStraightBit; }
+    // Refined by one octile-shaped move sequence: an edge, or a shortcut
+    // marked so.
+    bool RefinesStraight() const {
+      return via == kNoVia || (via & kStraightBit) != 0;
+    }
   };
   static constexpr uint32_t kNoVia = UINT32_MAX;
+  static constexpr uint32_t kStraightBit = 0x80000000u;
 
   // Contracts `graph` (the subgoal graph of `map`, shared). REQUIRES:
   // map.uniform_cost(). `owns_graph`: whether the graph is this

@@ -240,11 +240,20 @@ class Contractor {
     arcs->reserve(total);  // Exactly: HeldBytes counts the capacity.
     for (uint32_t r = 0; r < n_; ++r) {
       (*arc_begin)[r] = static_cast<uint32_t>(arcs->size());
-      for (ContractionHierarchy::Arc a : up[(*node_of_rank)[r]]) {
-        a.to = (*rank_of_node)[a.to];
-        if (a.via != ContractionHierarchy::kNoVia) {
-          a.via = (*rank_of_node)[a.via];
+      const uint32_t v = (*node_of_rank)[r];
+      for (ContractionHierarchy::Arc a : up[v]) {
+        if (a.IsShortcut()) {
+          // Refined at once when a move sequence of octile shape and of its
+          // length joins its ends.
+          // (Ranks below kStraightBit leave its bit free.)
+          const bool straight =
+              n_ <= ContractionHierarchy::kStraightBit &&
+              a.length <= EdgeLength(graph_, v, a.to) + kTie &&
+              StraightReach(v, a.to);
+          a.via = (*rank_of_node)[a.via] |
+                  (straight ? ContractionHierarchy::kStraightBit : 0);
         }
+        a.to = (*rank_of_node)[a.to];
         arcs->push_back(a);
       }
       std::vector<ContractionHierarchy::Arc>().swap(up[(*node_of_rank)[r]]);

@@ -74,8 +74,9 @@ using Scratch = ContractionScratch;
 // Labels closer than this are the same length (contraction.h).
 constexpr double kTie = 1e-9;
 
-// Appends the subgoal edges of the arc between ranks a and b (either may be
-// the lower) as the ranks after a, in order.
+// Appends the pieces of the arc between ranks a and b (either may be the
+// lower) as the ranks after a, in order: its subgoal edges, a shortcut
+// marked straight kept whole.
 void Unpack(const ContractionHierarchy& ch, uint32_t a, uint32_t b,
             Scratch& s) {
   s.unpack.clear();
@@ -85,13 +86,14 @@ void Unpack(const ContractionHierarchy& ch, uint32_t a, uint32_t b,
     s.unpack.pop_back();
     const ContractionHierarchy::Arc* arc =
         x < y ? ch.FindArc(x, y) : ch.FindArc(y, x);
-    if (arc->via == ContractionHierarchy::kNoVia) {
+    if (arc->RefinesStraight()) {
       s.nodes.push_back(y);
       continue;
     }
     // x .. via first: pushed last.
-    s.unpack.push_back({arc->via, y});
-    s.unpack.push_back({x, arc->via});
+    const uint32_t via = arc->Via();
+    s.unpack.push_back({via, y});
+    s.unpack.push_back({x, via});
   }
 }
 
