@@ -32,7 +32,7 @@
 //
 // A query joins its start and goal to the subgoals they reach directly
 // (SubgoalGraph::Scan; and to each other when one reaches the other), runs
-// A* upwards from both sides at once (stall on demand) until neither
+// A* upwards from both sides at once (no stall on demand) until neither
 // side's smallest key can beat the best meeting, unpacks the shortcuts of
 // the path through their bypassed nodes into subgoal edges (a shortcut
 // marked straight is one such piece as it is) and refines those into cells.

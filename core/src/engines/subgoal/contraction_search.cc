@@ -262,18 +262,9 @@ void RunContraction(const GridMap& map, const ContractionHierarchy& ch,
       best = distance + other.distance;
       meet = e.node;
     }
-    // Stall on demand: a node this side reaches cheaper from above than
-    // its label is no part of a least upward path (its own label is no
-    // upward distance), so nothing is searched from it. Arcs are both ways:
-    // this node's upward arcs are the downward arcs into it.
-    bool stalled = false;
-    for (const ContractionHierarchy::Arc* a = ch.ArcsBegin(e.node);
-         a != ch.ArcsEnd(e.node) && !stalled; ++a) {
-      const Scratch::Record& above = s.records[side][a->to];
-      stalled = (above.stamp == s.open || above.stamp == s.settled) &&
-                above.distance + a->length < distance;
-    }
-    if (stalled) continue;
+    // No stall on demand: under the A* bounds a node it would skip is rarely
+    // settled (Enigma: 39.0 settled a query with it, 39.7 without), and the
+    // look at every arc's far end it takes cost more than that saved.
     for (const ContractionHierarchy::Arc* a = ch.ArcsBegin(e.node);
          a != ch.ArcsEnd(e.node); ++a) {
       // A meeting seen at once tightens the bound sooner (a label not
