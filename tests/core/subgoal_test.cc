@@ -97,6 +97,31 @@ TEST(SubgoalTest, OptimalOnDrawnRooms) {
   for (uint32_t seed = 1; seed <= 5; ++seed) ExpectOptimal(with, seed, 60);
 }
 
+// NodeOf numbers every subgoal (a convex corner, IsConvexCorner) by its
+// place in padded index order and answers -1 on every other cell, blocked
+// cells and the border included.
+TEST(SubgoalTest, NodeOfNumbersTheSubgoalsAndNoOtherCell) {
+  for (const testing::SubgoalMapCase& m : testing::kSubgoalMaps) {
+    SCOPED_TRACE(m.name);
+    GridMap map = MakeRandomMap(m.spec, 5);
+    const auto graph = internal::SubgoalGraph::Build(map);
+    const uint8_t* costs = map.padded_costs();
+    const int32_t pw = map.padded_width();
+    const size_t cells = static_cast<size_t>(pw) * (map.height() + 2);
+    int64_t next = 0;
+    for (uint32_t cell = 0; cell < cells; ++cell) {
+      const bool corner =
+          costs[cell] != 0 && internal::IsConvexCorner(costs, cell, pw);
+      ASSERT_EQ(graph->NodeOf(cell), corner ? next : -1) << "cell " << cell;
+      if (corner) {
+        ASSERT_EQ(graph->CellOf(static_cast<uint32_t>(next)), cell);
+        ++next;
+      }
+    }
+    EXPECT_EQ(next, graph->node_count());
+  }
+}
+
 // Every edge joins two subgoals by an octile-length move sequence
 // (diagonal first from one end or the other), each edge is there both
 // ways, and each node's landmark distances are the graph's exact ones.

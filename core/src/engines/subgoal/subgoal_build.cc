@@ -55,23 +55,13 @@ int32_t SubgoalGraph::Clearance(int32_t x, int32_t y, int dx, int dy,
   return (dy > 0 ? at - y : y - at) - 1;
 }
 
-int64_t SubgoalGraph::NodeOf(uint32_t cell) const {
-  // Nodes are in padded index order: those of the cell's row are a short
-  // run, found from the row's first.
-  const uint32_t y = cell / static_cast<uint32_t>(padded_width_);
-  const auto begin = cells_.begin() + row_begin_[y];
-  const auto end = cells_.begin() + row_begin_[y + 1];
-  auto it = std::lower_bound(begin, end, cell);
-  if (it == end || *it != cell) return -1;
-  return it - cells_.begin();
-}
-
 size_t SubgoalGraph::MemoryBytes() const {
   return sizeof(*this) +
          (row_stops_.capacity() + column_stops_.capacity()) * sizeof(uint64_t) +
          (cells_.capacity() + xy_.capacity() + edge_begin_.capacity() +
-          targets_.capacity() + row_begin_.capacity()) *
+          targets_.capacity() + word_rank_.capacity()) *
              sizeof(uint32_t) +
+         node_bits_.capacity() * sizeof(uint64_t) +
          landmarks_.capacity() * sizeof(float);
 }
 
@@ -107,13 +97,20 @@ std::shared_ptr<const SubgoalGraph> SubgoalGraph::Build(
     }
   }
 
-  // Each padded row's first node (the rows' runs of nodes, for NodeOf).
-  g.row_begin_.assign(static_cast<size_t>(ph) + 1, 0);
-  for (uint32_t v = 0; v < g.node_count(); ++v) ++g.row_begin_[g.YOf(v) + 1];
-  for (int32_t y = 0; y < ph; ++y) g.row_begin_[y + 1] += g.row_begin_[y];
-
   // Stop lines: blocked cells (the border included) and subgoals.
   g.row_words_ = (static_cast<size_t>(pw) + 63) / 64;
+  // The subgoals' bits and each word's count of subgoals before it (NodeOf).
+  g.node_bits_.assign(g.row_words_ * static_cast<size_t>(ph), 0);
+  for (uint32_t v = 0; v < g.node_count(); ++v) {
+    g.node_bits_[static_cast<size_t>(g.YOf(v)) * g.row_words_ +
+                 (g.XOf(v) >> 6)] |= uint64_t{1} << (g.XOf(v) & 63);
+  }
+  g.word_rank_.resize(g.node_bits_.size());
+  uint32_t before = 0;
+  for (size_t w = 0; w < g.node_bits_.size(); ++w) {
+    g.word_rank_[w] = before;
+    before += static_cast<uint32_t>(__builtin_popcountll(g.node_bits_[w]));
+  }
   g.column_words_ = (static_cast<size_t>(ph) + 63) / 64;
   g.row_stops_.assign(g.row_words_ * static_cast<size_t>(ph), 0);
   g.column_stops_.assign(g.column_words_ * static_cast<size_t>(pw), 0);

@@ -80,9 +80,18 @@ class SubgoalGraph final : public MapAttachment {
     const uint32_t x = cell % pw, y = cell / pw;
     return (row_stops_[y * row_words_ + (x >> 6)] >> (x & 63)) & 1;
   }
-  // Node on padded cell `cell`, or -1 when that cell is no subgoal (a
-  // search among its row's few nodes).
-  int64_t NodeOf(uint32_t cell) const;
+  // Node on padded cell `cell`, or -1 when that cell is no subgoal (its
+  // bit and the subgoals before it counted: no search).
+  int64_t NodeOf(uint32_t cell) const {
+    const uint32_t pw = static_cast<uint32_t>(padded_width_);
+    const uint32_t x = cell % pw, y = cell / pw;
+    const size_t word = y * row_words_ + (x >> 6);
+    const uint64_t bits = node_bits_[word];
+    const uint64_t below = (uint64_t{1} << (x & 63)) - 1;
+    if (((bits >> (x & 63)) & 1) == 0) return -1;
+    return static_cast<int64_t>(word_rank_[word]) +
+           __builtin_popcountll(bits & below);
+  }
   uint32_t CellOf(uint32_t node) const { return cells_[node]; }
   int32_t XOf(uint32_t node) const { return xy_[node] & 0xffff; }
   int32_t YOf(uint32_t node) const { return xy_[node] >> 16; }
@@ -129,8 +138,11 @@ class SubgoalGraph final : public MapAttachment {
   std::vector<uint64_t> column_stops_;
   // Nodes in ascending padded index.
   std::vector<uint32_t> cells_;
-  // The first node of each padded row, and one past the last row's last.
-  std::vector<uint32_t> row_begin_;
+  // The subgoals' bits, laid out as row_stops_, and for each word of them
+  // the count of subgoals before it (nodes are in ascending padded index,
+  // so that count plus the bits below a subgoal's is its node).
+  std::vector<uint64_t> node_bits_;
+  std::vector<uint32_t> word_rank_;
   std::vector<uint32_t> xy_;  // Padded x | padded y << 16.
   std::vector<uint32_t> edge_begin_;
   std::vector<uint32_t> targets_;

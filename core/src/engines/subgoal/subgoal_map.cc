@@ -144,7 +144,9 @@ size_t CountSubgoals(const GridMap& map) {
 size_t SubgoalGraphBytesForCount(const GridMap& map, size_t subgoals) {
   const int32_t pw = map.padded_width();
   const int32_t ph = map.height() + 2;
-  const size_t lines = (static_cast<size_t>(pw) + 63) / 64 * ph * 8 +
+  // Row stop lines and the subgoal bits with their word counts, column
+  // stop lines.
+  const size_t lines = (static_cast<size_t>(pw) + 63) / 64 * ph * (8 + 8 + 4) +
                        (static_cast<size_t>(ph) + 63) / 64 * pw * 8;
   return lines + subgoals * (3 * sizeof(uint32_t) +
                              kSubgoalLandmarks * sizeof(float) +
