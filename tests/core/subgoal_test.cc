@@ -157,7 +157,7 @@ TEST(SubgoalTest, EdgesAreOctileLinesBothWaysAndLandmarksExact) {
       return x == bx && y == by;
     };
     for (uint32_t v = 0; v < graph->node_count(); ++v) {
-      EXPECT_TRUE(graph->IsSubgoal(graph->CellOf(v)));
+      EXPECT_EQ(graph->NodeOf(graph->CellOf(v)), v);
       for (const uint32_t* e = graph->EdgesBegin(v); e != graph->EdgesEnd(v);
            ++e) {
         const int32_t ax = graph->XOf(v), ay = graph->YOf(v);

@@ -143,8 +143,7 @@ void RunContraction(const GridMap& map, const ContractionHierarchy& ch,
     }
     const bool target = side == 0 && graph.NodeOf(p.goal) < 0;
     const bool direct = graph.Scan(
-        map, ends[side], target ? p.goal : UINT32_MAX, [&](uint32_t cell) {
-          const uint32_t v = static_cast<uint32_t>(graph.NodeOf(cell));
+        map, ends[side], target ? p.goal : UINT32_MAX, [&](uint32_t v) {
           seed(side, ch.RankOf(v),
                OctileSteps(ends_x[side], ends_y[side], graph.XOf(v),
                            graph.YOf(v)));

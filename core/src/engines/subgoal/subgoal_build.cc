@@ -134,11 +134,8 @@ std::shared_ptr<const SubgoalGraph> SubgoalGraph::Build(
   std::vector<std::pair<uint32_t, uint32_t>> pairs;
   for (uint32_t v = 0; v < n; ++v) {
     if (abandon && v % kAbandonPoll == 0 && abandon()) return nullptr;
-    g.Scan(map, g.cells_[v], UINT32_MAX, [&](uint32_t cell) {
-      const int64_t t = g.NodeOf(cell);
-      if (t >= 0 && static_cast<uint32_t>(t) != v) {
-        pairs.emplace_back(v, static_cast<uint32_t>(t));
-      }
+    g.Scan(map, g.cells_[v], UINT32_MAX, [&](uint32_t t) {
+      if (t != v) pairs.emplace_back(v, t);
     });
   }
   std::vector<uint32_t> degree(static_cast<size_t>(n) + 1, 0);

@@ -74,21 +74,19 @@ class SubgoalGraph final : public MapAttachment {
   // few subgoals; 0 without any).
   int landmark_count() const { return landmark_count_; }
 
-  // Whether passable padded cell `cell` is a subgoal.
-  bool IsSubgoal(uint32_t cell) const {
-    const uint32_t pw = static_cast<uint32_t>(padded_width_);
-    const uint32_t x = cell % pw, y = cell / pw;
-    return (row_stops_[y * row_words_ + (x >> 6)] >> (x & 63)) & 1;
-  }
   // Node on padded cell `cell`, or -1 when that cell is no subgoal (its
   // bit and the subgoals before it counted: no search).
   int64_t NodeOf(uint32_t cell) const {
     const uint32_t pw = static_cast<uint32_t>(padded_width_);
-    const uint32_t x = cell % pw, y = cell / pw;
-    const size_t word = y * row_words_ + (x >> 6);
+    return NodeAt(static_cast<int32_t>(cell % pw),
+                  static_cast<int32_t>(cell / pw));
+  }
+  // NodeOf the cell at padded (x, y).
+  int64_t NodeAt(int32_t x, int32_t y) const {
+    const size_t word = static_cast<size_t>(y) * row_words_ + (x >> 6);
     const uint64_t bits = node_bits_[word];
-    const uint64_t below = (uint64_t{1} << (x & 63)) - 1;
     if (((bits >> (x & 63)) & 1) == 0) return -1;
+    const uint64_t below = (uint64_t{1} << (x & 63)) - 1;
     return static_cast<int64_t>(word_rank_[word]) +
            __builtin_popcountll(bits & below);
   }
@@ -108,7 +106,7 @@ class SubgoalGraph final : public MapAttachment {
            static_cast<size_t>(node) * static_cast<size_t>(landmark_count_);
   }
 
-  // Calls visit(padded cell) for every subgoal `cell` (padded index) reaches
+  // Calls visit(node) for every subgoal `cell` (padded index) reaches
   // directly, and returns true when `target` (a padded index, or UINT32_MAX)
   // lies on the scanned lines (reached from `cell` by an octile-length
   // diagonal-first move sequence with no subgoal before it). A subgoal may
@@ -190,7 +188,10 @@ bool SubgoalGraph::Scan(const GridMap& map, uint32_t cell, uint32_t target,
   for (int m = 0; m < 4; ++m) {
     uint32_t stop;
     straight[m] = Clearance(x, y, kDx[m], kDy[m], &stop);
-    if (costs[stop] != 0) visit(stop);
+    if (costs[stop] != 0) {
+      visit(static_cast<uint32_t>(NodeAt(x + kDx[m] * (straight[m] + 1),
+                                         y + kDy[m] * (straight[m] + 1))));
+    }
     if (target != UINT32_MAX) {
       const int32_t ox = (tx - x) * kDx[m] + (ty - y) * kDy[m];
       const bool on_line = kDx[m] != 0 ? ty == y : tx == x;
@@ -227,19 +228,23 @@ bool SubgoalGraph::Scan(const GridMap& map, uint32_t cell, uint32_t target,
       }
       cx += dx;
       cy += dy;
-      if (IsSubgoal(next)) {
-        visit(next);
+      if (const int64_t node = NodeAt(cx, cy); node >= 0) {
+        visit(static_cast<uint32_t>(node));
         break;
       }
       uint32_t stop;
       const int32_t jx = Clearance(cx, cy, dx, 0, &stop);
       if (jx < max_x) {
-        if (costs[stop] != 0) visit(stop);
+        if (costs[stop] != 0) {
+          visit(static_cast<uint32_t>(NodeAt(cx + dx * (jx + 1), cy)));
+        }
       }
       uint32_t stop_y;
       const int32_t jy = Clearance(cx, cy, 0, dy, &stop_y);
       if (jy < max_y) {
-        if (costs[stop_y] != 0) visit(stop_y);
+        if (costs[stop_y] != 0) {
+          visit(static_cast<uint32_t>(NodeAt(cx, cy + dy * (jy + 1))));
+        }
       }
       if (i == t_diag) {
         if (t_rest_x == 0 && t_rest_y == 0) found = true;

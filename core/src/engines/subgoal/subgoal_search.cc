@@ -103,8 +103,7 @@ void RunSubgoal(const GridMap& map, const SubgoalGraph& graph,
       }
     };
     if (gn == kGoal) {
-      graph.Scan(map, p.goal, UINT32_MAX, [&](uint32_t cell) {
-        const uint32_t v = static_cast<uint32_t>(graph.NodeOf(cell));
+      graph.Scan(map, p.goal, UINT32_MAX, [&](uint32_t v) {
         if (s.goal_link[v] != s.open) {
           s.goal_link[v] = s.open;
           offer(v);
@@ -122,10 +121,8 @@ void RunSubgoal(const GridMap& map, const SubgoalGraph& graph,
   }
   bool direct = false;
   if (sn == kStart) {
-    direct = graph.Scan(
-        map, p.start, gn == kGoal ? p.goal : UINT32_MAX, [&](uint32_t cell) {
-          s.start_links.push_back(static_cast<uint32_t>(graph.NodeOf(cell)));
-        });
+    direct = graph.Scan(map, p.start, gn == kGoal ? p.goal : UINT32_MAX,
+                        [&](uint32_t v) { s.start_links.push_back(v); });
   }
 
   auto heuristic = [&](uint32_t v) {
