@@ -299,9 +299,9 @@ int RunProgressive(const Options& o, const GridMap& map,
   return 0;
 }
 
-// --group U: for the 5 longest queries, U units scattered (seeded) over the
-// goal's component answered by FindGroupPaths (which takes a flow field from
-// 64 units on) against 20 independent searches with --algo.
+// --auto_measure Q with --algo auto: MeasureAutoChoice on Q queries, its
+// figures printed and the choice attached, as the server does at
+// registration.
 void MeasureAuto(const Options& o, GridMap* map) {
   if (o.query.algorithm != Algorithm::kAuto || o.auto_measure == 0) return;
   AutoMeasureOptions m;
@@ -324,6 +324,9 @@ void MeasureAuto(const Options& o, GridMap* map) {
   SetAutoChoice(map, std::move(choice));
 }
 
+// --group U: for the 5 longest queries, U units scattered (seeded) over the
+// goal's component answered by FindGroupPaths (which takes a flow field from
+// 64 units on) against 20 independent searches with --algo.
 int RunGroup(const Options& o, const GridMap& map,
              const std::vector<ScenarioQuery>& scen) {
   SearchContext context;

@@ -7,6 +7,7 @@ Call setup(BUILD_DIR) first: it returns (grpc, pb, pb_grpc), or raises
 Missing naming what is not installed.
 """
 
+import atexit
 import os
 import shutil
 import signal
@@ -28,7 +29,8 @@ class Missing(Exception):
 
 
 def setup(build):
-    """Finds the tools, makes the stubs in a temporary directory."""
+    """Finds the tools, makes the stubs in a temporary directory (removed at
+    exit)."""
     global BUILD, grpc, pb, pb_grpc
     BUILD = os.path.abspath(build)
     missing = [tool for tool in ("redis-server", "grpc_python_plugin", "protoc")
@@ -41,6 +43,8 @@ def setup(build):
         raise Missing(f"missing {', '.join(missing)} (scripts/install-deps.sh --test)")
     grpc = grpc_module
     stubs = tempfile.mkdtemp()
+    # Imported from for the rest of the process, removed when it ends.
+    atexit.register(shutil.rmtree, stubs, ignore_errors=True)
     subprocess.run(["protoc", f"--proto_path={os.path.join(ROOT, 'proto')}",
                     f"--python_out={stubs}", f"--grpc_python_out={stubs}",
                     f"--plugin=protoc-gen-grpc_python={shutil.which('grpc_python_plugin')}",
