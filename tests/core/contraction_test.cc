@@ -283,6 +283,29 @@ TEST(ContractionTest, AbandonedBuildLeavesTheMapWithoutOne) {
   }
 }
 
+// A subgoal graph with more edge pairs at shared corners than the bound is
+// refused at once: RESOURCE_EXHAUSTED naming the structure and the counts,
+// nothing attached (neither the hierarchy nor a subgoal graph built for
+// it); at the bound it is built. The default bound takes every shared map
+// (MovingAiConformanceContraction builds the tier on each).
+TEST(ContractionTest, AGraphWithTooManyEdgePairsIsRefused) {
+  GridMap map = MakeRandomMap({90, 70, 0.05, 1, false, 1}, 3);
+  const double pairs = internal::EdgePairs(*internal::SubgoalGraph::Build(map));
+  ASSERT_GT(pairs, 0);
+  EXPECT_LT(pairs, kMaxContractionEdgePairs);
+  GridMap refused = map;
+  const absl::Status s =
+      internal::BuildContractionUnless(&refused, nullptr, pairs - 1);
+  EXPECT_EQ(s.code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_NE(s.message().find("contraction_hierarchy"), std::string::npos) << s;
+  EXPECT_NE(s.message().find("pairs of edges"), std::string::npos) << s;
+  EXPECT_FALSE(HasContraction(refused));
+  EXPECT_FALSE(HasSubgoalGraph(refused));
+  GridMap built = map;
+  ASSERT_OK(internal::BuildContractionUnless(&built, nullptr, pairs));
+  EXPECT_TRUE(HasContraction(built));
+}
+
 TEST(ContractionTest, OtherPoliciesAndTerrainRunTheSubgoalRule) {
   GridMap map = MakeRandomMap({40, 40, 0.2, 1, false, 1}, 2);
   ASSERT_OK(BuildContraction(&map));

@@ -68,6 +68,7 @@
 #include "absl/status/status.h"
 #include "engines/subgoal/subgoal_graph.h"
 #include "gridstar/derived_structure.h"
+#include "gridstar/engines/subgoal.h"
 #include "gridstar/grid_map.h"
 #include "map/attachment.h"
 
@@ -163,9 +164,15 @@ void RunContraction(const GridMap& map, const ContractionHierarchy& ch,
                     const SearchParams& p, SearchState& state, PathResult* r);
 
 // BuildContraction (gridstar/engines/subgoal.h) that stops when `abandon`
-// (when set) says so: CANCELLED, the map left without a hierarchy.
-absl::Status BuildContractionUnless(GridMap* map,
-                                    const std::function<bool()>& abandon);
+// (when set) says so: CANCELLED, the map left without a hierarchy; and
+// refuses a subgoal graph of more than `max_edge_pairs` edge pairs.
+absl::Status BuildContractionUnless(
+    GridMap* map, const std::function<bool()>& abandon,
+    double max_edge_pairs = kMaxContractionEdgePairs);
+
+// The pairs of edges that meet at a corner of `graph`, over all its corners
+// (the sum of the squared edge counts).
+double EdgePairs(const SubgoalGraph& graph);
 
 // Its DerivedStructure (derived_structure.h) when `options` ask for it
 // (building under options.abandon), else null.

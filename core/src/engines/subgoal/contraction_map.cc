@@ -2,10 +2,12 @@
 // outside the engines: built, shared and asked about on a map
 // (Algorithm::kContraction's attachment), and its DerivedStructure.
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <utility>
 
+#include "absl/strings/str_format.h"
 #include "engines/subgoal/contraction.h"
 #include "engines/subgoal/subgoal_graph.h"
 #include "gridstar/engines/subgoal.h"
@@ -23,8 +25,19 @@ absl::Status BuildContraction(GridMap* map) {
 
 namespace internal {
 
+double EdgePairs(const SubgoalGraph& graph) {
+  double pairs = 0;
+  for (uint32_t v = 0; v < graph.node_count(); ++v) {
+    const double edges =
+        static_cast<double>(graph.EdgesEnd(v) - graph.EdgesBegin(v));
+    pairs += edges * edges;
+  }
+  return pairs;
+}
+
 absl::Status BuildContractionUnless(GridMap* map,
-                                    const std::function<bool()>& abandon) {
+                                    const std::function<bool()>& abandon,
+                                    double max_edge_pairs) {
   if (!map->uniform_cost()) {
     return absl::FailedPreconditionError(
         "contraction_hierarchy: the map has cells of different costs "
@@ -35,6 +48,22 @@ absl::Status BuildContractionUnless(GridMap* map,
                                                          Algorithm::kSubgoal);
   const bool own = graph == nullptr;
   if (own) graph = internal::SubgoalGraph::Build(*map, abandon);
+  // Contraction visits at least every pair of edges at a corner (the
+  // redundant-edge pass, then the shortcut pairs): a graph with too many is
+  // refused at once rather than contracted for longer than any registration
+  // can wait.
+  if (graph != nullptr) {
+    if (const double pairs = EdgePairs(*graph); pairs > max_edge_pairs) {
+      return absl::ResourceExhaustedError(absl::StrFormat(
+          "contraction_hierarchy: the map's subgoal graph joins its %u "
+          "corners by %u edges, %.3g pairs of edges at a shared corner, more "
+          "than the %.3g the tier contracts (open maps join each corner to "
+          "many others); register the map without it: auto runs jps+ or the "
+          "subgoal graph there",
+          graph->node_count(), static_cast<uint64_t>(graph->edge_count() / 2),
+          pairs, max_edge_pairs));
+    }
+  }
   // Null when either build was abandoned.
   std::shared_ptr<const ContractionHierarchy> ch =
       graph == nullptr

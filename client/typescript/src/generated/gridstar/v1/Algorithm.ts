@@ -108,7 +108,11 @@ export const Algorithm = {
    * its ends to their corners as SUBGOAL does, searches upwards from both
    * sides, and unpacks the shortcuts into corners and cells. Uniform-cost
    * maps under NO_CORNER_CUTTING. Built at registration (counted against
-   * --max_derived_bytes), rebuilt whole in the background after an
+   * --max_derived_bytes; RESOURCE_EXHAUSTED, naming contraction_hierarchy
+   * and its counts, for a map whose subgoal graph has more than 2^28 pairs
+   * of edges at shared corners: open maps as large as the 8192 x 8192
+   * world, 4.9e9, 82 times the most of the shared Moving AI maps, 6e7, a
+   * 35 s build), rebuilt whole in the background after an
    * UpdateCells that changes cells; without a hierarchy (not asked for,
    * another policy or terrain, or a version whose hierarchy is being
    * rebuilt) it runs what SUBGOAL would, and the response's `algorithm`
@@ -241,7 +245,11 @@ export type Algorithm =
    * its ends to their corners as SUBGOAL does, searches upwards from both
    * sides, and unpacks the shortcuts into corners and cells. Uniform-cost
    * maps under NO_CORNER_CUTTING. Built at registration (counted against
-   * --max_derived_bytes), rebuilt whole in the background after an
+   * --max_derived_bytes; RESOURCE_EXHAUSTED, naming contraction_hierarchy
+   * and its counts, for a map whose subgoal graph has more than 2^28 pairs
+   * of edges at shared corners: open maps as large as the 8192 x 8192
+   * world, 4.9e9, 82 times the most of the shared Moving AI maps, 6e7, a
+   * 35 s build), rebuilt whole in the background after an
    * UpdateCells that changes cells; without a hierarchy (not asked for,
    * another policy or terrain, or a version whose hierarchy is being
    * rebuilt) it runs what SUBGOAL would, and the response's `algorithm`
