@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "core/subgoal_test_maps.h"
 #include "engines/subgoal/subgoal_graph.h"
@@ -278,6 +279,12 @@ TEST(ContractionTest, AbandonedBuildLeavesTheMapWithoutOne) {
       continue;
     }
     EXPECT_EQ(s.code(), absl::StatusCode::kCancelled);
+    // Named once, through BuildDerived as from BuildContraction.
+    EXPECT_TRUE(absl::StartsWith(s.message(), "contraction_hierarchy: build"))
+        << s;
+    EXPECT_EQ(s.message().find("contraction_hierarchy: contraction"),
+              absl::string_view::npos)
+        << s;
     EXPECT_EQ(polls, stop_at);
     EXPECT_FALSE(HasContraction(built));
   }

@@ -5,6 +5,7 @@
 #include <memory>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "engines/engine.h"
@@ -38,9 +39,13 @@ absl::Status ForEachStructure(const DerivedOptions& options,
     const auto t0 = std::chrono::steady_clock::now();
     absl::StatusOr<DerivedOutcome> outcome = step(*structure);
     if (!outcome.ok()) {
-      return absl::Status(
-          outcome.status().code(),
-          absl::StrCat(structure->name(), ": ", outcome.status().message()));
+      // Named once: a structure's own messages may name it already.
+      const absl::string_view message = outcome.status().message();
+      if (absl::StartsWith(message, absl::StrCat(structure->name(), ":"))) {
+        return outcome.status();
+      }
+      return absl::Status(outcome.status().code(),
+                          absl::StrCat(structure->name(), ": ", message));
     }
     report.outcome = *outcome;
     if (*outcome == DerivedOutcome::kBuilt ||
