@@ -27,9 +27,10 @@
 // Built for uniform-cost maps under kNoCornerCutting only (costs scale by
 // the map's one cost). Immutable once built: an update makes the next
 // version without one (the owner rebuilds it, in the background on the
-// server; searches run jps meanwhile). Memory: 4 bytes a padded cell for
-// the subgoal bit lines and 4 a padded row, then per subgoal ~12 bytes + 4
-// per edge + 4 per landmark.
+// server; searches run jps meanwhile). Memory: 3 bits a padded cell (the
+// row and column stop lines, the subgoal bits) and 4 bytes per 64 padded
+// cells (NodeOf's counts), then per subgoal 12 bytes + 4 per edge end + 4
+// per landmark.
 //
 // Thread-safety: a SubgoalGraph is read by any number of searches at once.
 // SubgoalScratch belongs to one thread (it lives in its SearchState).
