@@ -7,12 +7,12 @@
 set -euo pipefail
 binary=$1
 parent=$(mktemp -d)
-trap 'rm -rf "$parent"' EXIT
+log=$(mktemp)
+trap 'rm -rf "$parent" "$log"' EXIT
 fail() { echo "test_main_check: $*" >&2; exit 1; }
 
-TEST_TMPDIR=$parent "$binary" --gtest_filter='ScratchDirTest.*' >"$parent.out" 2>&1 ||
-  { cat "$parent.out" >&2; rm -f "$parent.out"; fail "the passing run failed"; }
-rm -f "$parent.out"
+TEST_TMPDIR=$parent "$binary" --gtest_filter='ScratchDirTest.*' >"$log" 2>&1 ||
+  { cat "$log" >&2; fail "the passing run failed"; }
 left=$(ls -A "$parent")
 [[ -z $left ]] || fail "a passing run left $left under TEST_TMPDIR"
 
