@@ -293,8 +293,9 @@ TEST(ContractionTest, AbandonedBuildLeavesTheMapWithoutOne) {
 // A subgoal graph with more edge pairs at shared corners than the bound is
 // refused at once: RESOURCE_EXHAUSTED naming the structure and the counts,
 // nothing attached (neither the hierarchy nor a subgoal graph built for
-// it); at the bound it is built. The default bound takes every shared map
-// (MovingAiConformanceContraction builds the tier on each).
+// it; a subgoal graph the map had stays); at the bound it is built. The default
+// bound takes every shared map (MovingAiConformanceContraction builds the tier
+// on each).
 TEST(ContractionTest, AGraphWithTooManyEdgePairsIsRefused) {
   GridMap map = MakeRandomMap({90, 70, 0.05, 1, false, 1}, 3);
   const double pairs = internal::EdgePairs(*internal::SubgoalGraph::Build(map));
@@ -308,6 +309,14 @@ TEST(ContractionTest, AGraphWithTooManyEdgePairsIsRefused) {
   EXPECT_NE(s.message().find("pairs of edges"), std::string::npos) << s;
   EXPECT_FALSE(HasContraction(refused));
   EXPECT_FALSE(HasSubgoalGraph(refused));
+  // Over the map's own subgoal graph: that graph stays, no hierarchy.
+  GridMap shared = map;
+  ASSERT_OK(BuildSubgoalGraph(&shared));
+  EXPECT_EQ(
+      internal::BuildContractionUnless(&shared, nullptr, pairs - 1).code(),
+      absl::StatusCode::kResourceExhausted);
+  EXPECT_TRUE(HasSubgoalGraph(shared));
+  EXPECT_FALSE(HasContraction(shared));
   GridMap built = map;
   ASSERT_OK(internal::BuildContractionUnless(&built, nullptr, pairs));
   EXPECT_TRUE(HasContraction(built));
