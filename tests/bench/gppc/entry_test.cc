@@ -22,8 +22,9 @@
 namespace gridstar::gppc {
 namespace {
 
-constexpr const char* kEngines[] = {"auto",  "jps+", "jps",          "subgoal",
-                                    "astar", "alt",  "bidirectional"};
+constexpr const char* kEngines[] = {"auto",    "jps+",         "jps",
+                                    "subgoal", "contraction",  "astar",
+                                    "alt",     "bidirectional"};
 
 std::vector<bool> RandomBits(int w, int h, double blocked, std::mt19937& rng) {
   std::vector<bool> bits(static_cast<size_t>(w) * h);
