@@ -148,12 +148,17 @@ test("a cell painted by another client appears without a reload, and the paths f
   const cell = [10, 7];  // Floor, away from the path.
   assert.notDeepEqual(await pixel(cell), [32, 32, 32]);
   const info = await client.updateCells("tavern", { cells: [{ cell, cost: 0 }] });
-  await page.waitForFunction((v) => window.gridstarConsole.version === v && [...window.gridstarConsole.tiles.values()].every((t) => t.bitmap),
-    { timeout: GENEROUS_MS, polling: 50 }, info.version);
+  // The new version's tiles all drawn (the set is empty between dropping the
+  // old tiles and the next frame asking for new ones), and the paths asked
+  // again: the earlier answer's expanded cells are drawn over the map until
+  // the new answer replaces it.
+  await page.waitForFunction((v) => {
+    const s = window.gridstarConsole;
+    return s.version === v && s.tiles.size > 0 && [...s.tiles.values()].every((t) => t.bitmap) &&
+      document.querySelector("#row-a .version").textContent === v;
+  }, { timeout: GENEROUS_MS, polling: 50 }, info.version);
   await page.waitForFunction(() => !window.gridstarConsole.redraw);
   assert.deepEqual(await pixel(cell), [32, 32, 32]);
-  await page.waitForFunction((v) => document.querySelector("#row-a .version").textContent === v,
-    { timeout: GENEROUS_MS }, info.version);
   const li = await page.$eval("#maps li.current .detail", (e) => e.textContent);
   assert.match(li, new RegExp(`^v${info.version} `));
 });
