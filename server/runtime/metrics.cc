@@ -145,6 +145,22 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()) {
            .Register(*registry_)
            .Add({}, prometheus::Histogram::BucketBoundaries{
                         0.001, 0.004, 0.016, 0.064, 0.25, 1, 4, 16, 64});
+  auto& store_writes =
+      prometheus::BuildHistogram()
+          .Name("gridstar_store_write_seconds")
+          .Help(
+              "Time the store took to make a write durable (the data "
+              "directory's fdatasync, or Redis's answer), by write: map "
+              "(registered or replaced), update (UpdateCells), world "
+              "(registered, replaced, links changed), delete, compact (a "
+              "map's updates folded in, after the answer)")
+          .Register(*registry_);
+  for (StoreWrite w :
+       {StoreWrite::kMap, StoreWrite::kUpdate, StoreWrite::kWorld,
+        StoreWrite::kDelete, StoreWrite::kCompact}) {
+    store_writes_[static_cast<int>(w)] =
+        &store_writes.Add({{"write", StoreWriteName(w)}}, SharedTimeBuckets());
+  }
   auto& repairs =
       prometheus::BuildCounter()
           .Name("gridstar_background_rebuilds_total")

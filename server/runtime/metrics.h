@@ -22,6 +22,7 @@
 #include "prometheus/gauge.h"
 #include "prometheus/histogram.h"
 #include "prometheus/registry.h"
+#include "store/timed_store.h"
 
 namespace gridstar::server {
 
@@ -48,6 +49,11 @@ class Metrics {
   void FlowFieldLookup(bool hit);
   // A store write that failed outside a call (a background compaction).
   void StoreError(absl::string_view operation);
+  // One store write made durable (or failed), by kind, and its wall time
+  // (TimedStore).
+  void StoreWriteTime(StoreWrite write, double seconds) {
+    store_writes_[static_cast<int>(write)]->Observe(seconds);
+  }
   // A map brought over from the shared store (StoreFollower).
   void StoreFollowed(const MapRegistry::Followed& what);
   // Every held map's versions behind the shared store (StoreFollower's
@@ -100,6 +106,7 @@ class Metrics {
   std::mutex store_lag_mu_;  // Guards store_lag_series_.
   std::map<std::string, prometheus::Gauge*> store_lag_series_;
   prometheus::Histogram* load_seconds_;
+  prometheus::Histogram* store_writes_[5];  // By StoreWrite.
   prometheus::Counter* rebuilds_ok_;
   prometheus::Counter* rebuilds_error_;
   prometheus::Counter* key_reloads_ok_;

@@ -35,6 +35,7 @@
 #include "runtime/metrics.h"
 #include "runtime/scheduler.h"
 #include "store/redis_connection.h"
+#include "store/timed_store.h"
 
 namespace gridstar::server {
 namespace {
@@ -250,6 +251,15 @@ absl::StatusOr<std::unique_ptr<Server>> Server::BuildAndStart(
       }
       *f = *std::move(made);
     }
+  }
+  if (store != nullptr) {
+    // Every write timed (gridstar_store_write_seconds): a slow disk told
+    // apart from a slow server.
+    Metrics* metrics = &p->metrics;
+    store = std::make_unique<TimedStore>(
+        std::move(store), [metrics](StoreWrite write, double seconds) {
+          metrics->StoreWriteTime(write, seconds);
+        });
   }
   p->registry = std::make_unique<MapRegistry>(std::move(store), o.registry);
   MapRegistry& registry = *p->registry;

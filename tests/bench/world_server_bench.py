@@ -13,7 +13,9 @@ member map (UpdateCells: a random cell blocked, then opened again), each kind at
 while one client (its thread at nice 19, standing for clients on other
 machines) asks world paths between random cells without pause; then,
 once the tables follow the maps again, world paths alone, for their time. Prints each kind's server-side p50/p99 (the
-/metrics histogram, 1.5x buckets interpolated) and client-side p50/p99,
+/metrics histogram, 1.5x buckets interpolated), the p50/p99 of the durable
+writes inside those same updates (gridstar_store_write_seconds: the data
+directory's fdatasync) and client-side p50/p99,
 the world paths' mean and p99 client-side, and the floor of a durable write
 on this machine: small appends fdatasync'd in the data directory at the same
 rate by another process, alone and while the world paths are asked.
@@ -53,14 +55,25 @@ def passable(rows, x, y):
 
 
 def buckets(metrics_port, method):
+    """The cumulative buckets of `method`'s OK calls, server-side."""
+    return histogram(metrics_port, "gridstar_request_duration_seconds",
+                     (f'method="{method}"', 'code="OK"'))
+
+
+def store_buckets(metrics_port, write):
+    """The cumulative buckets of the store's durable writes of one kind."""
+    return histogram(metrics_port, "gridstar_store_write_seconds", (f'write="{write}"',))
+
+
+def histogram(metrics_port, name, wanted):
     page = urllib.request.urlopen(f"http://127.0.0.1:{metrics_port}/metrics",
                                   timeout=GENEROUS_S).read().decode()
     out = {}
     for line in page.splitlines():
-        if not line.startswith("gridstar_request_duration_seconds_bucket{"):
+        if not line.startswith(name + "_bucket{"):
             continue
-        labels, value = line[len("gridstar_request_duration_seconds_bucket{"):].split("} ")
-        if f'method="{method}"' not in labels or 'code="OK"' not in labels:
+        labels, value = line[len(name + "_bucket{"):].split("} ")
+        if not all(w in labels for w in wanted):
             continue
         le = labels.split('le="')[1].split('"')[0]
         out[float("inf") if le == "+Inf" else float(le)] = float(value)
@@ -206,7 +219,9 @@ def main():
                      os.path.join(tmp, "data", "floor.loaded"), "200", str(rate)],
                     stdout=subprocess.PIPE, text=True)
             for method in ("UpdateLinks", "UpdateCells"):
+                write = "world" if method == "UpdateLinks" else "update"
                 before = buckets(metrics_port, method)
+                store_before = store_buckets(metrics_port, write)
                 client = []
                 for i in range(updates):
                     started = time.monotonic()
@@ -231,9 +246,12 @@ def main():
                     client.append((time.monotonic() - started) * 1e3)
                     time.sleep(max(0.0, 1.0 / rate - (time.monotonic() - started)))
                 after = buckets(metrics_port, method)
+                store_after = store_buckets(metrics_port, write)
                 results[(method, loaded)] = (
                     quantile(before, after, 0.5), quantile(before, after, 0.99),
-                    *client_quantiles(client))
+                    *client_quantiles(client),
+                    quantile(store_before, store_after, 0.5),
+                    quantile(store_before, store_after, 0.99))
             if loaded:
                 out, _ = floor_probe.communicate(timeout=GENEROUS_S)
                 floor_loaded = client_quantiles([float(t) for t in out.split()])
@@ -254,9 +272,10 @@ def main():
         syncs = durable_appends(os.path.join(tmp, "data", "floor.alone"), 200, rate)
         print(f"world: {len(maps)} maps, {len(links)} links; {updates} of each update "
               f"at {rate:g}/s while one client asked {len(queried)} world paths")
-        for (method, loaded), (s50, s99, c50, c99) in results.items():
+        for (method, loaded), (s50, s99, c50, c99, w50, w99) in results.items():
             print(f"{method} {'with' if loaded else 'without'} world paths asked: "
                   f"server p50_ms={s50:.2f} p99_ms={s99:.2f}; "
+                  f"its durable writes p50_ms={w50:.2f} p99_ms={w99:.2f}; "
                   f"client p50_ms={c50:.2f} p99_ms={c99:.2f}")
         a50, a99 = client_quantiles(alone)
         print(f"FindWorldPath alone (client): mean_ms={sum(alone) / len(alone):.2f} "

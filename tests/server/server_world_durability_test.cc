@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <map>
 #include <random>
 #include <string>
 #include <vector>
@@ -116,6 +117,83 @@ TEST(WorldPersistenceTest, AWorldOutlivesKillNineAtItsLastAcknowledgedVersion) {
     return back.SerializeAsString();
   }());
   ExpectExact(server.stub(), maps, back, 77, 12);
+}
+
+// gridstar_store_write_seconds counts each durable write once, under its
+// kind, and a server without a store counts none.
+TEST(StoreWriteMetricsTest, EveryDurableWriteIsTimedByKind) {
+  const std::string dir =
+      absl::StrCat(::testing::TempDir(), "/store.metrics.", getpid());
+  std::system(absl::StrCat("rm -rf '", dir, "'").c_str());
+  InProcessServer stored({absl::StrCat("--data_dir=", dir)});
+  InProcessServer memory;
+  ASSERT_TRUE(stored.started());
+  ASSERT_TRUE(memory.started());
+  const char* kinds[] = {"map", "update", "world", "delete", "compact"};
+  auto counts = [&](InProcessServer& server) {
+    const std::string page = Scrape(server.metrics_port());
+    std::map<std::string, double> out;
+    for (const char* kind : kinds) {
+      const std::string line = absl::StrCat(
+          "gridstar_store_write_seconds_count{write=\"", kind, "\"}");
+      EXPECT_NE(page.find(line), std::string::npos) << line;
+      out[kind] = testing::MetricValue(page, line);
+    }
+    return out;
+  };
+  for (InProcessServer* server : {&stored, &memory}) {
+    SCOPED_TRACE(server == &stored ? "--data_dir" : "memory only");
+    const Maps maps = MakeMaps(5);
+    for (size_t i = 0; i < maps.ids.size(); ++i) {
+      ASSERT_TRUE(RegisterRaw(server->stub(), maps.ids[i], maps.grids[i]).ok());
+    }
+    v1::UpdateCellsRequest cells;
+    cells.set_id(maps.ids[0]);
+    v1::CellUpdate* c = cells.add_cells();
+    c->mutable_cell()->set_x(0);
+    c->mutable_cell()->set_y(0);
+    c->set_cost(0);
+    for (int i = 0; i < 2; ++i) {
+      grpc::ClientContext ctx;
+      SetDeadline(&ctx);
+      v1::MapInfo info;
+      ASSERT_TRUE(server->stub().UpdateCells(&ctx, cells, &info).ok());
+    }
+    v1::WorldInfo info;
+    {
+      grpc::ClientContext ctx;
+      SetDeadline(&ctx);
+      ASSERT_TRUE(
+          server->stub().RegisterWorld(&ctx, RandomWorld(maps, 3), &info).ok());
+    }
+    v1::UpdateLinksRequest u;
+    u.set_id("tower");
+    v1::LinkUpdate* e = u.add_updates();
+    e->set_link_id("l0");
+    e->set_state(v1::LinkUpdate::STATE_CLOSED);
+    ASSERT_TRUE(UpdateLinks(server->stub(), u, &info).ok());
+    // Refused before the store: not a write.
+    e->set_link_id("no such link");
+    EXPECT_FALSE(UpdateLinks(server->stub(), u, &info).ok());
+    grpc::ClientContext ctx;
+    SetDeadline(&ctx);
+    v1::DeleteWorldRequest d;
+    d.set_id("tower");
+    v1::DeleteWorldResponse deleted;
+    ASSERT_TRUE(server->stub().DeleteWorld(&ctx, d, &deleted).ok());
+    const std::map<std::string, double> want =
+        server == &stored ? std::map<std::string, double>{{"map", 3},
+                                                          {"update", 2},
+                                                          {"world", 2},
+                                                          {"delete", 1},
+                                                          {"compact", 0}}
+                          : std::map<std::string, double>{{"map", 0},
+                                                          {"update", 0},
+                                                          {"world", 0},
+                                                          {"delete", 0},
+                                                          {"compact", 0}};
+    EXPECT_EQ(counts(*server), want);
+  }
 }
 
 TEST(WorldRedisTest, WorldWritesThroughOneReplicaReachTheOther) {
