@@ -18,7 +18,8 @@ writes inside those same updates (gridstar_store_write_seconds: the data
 directory's fdatasync) and client-side p50/p99,
 the world paths' mean and p99 client-side, and the floor of a durable write
 on this machine: small appends fdatasync'd in the data directory at the same
-rate by another process, alone and while the world paths are asked.
+rate by another process, alone (as many as one kind of update) and while the
+world paths are asked (as many as both, at the same time as them).
 
   /usr/bin/python3 tests/bench/world_server_bench.py BUILD_DIR [MOVINGAI] [UPDATES] [RATE] [SERVER FLAGS...]
 Defaults: ../shared/movingai, 300 updates, 10 a second; the server's flags after
@@ -212,11 +213,12 @@ def main():
             loader = threading.Thread(target=load)
             if loaded:
                 loader.start()
-                # The same floor while the load runs (it ends before the
-                # updates do).
+                # The same floor while the load runs, through both kinds of
+                # update (as many writes as they make, at their rate).
                 floor_probe = subprocess.Popen(
                     [sys.executable, __file__, "--durable-appends",
-                     os.path.join(tmp, "data", "floor.loaded"), "200", str(rate)],
+                     os.path.join(tmp, "data", "floor.loaded"), str(2 * updates),
+                     str(rate)],
                     stdout=subprocess.PIPE, text=True)
             for method in ("UpdateLinks", "UpdateCells"):
                 write = "world" if method == "UpdateLinks" else "update"
@@ -269,7 +271,7 @@ def main():
         search_alone = list(searched)
         # The floor, with nothing else running: a durable append here at the
         # updates' rate.
-        syncs = durable_appends(os.path.join(tmp, "data", "floor.alone"), 200, rate)
+        syncs = durable_appends(os.path.join(tmp, "data", "floor.alone"), updates, rate)
         print(f"world: {len(maps)} maps, {len(links)} links; {updates} of each update "
               f"at {rate:g}/s while one client asked {len(queried)} world paths")
         for (method, loaded), (s50, s99, c50, c99, w50, w99) in results.items():
@@ -283,7 +285,7 @@ def main():
               f"mean_ms={sum(search_alone) / max(1, len(search_alone)):.3f}, "
               f"{sum(searches) / max(1, len(searches)):.2f} searches a query")
         f50, f99 = client_quantiles(syncs)
-        print(f"durable append floor (200 small records fdatasync'd at {rate:g}/s, "
+        print(f"durable append floor (small records fdatasync'd at {rate:g}/s, "
               f"another process): alone p50_ms={f50:.2f} p99_ms={f99:.2f}; "
               f"while world paths were asked p50_ms={floor_loaded[0]:.2f} "
               f"p99_ms={floor_loaded[1]:.2f}")
