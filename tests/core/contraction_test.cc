@@ -9,6 +9,7 @@
 #include "engines/subgoal/contraction.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <random>
 #include <string>
@@ -176,9 +177,67 @@ TEST(ContractionTest, ShortcutsAreTheirTwoArcsAndEdgesTheGraphs) {
     if (shortcuts > 0) {
       EXPECT_GT(straight_shortcuts, 0u) << "none marked";
     }
-    const auto again = internal::ContractionHierarchy::Build(
-        map, internal::SubgoalGraph::Build(map), true);
-    EXPECT_TRUE(ch->SameAs(*again));
+    // The first priorities in several threads: the same hierarchy.
+    for (int threads : {1, 2, 3, 5}) {
+      SCOPED_TRACE(absl::StrCat(threads, " threads"));
+      const auto again = internal::ContractionHierarchy::Build(
+          map, internal::SubgoalGraph::Build(map), true, nullptr, threads);
+      EXPECT_TRUE(ch->SameAs(*again));
+    }
+  }
+}
+
+// A build asked to stop while its threads compute the first priorities, or
+// later while it contracts, stops and returns nothing.
+TEST(ContractionTest, AbandonStopsABuildInThreads) {
+  GridMap map = MakeRandomMap({64, 64, 0.2, 1, false, 1}, 3);
+  auto graph = internal::SubgoalGraph::Build(map);
+  ASSERT_GT(graph->node_count(), 256u);
+  // Calls of `abandon` a whole build makes (one thread asks at a time).
+  std::atomic<int> polls{0};
+  ASSERT_NE(internal::ContractionHierarchy::Build(
+                map, graph, false, [&] { return ++polls, false; }, 3),
+            nullptr);
+  const int whole = polls.load();
+  ASSERT_GT(whole, 8);
+  for (int stop_at : {1, 2, whole / 2, whole}) {
+    SCOPED_TRACE(absl::StrCat("stop at poll ", stop_at));
+    std::atomic<int> n{0};
+    EXPECT_EQ(internal::ContractionHierarchy::Build(
+                  map, graph, false, [&] { return ++n >= stop_at; }, 3),
+              nullptr);
+    // Stopped there: at most each other thread asked once more.
+    EXPECT_LE(n.load(), stop_at + 2);
+  }
+}
+
+// OctileShapeLegal is AppendOctilePath's verdict, for every pair of passable
+// cells of random maps and every policy.
+TEST(ContractionTest, OctileShapeLegalIsAppendOctilePathsVerdict) {
+  for (uint32_t seed = 1; seed <= 4; ++seed) {
+    const GridMap map = MakeRandomMap({14, 11, 0.3, 1, false, 1}, seed);
+    for (DiagonalPolicy policy :
+         {DiagonalPolicy::kNever, DiagonalPolicy::kNoCornerCutting,
+          DiagonalPolicy::kAllowCornerCutting}) {
+      for (int32_t a = 0; a < map.width() * map.height(); ++a) {
+        for (int32_t b = 0; b < map.width() * map.height(); ++b) {
+          const Cell from{a % map.width() + 1, a / map.width() + 1};
+          const Cell to{b % map.width() + 1, b / map.width() + 1};
+          if (!map.Passable(Cell{from.x - 1, from.y - 1})) continue;
+          std::vector<Cell> walk;
+          const bool appended = internal::AppendOctilePath(
+              map.padded_costs(), map.padded_width(), policy, from, to, &walk);
+          ASSERT_EQ(
+              internal::OctileShapeLegal(map.padded_costs(), map.padded_width(),
+                                         policy, from, to),
+              appended)
+              << "seed " << seed << " policy " << static_cast<int>(policy)
+              << " from " << from.x << "," << from.y << " to " << to.x << ","
+              << to.y;
+          if (!appended) EXPECT_TRUE(walk.empty());
+        }
+      }
+    }
   }
 }
 

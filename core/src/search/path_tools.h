@@ -34,6 +34,10 @@ bool AppendOctilePath(const uint8_t* costs, int64_t stride,
                       DiagonalPolicy policy, Cell from, Cell to,
                       std::vector<Cell>* out);
 
+// Whether AppendOctilePath would find a legal shape, without the cells.
+bool OctileShapeLegal(const uint8_t* costs, int64_t stride,
+                      DiagonalPolicy policy, Cell from, Cell to);
+
 // String-pulls result->cells into result->waypoints / smoothed_cost.
 void SmoothPath(const GridMap& map, DiagonalPolicy policy, SearchState& state,
                 PathResult* result);

@@ -103,11 +103,17 @@ class ContractionHierarchy final : public MapAttachment {
   // map.uniform_cost(). `owns_graph`: whether the graph is this
   // structure's alone (counted in HeldBytes) or the map's subgoal graph.
   // `abandon` (when set) is polled every kAbandonPoll contracted subgoals
-  // (and as often while redundant edges are dropped): once true, the build
-  // stops and returns null.
+  // (and as often while redundant edges are dropped and every 64 first
+  // priorities): once true, the build stops and returns null. The first
+  // priorities (every node's, before any is contracted: the graph is only
+  // read) are computed by `threads` threads (0: one for every 1024 nodes, at
+  // most kBuildThreads and the machine's cores); the hierarchy is the same
+  // whatever the number.
   static std::shared_ptr<const ContractionHierarchy> Build(
       const GridMap& map, std::shared_ptr<const SubgoalGraph> graph,
-      bool owns_graph, const std::function<bool()>& abandon = nullptr);
+      bool owns_graph, const std::function<bool()>& abandon = nullptr,
+      int threads = 0);
+  static constexpr int kBuildThreads = 4;
   static constexpr uint32_t kAbandonPoll = 16;
 
   const SubgoalGraph& graph() const { return *graph_; }

@@ -3,10 +3,13 @@
 // importance with bounded witness searches, the upward graph kept.
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <limits>
 #include <memory>
+#include <mutex>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -94,6 +97,13 @@ class WitnessSearch {
   std::vector<std::pair<double, uint32_t>> heap_;
 };
 
+// What one thread's witness searches work in.
+struct WitnessScratch {
+  explicit WitnessScratch(size_t n) : witness(n) {}
+  WitnessSearch witness;
+  std::vector<Neighbour> targets;
+};
+
 class Contractor {
  public:
   Contractor(const GridMap& map, const SubgoalGraph& g)
@@ -103,7 +113,7 @@ class Contractor {
         adj_(n_),
         contracted_(n_, 0),
         contracted_neighbours_(n_, 0),
-        witness_(n_) {
+        scratch_(n_) {
     for (uint32_t u = 0; u < n_; ++u) {
       std::vector<Neighbour>& list = adj_[u];
       for (const uint32_t* t = g.EdgesBegin(u); t != g.EdgesEnd(u); ++t) {
@@ -181,7 +191,7 @@ class Contractor {
   // (padded x | padded y << 16), and the arcs of rank r (their ends and
   // bypassed nodes ranks) from (*arc_begin)[r]. False when abandoned (the
   // outputs then half filled).
-  bool Contract(const std::function<bool()>& abandon,
+  bool Contract(const std::function<bool()>& abandon, int threads,
                 std::vector<uint32_t>* node_of_rank,
                 std::vector<uint32_t>* rank_of_node,
                 std::vector<uint32_t>* xy_of_rank,
@@ -189,11 +199,7 @@ class Contractor {
                 std::vector<ContractionHierarchy::Arc>* arcs,
                 size_t* shortcuts) {
     std::vector<std::pair<int64_t, uint32_t>> heap;
-    heap.reserve(n_);
-    for (uint32_t v = 0; v < n_; ++v) {
-      if (Abandoned(abandon)) return false;
-      heap.push_back({Priority(v), v});
-    }
+    if (!InitialPriorities(abandon, threads, &heap)) return false;
     std::make_heap(heap.begin(), heap.end(), std::greater<>());
     std::vector<std::vector<ContractionHierarchy::Arc>> up(n_);
     node_of_rank->clear();
@@ -204,7 +210,7 @@ class Contractor {
       heap.pop_back();
       if (contracted_[v]) continue;
       if (Abandoned(abandon)) return false;
-      const int64_t now = Priority(v);
+      const int64_t now = Priority(v, scratch_);
       if (!heap.empty() && now > heap.front().first) {
         heap.push_back({now, v});
         std::push_heap(heap.begin(), heap.end(), std::greater<>());
@@ -214,7 +220,7 @@ class Contractor {
       for (const Neighbour& e : adj_[v]) {
         up[v].push_back({e.length, e.to, e.via});
       }
-      Shortcuts(v, /*add=*/true, shortcuts);
+      Shortcuts(v, /*add=*/true, shortcuts, scratch_);
       contracted_[v] = 1;
       node_of_rank->push_back(v);
       for (const Neighbour& e : adj_[v]) {
@@ -263,6 +269,52 @@ class Contractor {
   }
 
  private:
+  // Every node's priority before any is contracted, into *heap (unordered):
+  // the graph is only read, so the nodes are shared among up to
+  // `asked` threads (0: as ContractionHierarchy::Build says), each with its
+  // own witness searches; the values are those one thread would find. False
+  // when abandoned.
+  bool InitialPriorities(const std::function<bool()>& abandon, int asked,
+                         std::vector<std::pair<int64_t, uint32_t>>* heap) {
+    heap->resize(n_);
+    const size_t threads =
+        asked > 0
+            ? static_cast<size_t>(asked)
+            : std::max<size_t>(
+                  1, std::min<size_t>(
+                         {size_t{ContractionHierarchy::kBuildThreads},
+                          std::thread::hardware_concurrency(), n_ / 1024}));
+    std::atomic<uint32_t> next{0};
+    std::atomic<bool> stop{false};
+    std::mutex abandon_mu;  // `abandon` is asked by one thread at a time.
+    auto work = [&](WitnessScratch& scratch) {
+      constexpr uint32_t kBatch = 64;
+      for (;;) {
+        const uint32_t begin = next.fetch_add(kBatch);
+        if (begin >= n_ || stop.load(std::memory_order_relaxed)) return;
+        if (abandon) {
+          std::lock_guard<std::mutex> lock(abandon_mu);
+          if (abandon()) {
+            stop = true;
+            return;
+          }
+        }
+        for (uint32_t v = begin; v < std::min(n_, begin + kBatch); ++v) {
+          (*heap)[v] = {Priority(v, scratch), v};
+        }
+      }
+    };
+    std::vector<std::unique_ptr<WitnessScratch>> scratches;
+    std::vector<std::thread> helpers;
+    for (size_t t = 1; t < threads; ++t) {
+      scratches.push_back(std::make_unique<WitnessScratch>(n_));
+      helpers.emplace_back(work, std::ref(*scratches.back()));
+    }
+    work(scratch_);
+    for (std::thread& t : helpers) t.join();
+    return !stop;
+  }
+
   const Neighbour* FindIn(uint32_t u, uint32_t to) const {
     for (const Neighbour& e : adj_[u]) {
       if (e.to == to) return &e;
@@ -298,12 +350,11 @@ class Contractor {
   // Whether an octile-length move sequence joins corners a and b (its two
   // canonical shapes): then their distance is their octile distance, on the
   // grid and so in the graph, which keeps every distance between corners.
-  bool StraightReach(uint32_t a, uint32_t b) {
-    walk_.clear();
-    return AppendOctilePath(map_.padded_costs(), map_.padded_width(),
+  bool StraightReach(uint32_t a, uint32_t b) const {
+    return OctileShapeLegal(map_.padded_costs(), map_.padded_width(),
                             DiagonalPolicy::kNoCornerCutting,
                             Cell{graph_.XOf(a), graph_.YOf(a)},
-                            Cell{graph_.XOf(b), graph_.YOf(b)}, &walk_);
+                            Cell{graph_.XOf(b), graph_.YOf(b)});
   }
 
   // The shortcuts contracting v needs: counted, and added when `add`. A
@@ -311,12 +362,14 @@ class Contractor {
   // reach each other in a straight octile line, needs none (that line is a
   // shorter path, not through v): no witness search is run for it, and
   // none can miss it.
-  int64_t Shortcuts(uint32_t v, bool add, size_t* added) {
+  int64_t Shortcuts(uint32_t v, bool add, size_t* added,
+                    WitnessScratch& scratch) {
+    std::vector<Neighbour>& targets = scratch.targets;
     const std::vector<Neighbour> around = adj_[v];  // Join may grow lists.
     int64_t count = 0;
     for (size_t i = 0; i < around.size(); ++i) {
       const Neighbour& uv = around[i];
-      targets_.clear();
+      targets.clear();
       double bound = 0;
       for (size_t j = i + 1; j < around.size(); ++j) {
         const double through = uv.length + around[j].length;
@@ -324,15 +377,16 @@ class Contractor {
             StraightReach(uv.to, around[j].to)) {
           continue;
         }
-        targets_.push_back(around[j]);
+        targets.push_back(around[j]);
         bound = std::max(bound, through);
       }
-      if (targets_.empty()) continue;
-      witness_.Run(adj_, contracted_, uv.to, v, bound, targets_.data(),
-                   targets_.size(), add ? kWitnessSettles : kEstimateSettles);
-      for (const Neighbour& vw : targets_) {
+      if (targets.empty()) continue;
+      scratch.witness.Run(adj_, contracted_, uv.to, v, bound, targets.data(),
+                          targets.size(),
+                          add ? kWitnessSettles : kEstimateSettles);
+      for (const Neighbour& vw : targets) {
         const double through = uv.length + vw.length;
-        if (witness_.Distance(vw.to) <= through + kTie) continue;
+        if (scratch.witness.Distance(vw.to) <= through + kTie) continue;
         ++count;
         if (add) {
           Join(uv.to, vw.to, through, v);
@@ -345,8 +399,10 @@ class Contractor {
 
   // Edge difference (shortcuts minus edges removed) and contracted
   // neighbours: the usual measure of how much contracting v now costs.
-  int64_t Priority(uint32_t v) {
-    const int64_t shortcuts = Shortcuts(v, /*add=*/false, nullptr);
+  // Reads the graph only: any number of threads at once, each with its own
+  // scratch, while nothing is contracted.
+  int64_t Priority(uint32_t v, WitnessScratch& scratch) {
+    const int64_t shortcuts = Shortcuts(v, /*add=*/false, nullptr, scratch);
     return 2 * (shortcuts - static_cast<int64_t>(adj_[v].size())) +
            contracted_neighbours_[v];
   }
@@ -355,11 +411,9 @@ class Contractor {
   const SubgoalGraph& graph_;
   const uint32_t n_;
   std::vector<std::vector<Neighbour>> adj_;
-  std::vector<Neighbour> targets_;
-  std::vector<Cell> walk_;
   std::vector<uint8_t> contracted_;
   std::vector<int64_t> contracted_neighbours_;
-  WitnessSearch witness_;
+  WitnessScratch scratch_;  // The contracting thread's.
   uint32_t polls_ = 0;
 };
 
@@ -367,13 +421,13 @@ class Contractor {
 
 std::shared_ptr<const ContractionHierarchy> ContractionHierarchy::Build(
     const GridMap& map, std::shared_ptr<const SubgoalGraph> graph,
-    bool owns_graph, const std::function<bool()>& abandon) {
+    bool owns_graph, const std::function<bool()>& abandon, int threads) {
   auto ch = std::make_shared<ContractionHierarchy>();
   Contractor contractor(map, *graph);
   if (!contractor.DropRedundantEdges(abandon, &ch->dropped_edges_) ||
-      !contractor.Contract(abandon, &ch->node_of_rank_, &ch->rank_of_node_,
-                           &ch->xy_of_rank_, &ch->arc_begin_, &ch->arcs_,
-                           &ch->shortcuts_)) {
+      !contractor.Contract(abandon, threads, &ch->node_of_rank_,
+                           &ch->rank_of_node_, &ch->xy_of_rank_,
+                           &ch->arc_begin_, &ch->arcs_, &ch->shortcuts_)) {
     return nullptr;
   }
   ch->graph_ = std::move(graph);
