@@ -8,6 +8,8 @@
 #include <map>
 #include <random>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -242,6 +244,22 @@ TEST(WorldRedisTest, WorldWritesThroughOneReplicaReachTheOther) {
   }
   ASSERT_TRUE(
       WaitFor([&] { return GetWorld(b.stub(), "tower").version() == 0; }));
+  // Each replica timed the writes it made to Redis, and only those (what
+  // it followed is not its write; the refused one never reached the store).
+  for (const auto& [server, map, world, deleted] :
+       {std::make_tuple(&a, 3, 1, 1), std::make_tuple(&b, 0, 1, 0)}) {
+    const std::string page = Scrape(server->metrics_port());
+    for (const auto& [kind, want] :
+         {std::make_pair("map", map), std::make_pair("world", world),
+          std::make_pair("delete", deleted), std::make_pair("update", 0)}) {
+      EXPECT_EQ(testing::MetricValue(
+                    page, absl::StrCat("gridstar_store_write_seconds_count{"
+                                       "write=\"",
+                                       kind, "\"}")),
+                want)
+          << (server == &a ? "a " : "b ") << kind;
+    }
+  }
 }
 
 }  // namespace
