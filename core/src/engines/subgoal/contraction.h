@@ -12,7 +12,8 @@
 //      dropping them all at once keeps every distance (by induction on
 //      length); a path not found within the bound keeps its edge.
 //   2. Contraction, least important node first (edge difference plus
-//      contracted neighbours, lazily re-evaluated): a node's neighbours
+//      contracted neighbours, and on graphs of up to 32768 nodes its depth,
+//      lazily re-evaluated): a node's neighbours
 //      still in the graph are joined by a shortcut through it unless a
 //      path avoiding it is as short: a straight octile line between them
 //      shorter than the way through it (the graph keeps grid distances), or
