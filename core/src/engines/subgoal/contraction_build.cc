@@ -9,6 +9,7 @@
 #include <limits>
 #include <memory>
 #include <mutex>
+#include <system_error>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -321,7 +322,11 @@ class Contractor {
     std::vector<std::thread> helpers;
     for (size_t t = 1; t < threads; ++t) {
       scratches.push_back(std::make_unique<WitnessScratch>(n_));
-      helpers.emplace_back(work, std::ref(*scratches.back()));
+      try {
+        helpers.emplace_back(work, std::ref(*scratches.back()));
+      } catch (const std::system_error&) {
+        break;  // No thread to be had: the threads there are share the rest.
+      }
     }
     work(scratch_);
     for (std::thread& t : helpers) t.join();
@@ -411,7 +416,8 @@ class Contractor {
   }
 
   // Edge difference (shortcuts minus edges removed) and contracted
-  // neighbours: the usual measure of how much contracting v now costs.
+  // neighbours, the usual measure of how much contracting v now costs, and
+  // on small graphs its depth (kDepthWeight).
   // Reads the graph only: any number of threads at once, each with its own
   // scratch, while nothing is contracted.
   int64_t Priority(uint32_t v, WitnessScratch& scratch) {
