@@ -234,7 +234,9 @@ TEST(ContractionTest, OctileShapeLegalIsAppendOctilePathsVerdict) {
               << "seed " << seed << " policy " << static_cast<int>(policy)
               << " from " << from.x << "," << from.y << " to " << to.x << ","
               << to.y;
-          if (!appended) EXPECT_TRUE(walk.empty());
+          if (!appended) {
+            EXPECT_TRUE(walk.empty());
+          }
         }
       }
     }
