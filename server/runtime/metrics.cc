@@ -155,9 +155,7 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()) {
               "(registered, replaced, links changed), delete, compact (a "
               "map's updates folded in, after the answer)")
           .Register(*registry_);
-  for (StoreWrite w :
-       {StoreWrite::kMap, StoreWrite::kUpdate, StoreWrite::kWorld,
-        StoreWrite::kDelete, StoreWrite::kCompact}) {
+  for (StoreWrite w : kStoreWrites) {
     store_writes_[static_cast<int>(w)] =
         &store_writes.Add({{"write", StoreWriteName(w)}}, SharedTimeBuckets());
   }

@@ -106,7 +106,7 @@ class Metrics {
   std::mutex store_lag_mu_;  // Guards store_lag_series_.
   std::map<std::string, prometheus::Gauge*> store_lag_series_;
   prometheus::Histogram* load_seconds_;
-  prometheus::Histogram* store_writes_[5];  // By StoreWrite.
+  prometheus::Histogram* store_writes_[std::size(kStoreWrites)];  // By kind.
   prometheus::Counter* rebuilds_ok_;
   prometheus::Counter* rebuilds_error_;
   prometheus::Counter* key_reloads_ok_;

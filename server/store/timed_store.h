@@ -28,6 +28,10 @@ enum class StoreWrite {
   kDelete,   // Delete or DeleteWorld.
   kCompact,  // Compact: a map's updates folded in (after the answer).
 };
+// Every kind, in the enum's order.
+inline constexpr StoreWrite kStoreWrites[] = {
+    StoreWrite::kMap, StoreWrite::kUpdate, StoreWrite::kWorld,
+    StoreWrite::kDelete, StoreWrite::kCompact};
 
 // The label value of each kind ("map", "update", "world", "delete",
 // "compact").
