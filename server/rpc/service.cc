@@ -12,12 +12,14 @@
 namespace gridstar::server {
 
 PathfindingService::PathfindingService(MapRegistry* registry, Scheduler* search,
-                                       Scheduler* admin, Metrics* metrics,
+                                       Scheduler* admin, Scheduler* updates,
+                                       Metrics* metrics,
                                        FlowFieldCache* flow_fields,
                                        ServiceOptions options)
     : registry_(registry),
       search_(search),
       admin_(admin),
+      updates_(updates),
       metrics_(metrics),
       flow_fields_(flow_fields),
       background_(

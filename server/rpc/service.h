@@ -2,8 +2,9 @@
 // API. Handlers only translate (convert/convert.h) and validate: every search
 // becomes a task on the search Scheduler (but FindPath first tries a capped
 // search on the calling gRPC thread, inline_searches.h), every map write a
-// task on the admin Scheduler, so no gRPC thread runs an uncapped search or
-// writes a file. Core statuses
+// task on the admin Scheduler (updates of cells and links on the updates
+// Scheduler, which nothing slow holds up), so no gRPC thread runs an
+// uncapped search or writes a file. Core statuses
 // become the RPC's through search_jobs.h's one translation. The handlers live
 // by concern in service_maps.cc, service_search.cc and service_stream.cc.
 //
@@ -71,9 +72,12 @@ struct ServiceOptions {
 
 class PathfindingService final : public v1::Pathfinding::CallbackService {
  public:
+  // `updates` runs UpdateCells and UpdateLinks (one thread, maybe at
+  // real-time priority: only small, bounded work goes there), `admin` the
+  // other writes (registrations, deletions, compactions).
   PathfindingService(MapRegistry* registry, Scheduler* search, Scheduler* admin,
-                     Metrics* metrics, FlowFieldCache* flow_fields,
-                     ServiceOptions options);
+                     Scheduler* updates, Metrics* metrics,
+                     FlowFieldCache* flow_fields, ServiceOptions options);
   // Stops hearing of world changes (the registry may outlive the service).
   ~PathfindingService() override;
 
@@ -249,6 +253,7 @@ class PathfindingService final : public v1::Pathfinding::CallbackService {
   MapRegistry* const registry_;
   Scheduler* const search_;
   Scheduler* const admin_;
+  Scheduler* const updates_;
   Metrics* const metrics_;
   FlowFieldCache* const flow_fields_;
   // One thread for work no caller waits for and no update should wait

@@ -1,6 +1,7 @@
 // Map administration: RegisterMap, UpdateCells, GetMap, ListMaps, DeleteMap.
 // Parsing, building derived data and writing to the store are too slow for a
-// gRPC thread: they run as tasks on the admin scheduler.
+// gRPC thread: they run as tasks on the admin scheduler, but for UpdateCells
+// on the updates scheduler, which nothing slow holds up.
 
 #include <memory>
 #include <string>
@@ -80,7 +81,7 @@ void PathfindingService::ServeUpdateCells(Call* call,
     call->Done(s);
     return;
   }
-  const bool queued = admin_->TrySubmit(
+  const bool queued = updates_->TrySubmit(
       [this, call, request, response, changes = std::move(changes),
        area_changes = std::move(area_changes)](SearchContext&) {
         // The request dies with the call: keep what is needed after Done.
@@ -108,17 +109,21 @@ void PathfindingService::ServeUpdateCells(Call* call,
         // After the answer: the agents whose paths the change broke are
         // replanned (their searches are tasks: this only decides).
         if (s.ok()) NotifyWatchers(**s, changes, !area_changes.empty());
-        // After the answer: nobody waits for a compaction. A failed one
-        // leaves the log as it was, to be folded in after a later update.
         if (s.ok()) {
-          if (absl::Status c = registry_->CompactIfWanted(id); !c.ok()) {
-            metrics_->StoreError("compact");
-          }
           ClaimBackgroundWork(id);
+          // Nobody waits for a compaction, and it rewrites the whole map: on
+          // the admin thread, not this one. A failed one (or one the full
+          // queue refused) leaves the log as it was, to be folded in after a
+          // later update.
+          admin_->TrySubmit([this, id](SearchContext&) {
+            if (absl::Status c = registry_->CompactIfWanted(id); !c.ok()) {
+              metrics_->StoreError("compact");
+            }
+          });
         }
         replaced.reset();
       });
-  if (!queued) call->Done(Overloaded(*admin_));
+  if (!queued) call->Done(Overloaded(*updates_));
 }
 
 void PathfindingService::NotifyWatchers(const MapSnapshot& s,

@@ -165,13 +165,25 @@ void PathfindingService::ServeUpdateLinks(Call* call,
     call->Done(edits.status());
     return;
   }
-  // Quick (a world is small): answered here, no hop to the admin thread.
-  const std::string id = request->id();  // The request dies with the call.
-  absl::StatusOr<std::shared_ptr<const WorldSnapshot>> s =
-      worlds->UpdateLinks(id, *edits, request->expected_version());
-  if (s.ok()) WorldInfoToProto(**s, worlds->Tables(**s), true, response);
-  call->Done(s.status());
-  if (s.ok()) CompactWorldAfterAnswer(*worlds, id);
+  // On the updates thread: it waits for the write to be durable without
+  // holding a gRPC thread, and wakes first when it is.
+  const bool queued =
+      updates_->TrySubmit([this, worlds, call, request, response,
+                           edits = *std::move(edits)](SearchContext&) {
+        const std::string id = request->id();  // Dies with the call.
+        absl::StatusOr<std::shared_ptr<const WorldSnapshot>> s =
+            worlds->UpdateLinks(id, edits, request->expected_version());
+        if (s.ok()) WorldInfoToProto(**s, worlds->Tables(**s), true, response);
+        call->Done(s.status());
+        // The world's history folded in on the admin thread (when its queue
+        // is full, after a later write).
+        if (s.ok()) {
+          admin_->TrySubmit([this, worlds, id](SearchContext&) {
+            CompactWorldAfterAnswer(*worlds, id);
+          });
+        }
+      });
+  if (!queued) call->Done(Overloaded(*updates_));
 }
 
 void PathfindingService::CompactWorldAfterAnswer(WorldRegistry& worlds,

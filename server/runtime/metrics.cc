@@ -77,6 +77,10 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()) {
                             "Memory of the cached flow fields");
   queue_capacity_ = gauge("gridstar_queue_capacity",
                           "Search tasks the queue holds before shedding load");
+  update_thread_realtime_ =
+      gauge("gridstar_update_thread_realtime",
+            "1 when map and link updates run at real-time priority "
+            "(--update_thread_realtime granted), else 0");
   in_flight_ = gauge("gridstar_requests_in_flight",
                      "RPCs begun and not yet finished (streams included)");
   for (Algorithm a : kAllAlgorithms) {
@@ -233,6 +237,10 @@ void Metrics::StoreError(absl::string_view operation) {
 }
 
 void Metrics::SetQueueCapacity(double tasks) { queue_capacity_->Set(tasks); }
+
+void Metrics::SetUpdateThreadRealtime(bool realtime) {
+  update_thread_realtime_->Set(realtime ? 1 : 0);
+}
 
 void Metrics::FlowFieldLookup(bool hit) {
   (hit ? flow_field_hits_ : flow_field_misses_)->Increment();

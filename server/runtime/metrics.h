@@ -45,6 +45,9 @@ class Metrics {
               double seconds, uint64_t expanded);
   // The search queue's fixed capacity, for saturation ratios.
   void SetQueueCapacity(double tasks);
+  // Whether map and link updates run at real-time priority
+  // (--update_thread_realtime granted).
+  void SetUpdateThreadRealtime(bool realtime);
   // A flow-field cache lookup (ComputeFlowField, FindGroupPaths).
   void FlowFieldLookup(bool hit);
   // A store write that failed outside a call (a background compaction).
@@ -96,6 +99,7 @@ class Metrics {
   prometheus::Counter* flow_field_misses_;
   prometheus::Gauge* flow_field_bytes_;
   prometheus::Gauge* queue_capacity_;
+  prometheus::Gauge* update_thread_realtime_;
   prometheus::Gauge* in_flight_;
   prometheus::Family<prometheus::Counter>* store_errors_;
   prometheus::Counter* followed_updates_;

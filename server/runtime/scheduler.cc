@@ -1,5 +1,6 @@
 #include "runtime/scheduler.h"
 
+#include <sched.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -12,14 +13,18 @@
 namespace gridstar::server {
 
 Scheduler::Scheduler(int workers, size_t capacity,
-                     SearchContextOptions context_options, int nice_increment)
+                     SearchContextOptions context_options, int nice_increment,
+                     int realtime_priority)
     : capacity_(capacity),
       nice_increment_(nice_increment),
+      realtime_priority_(realtime_priority),
       context_bytes_(static_cast<size_t>(workers)),
       context_options_(context_options) {
   for (int i = 0; i < workers; ++i) {
     threads_.emplace_back([this, i] { WorkerLoop(static_cast<size_t>(i)); });
   }
+  std::unique_lock<std::mutex> lock(mu_);
+  all_started_.wait(lock, [&] { return started_ == workers; });
 }
 
 Scheduler::~Scheduler() { Shutdown(); }
@@ -69,6 +74,20 @@ void Scheduler::WorkerLoop(size_t index) {
                           std::min(19, base + nice_increment_));
     }
   }
+  if (realtime_priority_ > 0) {
+    sched_param param{};
+    param.sched_priority = realtime_priority_;
+    // Threads it starts (none today) would begin as ordinary ones.
+    if (::sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &param) ==
+        0) {
+      realtime_.fetch_add(1, std::memory_order_relaxed);
+    }
+  }
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    ++started_;
+  }
+  all_started_.notify_all();
   SearchContext context(context_options_);
   // Measuring a context costs a system call over its arrays: at most every
   // 100 ms, so that small searches do not pay for it.

@@ -35,10 +35,16 @@ class Scheduler {
   // Each worker owns one context made with `context_options`. Workers run
   // `nice_increment` nice levels below the process (0 = as it; a positive
   // increment lets other threads, such as the map writers, go first; a
-  // thread may always lower its own priority). REQUIRES: workers >= 1,
-  // capacity >= 1, nice_increment >= 0.
+  // thread may always lower its own priority). With `realtime_priority` > 0
+  // each worker asks instead for SCHED_FIFO at that priority, so that it
+  // takes a core the moment it has work, ahead of every ordinary thread:
+  // best effort (refused without CAP_SYS_NICE, as in an unprivileged
+  // container, the worker runs as the process does); the constructor
+  // returns once every worker has asked, and realtime_workers() says how
+  // many were granted it. REQUIRES: workers >= 1, capacity >= 1,
+  // nice_increment >= 0, 0 <= realtime_priority <= 99, not both set.
   Scheduler(int workers, size_t capacity, SearchContextOptions context_options,
-            int nice_increment = 0);
+            int nice_increment = 0, int realtime_priority = 0);
   // Runs every queued task, then joins the workers.
   ~Scheduler();
 
@@ -54,6 +60,9 @@ class Scheduler {
   size_t depth() const;
   int busy_workers() const { return busy_.load(std::memory_order_relaxed); }
   int workers() const { return static_cast<int>(threads_.size()); }
+  int realtime_workers() const {
+    return realtime_.load(std::memory_order_relaxed);
+  }
   size_t capacity() const { return capacity_; }
   // Sum of the workers' search context memory, as last reported by each
   // (a worker measures its context at most every 100 ms, after a task).
@@ -64,6 +73,11 @@ class Scheduler {
 
   const size_t capacity_;
   const int nice_increment_;
+  const int realtime_priority_;
+  // Workers that have set their priority, and those granted SCHED_FIFO.
+  int started_ = 0;  // Guarded by mu_.
+  std::condition_variable all_started_;
+  std::atomic<int> realtime_{0};
   mutable std::mutex mu_;
   std::condition_variable ready_;
   std::deque<Task> queue_;

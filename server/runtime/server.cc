@@ -40,6 +40,10 @@
 namespace gridstar::server {
 namespace {
 
+// The update thread's SCHED_FIFO priority: the lowest, enough to go ahead of
+// every ordinary thread (and behind the kernel's own real-time threads).
+constexpr int kUpdateRealtimePriority = 1;
+
 // A failure of what the settings name (not of the settings themselves):
 // never InvalidArgument, which main turns into the exit code of bad flags.
 absl::Status NotSettings(const absl::Status& s, absl::string_view what = "") {
@@ -180,6 +184,8 @@ struct Server::Parts {
   std::unique_ptr<WorldRegistry> worlds;
   std::unique_ptr<Scheduler> search;
   std::unique_ptr<Scheduler> admin;
+  // UpdateCells and UpdateLinks (ServerOptions::update_thread_realtime).
+  std::unique_ptr<Scheduler> updates;
   Metrics metrics;
   std::unique_ptr<prometheus::Exposer> exposer;
   std::unique_ptr<InlineSearches> inline_searches;
@@ -316,6 +322,16 @@ absl::StatusOr<std::unique_ptr<Server>> Server::BuildAndStart(
   SearchContextOptions admin_options;
   admin_options.max_cells = 1;
   p->admin = std::make_unique<Scheduler>(1, 256, admin_options);
+  p->updates = std::make_unique<Scheduler>(
+      1, 256, admin_options, 0,
+      o.update_thread_realtime ? kUpdateRealtimePriority : 0);
+  if (o.update_thread_realtime && p->updates->realtime_workers() == 0) {
+    std::fprintf(stderr,
+                 "gridstar-server: warning: --update_thread_realtime: "
+                 "real-time priority refused (it needs CAP_SYS_NICE); map "
+                 "and link updates run at normal priority\n");
+  }
+  p->metrics.SetUpdateThreadRealtime(p->updates->realtime_workers() > 0);
   p->metrics.SetQueueCapacity(static_cast<double>(p->search->capacity()));
   if (o.metrics_port != 0) {
     p->exposer = std::make_unique<prometheus::Exposer>(absl::StrCat(
@@ -342,7 +358,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::BuildAndStart(
   p->flow_fields = std::make_unique<FlowFieldCache>(
       static_cast<size_t>(std::max<int64_t>(0, o.flow_field_cache_bytes)));
   p->service = std::make_unique<PathfindingService>(
-      &registry, p->search.get(), p->admin.get(), &p->metrics,
+      &registry, p->search.get(), p->admin.get(), p->updates.get(), &p->metrics,
       p->flow_fields.get(), service_options);
   // With a shared store, the maps follow what other replicas write.
   if (p->follower != nullptr) {
@@ -428,6 +444,9 @@ Server::~Server() { Shutdown(absl::ZeroDuration()); }
 
 int Server::port() const { return parts_->port; }
 int Server::metrics_port() const { return parts_->metrics_port; }
+bool Server::update_thread_realtime() const {
+  return parts_->updates->realtime_workers() > 0;
+}
 int Server::http_port() const {
   return parts_->http != nullptr ? parts_->http->port() : 0;
 }
@@ -491,6 +510,7 @@ void Server::Shutdown(absl::Duration grace) {
     p.http.reset();
     p.store_follower.reset();
     if (p.search != nullptr) p.search->Shutdown();
+    if (p.updates != nullptr) p.updates->Shutdown();
     if (p.admin != nullptr) p.admin->Shutdown();
     p.finisher.Shutdown();  // After the workers: their last batches end here.
     p.stopping.Notify();

@@ -51,6 +51,10 @@ struct ServerOptions {
   int preload_landmarks = 8;
   int workers = 0;  // 0 = hardware threads.
   int search_nice = 10;
+  // Map and link updates (UpdateCells, UpdateLinks) run on their own thread,
+  // at SCHED_FIFO when this is set and the process may (CAP_SYS_NICE);
+  // Server::update_thread_realtime() says whether it got it.
+  bool update_thread_realtime = true;
   int queue_capacity = 4096;
   int64_t inline_expansions = 128;
   int inline_contexts = 0;
@@ -82,6 +86,9 @@ class Server {
   int port() const;
   int metrics_port() const;
   int http_port() const;
+  // Whether map and link updates got real-time priority
+  // (ServerOptions::update_thread_realtime and CAP_SYS_NICE).
+  bool update_thread_realtime() const;
   // "serving on HOST:PORT (plaintext) with N workers, M maps, metrics on
   // :P/metrics, HTTP/JSON on :Q": what main logs once started.
   std::string Describe() const;

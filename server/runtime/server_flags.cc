@@ -45,6 +45,15 @@ ABSL_FLAG(int, search_nice, 10,
           "world under search load on 2 cores took 34 ms at 0 and 3.8 ms at "
           "10 (docs/performance.md, Big worlds). Searches lose nothing when nothing else "
           "runs.");
+ABSL_FLAG(bool, update_thread_realtime, true,
+          "Run map and link updates (UpdateCells, UpdateLinks) on a thread "
+          "at real-time priority (SCHED_FIFO 1), so that under search load "
+          "an update takes a core the moment it arrives and again the moment "
+          "its write is durable: on 2 busy cores a one-cell update's p99 fell "
+          "from 4.5-6.8 ms to 1.5-1.8 ms (docs/worlds.md). Needs CAP_SYS_NICE "
+          "(root, or "
+          "a container given it); without it the server says so at start and "
+          "the thread runs at normal priority. false = normal priority");
 ABSL_FLAG(std::string, data_dir, "",
           "Directory where maps persist (fsync'd before a change is "
           "acknowledged) and are reloaded at start; empty = memory only, "
@@ -192,6 +201,7 @@ ServerOptions ServerOptionsFromFlags() {
   o.preload_landmarks = absl::GetFlag(FLAGS_preload_landmarks);
   o.workers = absl::GetFlag(FLAGS_workers);
   o.search_nice = absl::GetFlag(FLAGS_search_nice);
+  o.update_thread_realtime = absl::GetFlag(FLAGS_update_thread_realtime);
   o.queue_capacity = absl::GetFlag(FLAGS_queue_capacity);
   o.inline_expansions = absl::GetFlag(FLAGS_inline_expansions);
   o.inline_contexts = absl::GetFlag(FLAGS_inline_contexts);

@@ -1,6 +1,9 @@
-// Scheduler: bounded queue refuses at once when full, drains on shutdown.
+// Scheduler: bounded queue refuses at once when full, drains on shutdown;
+// workers at the asked nice level or real-time priority.
 #include "runtime/scheduler.h"
 
+#include <linux/capability.h>
+#include <sched.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -9,6 +12,8 @@
 #include <atomic>
 #include <cerrno>
 #include <future>
+#include <thread>
+#include <utility>
 
 #include "gtest/gtest.h"
 
@@ -56,6 +61,90 @@ TEST(SchedulerTest, WorkersRunBelowTheProcessByTheirNiceIncrement) {
     }));
     EXPECT_EQ(nice.get_future().get(), std::min(19, base + increment));
   }
+}
+
+// The effective capabilities' CAP_SYS_NICE bit of the calling thread.
+bool MayRaisePriority() {
+  __user_cap_header_struct header{_LINUX_CAPABILITY_VERSION_3, 0};
+  __user_cap_data_struct data[2] = {};
+  if (::syscall(SYS_capget, &header, data) != 0) return false;
+  if ((data[0].effective & (1u << CAP_SYS_NICE)) != 0) return true;
+  rlimit rtprio{};
+  return ::getrlimit(RLIMIT_RTPRIO, &rtprio) == 0 && rtprio.rlim_cur >= 1;
+}
+
+struct Policy {
+  int policy;  // Without SCHED_RESET_ON_FORK.
+  int priority;
+  bool reset_on_fork;
+};
+
+Policy PolicyOfThisThread() {
+  sched_param param{};
+  const int policy = ::sched_getscheduler(0);
+  ::sched_getparam(0, &param);
+  return {policy & ~SCHED_RESET_ON_FORK, param.sched_priority,
+          (policy & SCHED_RESET_ON_FORK) != 0};
+}
+
+// What a realtime Scheduler's worker and a thread it starts run at.
+std::pair<Policy, Policy> PoliciesInsideRealtimeScheduler(int* granted) {
+  Scheduler scheduler(1, 4, {1024}, 0, /*realtime_priority=*/1);
+  *granted = scheduler.realtime_workers();
+  std::promise<std::pair<Policy, Policy>> seen;
+  EXPECT_TRUE(scheduler.TrySubmit([&](SearchContext&) {
+    Policy started{};
+    std::thread([&] { started = PolicyOfThisThread(); }).join();
+    seen.set_value({PolicyOfThisThread(), started});
+  }));
+  return seen.get_future().get();
+}
+
+// Granted (root, or RLIMIT_RTPRIO), a realtime worker runs SCHED_FIFO at the
+// asked priority, and threads it starts begin as ordinary ones; refused, it
+// runs as the process does. Either way it runs its tasks.
+TEST(SchedulerTest, RealtimeWorkersRunFifoWhenGranted) {
+  const bool may = MayRaisePriority();
+  int granted = -1;
+  const auto [worker, child] = PoliciesInsideRealtimeScheduler(&granted);
+  EXPECT_EQ(child.policy, SCHED_OTHER);
+  if (may) {
+    EXPECT_EQ(granted, 1);
+    EXPECT_EQ(worker.policy, SCHED_FIFO);
+    EXPECT_EQ(worker.priority, 1);
+    EXPECT_TRUE(worker.reset_on_fork);
+  } else {
+    EXPECT_EQ(granted, 0);
+    EXPECT_EQ(worker.policy, SCHED_OTHER);
+  }
+}
+
+// In a child process: gives up CAP_SYS_NICE and RLIMIT_RTPRIO (for this
+// process only), then 0 when a realtime Scheduler says it was refused and
+// its worker and the threads it starts run as ordinary threads.
+int RealtimeRefusedChild() {
+  rlimit none{0, 0};
+  ::setrlimit(RLIMIT_RTPRIO, &none);
+  __user_cap_header_struct header{_LINUX_CAPABILITY_VERSION_3, 0};
+  __user_cap_data_struct data[2] = {};
+  ::syscall(SYS_capget, &header, data);
+  data[0].effective &= ~(1u << CAP_SYS_NICE);
+  if (::syscall(SYS_capset, &header, data) != 0) return 2;
+  if (MayRaisePriority()) return 3;
+  int granted = -1;
+  const auto [worker, child] = PoliciesInsideRealtimeScheduler(&granted);
+  return granted == 0 && worker.policy == SCHED_OTHER &&
+                 child.policy == SCHED_OTHER
+             ? 0
+             : 1;
+}
+
+// Without CAP_SYS_NICE and RLIMIT_RTPRIO (an unprivileged container), the
+// request is refused and said so, and the worker still runs its tasks.
+TEST(SchedulerDeathTest, RealtimeRefusedLeavesWorkersOrdinary) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(::_exit(RealtimeRefusedChild()), ::testing::ExitedWithCode(0),
+              "");
 }
 
 TEST(SchedulerTest, EachWorkerKeepsItsContext) {

@@ -198,6 +198,83 @@ TEST(StoreWriteMetricsTest, EveryDurableWriteIsTimedByKind) {
   }
 }
 
+// UpdateCells and UpdateLinks run on their own thread: at real-time priority
+// when the server may raise it (the gauge says which), at normal priority
+// with --noupdate_thread_realtime; either way both are answered, durably,
+// and the logs they grow are compacted (on the admin thread).
+TEST(UpdateThreadTest, UpdatesAreAnsweredAtEitherPriorityAndTheGaugeSaysWhich) {
+  for (const bool realtime : {true, false}) {
+    SCOPED_TRACE(realtime ? "--update_thread_realtime" : "normal priority");
+    const std::string dir = absl::StrCat(::testing::TempDir(), "/updates.",
+                                         getpid(), ".", realtime);
+    std::system(absl::StrCat("rm -rf '", dir, "'").c_str());
+    InProcessServer server(
+        {absl::StrCat("--data_dir=", dir),
+         realtime ? "--update_thread_realtime" : "--noupdate_thread_realtime"});
+    ASSERT_TRUE(server.started());
+    if (!realtime) EXPECT_FALSE(server.server().update_thread_realtime());
+    EXPECT_EQ(testing::MetricValue(Scrape(server.metrics_port()),
+                                   "gridstar_update_thread_realtime "),
+              server.server().update_thread_realtime() ? 1 : 0);
+    const Maps maps = MakeMaps(6);
+    for (size_t i = 0; i < maps.ids.size(); ++i) {
+      ASSERT_TRUE(RegisterRaw(server.stub(), maps.ids[i], maps.grids[i]).ok());
+    }
+    v1::WorldInfo world;
+    {
+      grpc::ClientContext ctx;
+      SetDeadline(&ctx);
+      ASSERT_TRUE(
+          server.stub().RegisterWorld(&ctx, RandomWorld(maps, 3), &world).ok());
+    }
+    // Updates of many cells on a 512 x 512 map, enough to grow its log past
+    // a compaction's threshold (1 MiB and half the map).
+    {
+      v1::RegisterMapRequest big;
+      big.set_id("big");
+      std::string text = "type octile\nheight 512\nwidth 512\nmap\n";
+      for (int y = 0; y < 512; ++y) text += std::string(512, '.') + "\n";
+      big.set_movingai(text);
+      grpc::ClientContext ctx;
+      SetDeadline(&ctx);
+      v1::MapInfo info;
+      ASSERT_TRUE(server.stub().RegisterMap(&ctx, big, &info).ok());
+    }
+    for (int i = 0; i < 8; ++i) {
+      v1::UpdateCellsRequest cells;
+      cells.set_id("big");
+      for (int y = 0; y < 128; ++y) {
+        for (int x = 0; x < 512; ++x) {
+          v1::CellUpdate* c = cells.add_cells();
+          c->mutable_cell()->set_x(x);
+          c->mutable_cell()->set_y(y + 128 * (i % 4));
+          c->set_cost(1 + (i + x) % 3);
+        }
+      }
+      grpc::ClientContext ctx;
+      SetDeadline(&ctx);
+      v1::MapInfo info;
+      ASSERT_TRUE(server.stub().UpdateCells(&ctx, cells, &info).ok());
+      EXPECT_EQ(info.version(), 2u + i);
+    }
+    v1::UpdateLinksRequest u;
+    u.set_id("tower");
+    v1::LinkUpdate* e = u.add_updates();
+    e->set_link_id("l0");
+    e->set_state(v1::LinkUpdate::STATE_CLOSED);
+    v1::WorldInfo after;
+    ASSERT_TRUE(UpdateLinks(server.stub(), u, &after).ok());
+    EXPECT_EQ(after.version(), world.version() + 1);
+    // The compactions were queued on the admin thread after the answers;
+    // a registration queued behind them returns once they ran.
+    ASSERT_TRUE(RegisterRaw(server.stub(), "last", maps.grids[1]).ok());
+    EXPECT_GE(testing::MetricValue(
+                  Scrape(server.metrics_port()),
+                  "gridstar_store_write_seconds_count{write=\"compact\"}"),
+              1);
+  }
+}
+
 TEST(WorldRedisTest, WorldWritesThroughOneReplicaReachTheOther) {
   testing::RedisProcess redis;
   GRIDSTAR_REQUIRE_REDIS(redis);
