@@ -279,9 +279,9 @@ absl::Status DirectoryStore::LoadWorlds(std::vector<StoredWorld>* worlds,
   for (const std::string& name : *names) {
     const std::string path = absl::StrCat(dir_, "/", name);
     absl::StatusOr<std::string> data = ReadFile(path, int64_t{1} << 31);
-    size_t valid = 0, records = 0;
+    codec::WorldFileShape shape;
     absl::StatusOr<StoredWorld> w =
-        data.ok() ? codec::ReplayWorldFile(*data, &valid, &records)
+        data.ok() ? codec::ReplayWorldFile(*data, &shape)
                   : absl::StatusOr<StoredWorld>(data.status());
     if (w.ok() && WorldPath(w->id) != path) {
       w = absl::DataLossError(absl::StrCat("holds world '", w->id, "'"));
@@ -292,14 +292,13 @@ absl::Status DirectoryStore::LoadWorlds(std::vector<StoredWorld>* worlds,
     }
     // A torn tail was never acknowledged: cut it, so that the next record
     // follows the last good one.
-    if (valid < data->size() &&
-        ::truncate(path.c_str(), static_cast<off_t>(valid)) != 0) {
+    if (shape.valid_bytes < data->size() &&
+        ::truncate(path.c_str(), static_cast<off_t>(shape.valid_bytes)) != 0) {
       errors->push_back(absl::StrCat(
           path, ": cannot truncate the torn tail: ", std::strerror(errno)));
       continue;
     }
-    // The records' mean size stands for the last one's (the bound's unit).
-    loaded[w->id] = WorldFile{w->version, valid, records ? valid / records : 0};
+    loaded[w->id] = WorldFileOf(*w, shape);
     worlds->push_back(*std::move(w));
   }
   std::lock_guard<std::mutex> lock(mu_);
@@ -321,28 +320,49 @@ absl::Status DirectoryStore::PutWorld(const StoredWorld& world) {
   if (!loaded && file.version == 0 && Exists(path)) {
     // Not loaded by this process: the file says.
     absl::StatusOr<std::string> data = ReadFile(path, int64_t{1} << 31);
-    size_t valid = 0, records = 0;
+    codec::WorldFileShape shape;
     absl::StatusOr<StoredWorld> w =
-        data.ok() ? codec::ReplayWorldFile(*data, &valid, &records)
+        data.ok() ? codec::ReplayWorldFile(*data, &shape)
                   : absl::StatusOr<StoredWorld>(data.status());
     if (!w.ok()) return w.status();
-    file = WorldFile{w->version, valid, records ? valid / records : 0};
+    file = WorldFileOf(*w, shape);
   }
   if (file.version + 1 != world.version) {
     return absl::AbortedError(
         absl::StrCat("world '", world.id, "' is stored at version ",
                      file.version, ", not ", world.version - 1));
   }
-  const std::string record = codec::EncodeWorldRecord(world);
+  // Usually a few links changed: an edit record, a write of a few hundred
+  // bytes however large the world.
+  bool whole = true;
+  const std::string record =
+      codec::EncodeWorldStep(file.last.get(), world, &whole);
   if (absl::Status s = AppendDurably(dir_, path, record, file.bytes); !s.ok()) {
     return s;
   }
   file.bytes += record.size();
-  file.last_record_bytes = record.size();
+  if (whole) {
+    file.whole_record_bytes = record.size();
+    file.edits_since_whole = 0;
+  } else {
+    ++file.edits_since_whole;
+  }
   file.version = world.version;
+  file.last = std::make_shared<const StoredWorld>(world);
   std::lock_guard<std::mutex> lock(mu_);
-  worlds_[world.id] = file;
+  worlds_[world.id] = std::move(file);
   return absl::OkStatus();
+}
+
+DirectoryStore::WorldFile DirectoryStore::WorldFileOf(
+    const StoredWorld& world, const codec::WorldFileShape& shape) {
+  WorldFile file;
+  file.version = world.version;
+  file.bytes = shape.valid_bytes;
+  file.whole_record_bytes = shape.whole_record_bytes;
+  file.edits_since_whole = shape.edits_since_whole;
+  file.last = std::make_shared<const StoredWorld>(world);
+  return file;
 }
 
 absl::Status DirectoryStore::CompactWorld(const StoredWorld& world) {
@@ -354,8 +374,11 @@ absl::Status DirectoryStore::CompactWorld(const StoredWorld& world) {
     file = it->second;
   }
   const uint64_t bound =
-      std::max<uint64_t>(kMinCompactBytes, 64 * file.last_record_bytes);
-  if (file.version != world.version || file.bytes <= bound) {
+      std::max<uint64_t>(kMinCompactBytes, 64 * file.whole_record_bytes);
+  const bool long_replay =
+      file.edits_since_whole * std::max<uint64_t>(1, world.links.size()) >
+      kMaxEditReplayLinks;
+  if (file.version != world.version || (file.bytes <= bound && !long_replay)) {
     return absl::OkStatus();
   }
   const std::string record = codec::EncodeWorldRecord(world);
@@ -364,9 +387,10 @@ absl::Status DirectoryStore::CompactWorld(const StoredWorld& world) {
     return s;
   }
   file.bytes = record.size();
-  file.last_record_bytes = record.size();
+  file.whole_record_bytes = record.size();
+  file.edits_since_whole = 0;
   std::lock_guard<std::mutex> lock(mu_);
-  worlds_[world.id] = file;
+  worlds_[world.id] = std::move(file);
   return absl::OkStatus();
 }
 

@@ -28,18 +28,24 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <mutex>  // std::mutex: TSan sees it (Debian's Abseil is not instrumented).
 #include <string>
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
 #include "store/map_store.h"
+#include "store/world_codec.h"
 
 namespace gridstar::server {
 
 class DirectoryStore final : public MapStore {
  public:
   static constexpr uint64_t kMinCompactBytes = uint64_t{1} << 20;
+  // A world file is compacted past max(kMinCompactBytes, 64 whole records),
+  // or once replaying its edits would copy more links than this (each edit
+  // record is replayed onto a copy of the version before).
+  static constexpr uint64_t kMaxEditReplayLinks = uint64_t{1} << 22;
 
   // REQUIRES: `dir` exists (LoadAll reports it otherwise; CreateDir makes
   // it).
@@ -75,8 +81,16 @@ class DirectoryStore final : public MapStore {
   struct WorldFile {
     uint64_t version = 0;
     uint64_t bytes = 0;
-    uint64_t last_record_bytes = 0;
+    // The last whole record's bytes and the edit records after it
+    // (world_codec.h), which decide when the file is compacted.
+    uint64_t whole_record_bytes = 0;
+    uint64_t edits_since_whole = 0;
+    // The world at `version`, what the next version's edit record is made
+    // against.
+    std::shared_ptr<const StoredWorld> last;
   };
+  static WorldFile WorldFileOf(const StoredWorld& world,
+                               const codec::WorldFileShape& shape);
   std::string MapPath(const std::string& id) const;
   std::string WorldPath(const std::string& id) const;
   std::string LogPath(const std::string& id) const;

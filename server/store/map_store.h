@@ -128,8 +128,8 @@ struct StoredLink {
 };
 
 // A world's whole content at one version: its member maps' ids and its
-// links. Small (a few bytes a link), so it is written whole at every
-// version.
+// links. Stores are given it whole at every version; the directory store
+// writes what changed since the version before (world_codec.h).
 struct StoredWorld {
   std::string id;
   uint64_t version = 0;  // >= 1.

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <functional>
@@ -214,11 +215,14 @@ TEST(WorldFileCompactionTest, WritesAppendAndCompactionFoldsPastTheBound) {
     return static_cast<uint64_t>(file.tellg());
   };
   uint64_t expected = 0, v = 0;
+  std::unique_ptr<StoredWorld> before;
   while (expected <= DirectoryStore::kMinCompactBytes) {
     ++v;
     const StoredWorld w = RandomWorld("w", v, static_cast<uint32_t>(v));
     ASSERT_OK(store.PutWorld(w));
-    expected += codec::EncodeWorldRecord(w).size();
+    bool whole = true;
+    expected += codec::EncodeWorldStep(before.get(), w, &whole).size();
+    before = std::make_unique<StoredWorld>(w);
     ASSERT_EQ(size(), expected) << "version " << v;
     if (expected <= DirectoryStore::kMinCompactBytes) {
       ASSERT_OK(store.CompactWorld(w));
@@ -358,6 +362,202 @@ TEST(WorldCodecTest, RandomWorldsRoundTripAndDamageIsRefused) {
     EXPECT_FALSE(
         codec::DecodeWorldRecord(record.substr(0, seed % record.size())).ok());
   }
+}
+
+// One random step of a world's life, as the registry makes them: mostly a
+// link opened or closed or re-costed, sometimes one added or removed, now
+// and then the links reordered or the member maps changed (a whole record).
+StoredWorld NextWorld(const StoredWorld& w, std::mt19937& rng, int* added) {
+  StoredWorld next = w;
+  ++next.version;
+  const int kind = static_cast<int>(rng() % 20);
+  if (next.links.empty() || kind == 0) {
+    StoredLink link;
+    link.id = absl::StrCat("added.", (*added)++);
+    link.from_map = next.maps[rng() % next.maps.size()];
+    link.to_map = next.maps[rng() % next.maps.size()];
+    link.from = {static_cast<int32_t>(rng() % 500), 7};
+    link.to = {3, static_cast<int32_t>(rng() % 500)};
+    link.cost = (rng() % 1000) / 3.0;
+    next.links.insert(next.links.begin() + rng() % (next.links.size() + 1),
+                      link);
+  } else if (kind == 1) {
+    next.links.erase(next.links.begin() + rng() % next.links.size());
+  } else if (kind == 2) {
+    std::shuffle(next.links.begin(), next.links.end(), rng);
+  } else if (kind == 3) {
+    next.maps.push_back(absl::StrCat("map-", next.maps.size()));
+  } else if (kind < 8) {
+    next.links[rng() % next.links.size()].cost = (rng() % 1000) / 7.0;
+  } else {
+    StoredLink& link = next.links[rng() % next.links.size()];
+    link.open = !link.open;
+  }
+  return next;
+}
+
+// Seeded random lives of worlds written step by step (whole or edit
+// records): after every step the file replays to the version just written,
+// a toggle or a re-costing is an edit record of under 160 bytes, and a cut
+// anywhere in the last record replays to the version before.
+TEST(WorldCodecTest, EditRecordsReplayToEveryVersionOfRandomLives) {
+  for (uint32_t seed = 0; seed < 40; ++seed) {
+    SCOPED_TRACE(absl::StrCat("seed ", seed));
+    std::mt19937 rng(seed);
+    StoredWorld w = RandomWorld("w", 1, seed);
+    bool whole = false;
+    std::string file = codec::EncodeWorldStep(nullptr, w, &whole);
+    EXPECT_TRUE(whole);
+    int added = 0, edits = 0;
+    for (int step = 0; step < 80; ++step) {
+      SCOPED_TRACE(absl::StrCat("step ", step));
+      const StoredWorld next = NextWorld(w, rng, &added);
+      const std::string record = codec::EncodeWorldStep(&w, next, &whole);
+      if (next.maps != w.maps) EXPECT_TRUE(whole);
+      const bool small =
+          next.maps == w.maps && next.links.size() == w.links.size() &&
+          std::equal(next.links.begin(), next.links.end(), w.links.begin(),
+                     [](const StoredLink& a, const StoredLink& b) {
+                       return a.id == b.id;
+                     });
+      if (small && next.links != w.links && w.links.size() > 2) {
+        EXPECT_FALSE(whole);
+        EXPECT_LT(record.size(), 160u);
+      }
+      edits = whole ? 0 : edits + 1;
+      const std::string before = file;
+      file += record;
+      codec::WorldFileShape shape;
+      absl::StatusOr<StoredWorld> back = codec::ReplayWorldFile(file, &shape);
+      ASSERT_OK(back.status());
+      EXPECT_EQ(*back, next);
+      EXPECT_EQ(shape.valid_bytes, file.size());
+      EXPECT_EQ(shape.records, static_cast<size_t>(step) + 2);
+      EXPECT_EQ(shape.edits_since_whole, static_cast<size_t>(edits));
+      if (step % 10 == 0) {
+        for (size_t cut = 1; cut < record.size(); ++cut) {
+          back = codec::ReplayWorldFile(before + record.substr(0, cut), &shape);
+          ASSERT_OK(back.status());
+          EXPECT_EQ(*back, w);
+          EXPECT_EQ(shape.valid_bytes, before.size());
+        }
+      }
+      w = next;
+    }
+  }
+}
+
+// An edit record first in a file, or one written twice (the second does
+// not follow the version before it), is corruption, not a torn tail.
+TEST(WorldCodecTest, AnEditThatDoesNotFollowIsCorruption) {
+  StoredWorld a = RandomWorld("w", 1, 3);
+  a.links.resize(std::max<size_t>(a.links.size(), 3),
+                 a.links.empty() ? StoredLink() : a.links[0]);
+  for (size_t i = 0; i < a.links.size(); ++i) {
+    a.links[i].id = absl::StrCat("l", i);
+    a.links[i].from_map = a.links[i].to_map = a.maps[0];
+  }
+  StoredWorld b = a;
+  b.version = 2;
+  b.links[1].open = !b.links[1].open;
+  bool whole = true;
+  const std::string edit = codec::EncodeWorldStep(&a, b, &whole);
+  ASSERT_FALSE(whole);
+  const std::string first = codec::EncodeWorldRecord(a);
+  codec::WorldFileShape shape;
+  EXPECT_TRUE(StatusIs(codec::ReplayWorldFile(edit, &shape).status(),
+                       absl::StatusCode::kDataLoss, "does not follow"));
+  EXPECT_TRUE(
+      StatusIs(codec::ReplayWorldFile(first + edit + edit, &shape).status(),
+               absl::StatusCode::kDataLoss, "does not follow"));
+  absl::StatusOr<StoredWorld> back =
+      codec::ReplayWorldFile(first + edit, &shape);
+  ASSERT_OK(back.status());
+  EXPECT_EQ(*back, b);
+}
+
+// Through the directory store: toggles of a 96-link world append edit
+// records of about 120 bytes (not the 6 KB world), a restart loads the last
+// version, and the next write after the restart is an edit again; replaying
+// edits is bounded (kMaxEditReplayLinks) by compaction.
+TEST(WorldFileCompactionTest,
+     TogglesAppendEditRecordsAndCompactionBoundsReplay) {
+  const std::string dir = FreshDir("edits");
+  const std::string path = dir + "/w.gsworld";
+  auto size = [&] {
+    std::ifstream file(path, std::ios::binary | std::ios::ate);
+    return static_cast<uint64_t>(file.tellg());
+  };
+  StoredWorld w;
+  w.id = "w";
+  w.version = 1;
+  w.maps = {"a", "b"};
+  for (int i = 0; i < 96; ++i) {
+    StoredLink link;
+    link.id = absl::StrCat("l", i / 6, ".", i % 6);
+    link.from_map = "a";
+    link.to_map = "b";
+    link.from = {i, i};
+    link.to = {i, 2 * i};
+    w.links.push_back(link);
+  }
+  std::mt19937 rng(5);
+  {
+    DirectoryStore store(dir);
+    ASSERT_OK(store.PutWorld(w));
+    const uint64_t whole = size();
+    EXPECT_GT(whole, 5000u);
+    for (int i = 0; i < 20; ++i) {
+      const uint64_t before = size();
+      ++w.version;
+      w.links[rng() % 96].open ^= true;
+      ASSERT_OK(store.PutWorld(w));
+      EXPECT_LT(size() - before, 160u) << "version " << w.version;
+      ASSERT_OK(store.CompactWorld(w));  // Far below the bounds: nothing.
+      EXPECT_GT(size(), before);
+    }
+  }
+  DirectoryStore store(dir);
+  std::vector<StoredWorld> worlds;
+  std::vector<std::string> errors;
+  ASSERT_OK(store.LoadWorlds(&worlds, &errors));
+  EXPECT_TRUE(errors.empty());
+  ASSERT_EQ(worlds.size(), 1u);
+  EXPECT_EQ(worlds[0], w);
+  uint64_t before = size();
+  ++w.version;
+  w.links[3].cost = 9;
+  ASSERT_OK(store.PutWorld(w));
+  EXPECT_LT(size() - before, 160u);
+  // A world of 4096 links (its whole record 260 KB, so the bytes' bound is
+  // 16 MiB): edits until replaying them would copy more than
+  // kMaxEditReplayLinks links; then, and not before, CompactWorld folds the
+  // file into one whole record.
+  ++w.version;
+  for (int i = 96; i < 4096; ++i) {
+    StoredLink link = w.links[i % 96];
+    link.id = absl::StrCat("m", i);
+    w.links.push_back(link);
+  }
+  ASSERT_OK(store.PutWorld(w));
+  const uint64_t edits_allowed = DirectoryStore::kMaxEditReplayLinks / 4096;
+  for (uint64_t e = 1; e <= edits_allowed + 1; ++e) {
+    ++w.version;
+    w.links[rng() % 4096].open ^= true;
+    ASSERT_OK(store.PutWorld(w));
+    if (e % 128 == 0 || e >= edits_allowed) {
+      before = size();
+      ASSERT_OK(store.CompactWorld(w));
+      if (e <= edits_allowed) {
+        ASSERT_EQ(size(), before) << "compacted after " << e << " edits";
+      }
+    }
+  }
+  EXPECT_EQ(size(), codec::EncodeWorldRecord(w).size());
+  worlds.clear();
+  ASSERT_OK(DirectoryStore(dir).LoadWorlds(&worlds, &errors));
+  ASSERT_EQ(worlds.size(), 1u);
+  EXPECT_EQ(worlds[0], w);
 }
 
 }  // namespace
