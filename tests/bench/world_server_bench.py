@@ -18,8 +18,9 @@ writes inside those same updates (gridstar_store_write_seconds: the data
 directory's fdatasync) and client-side p50/p99,
 the world paths' mean and p99 client-side, and the floor of a durable write
 on this machine: small appends fdatasync'd in the data directory at the same
-rate by another process, alone (as many as one kind of update) and while the
-world paths are asked (as many as both, at the same time as them).
+rate by another process (as many as one kind of update), alone and while the
+world paths are asked (after the updates, not beside them: its appends would
+compete with their writes for the disk).
 
   /usr/bin/python3 tests/bench/world_server_bench.py BUILD_DIR [MOVINGAI] [UPDATES] [RATE] [SERVER FLAGS...]
 Defaults: ../shared/movingai, 300 updates, 10 a second; the server's flags after
@@ -213,13 +214,6 @@ def main():
             loader = threading.Thread(target=load)
             if loaded:
                 loader.start()
-                # The same floor while the load runs, through both kinds of
-                # update (as many writes as they make, at their rate).
-                floor_probe = subprocess.Popen(
-                    [sys.executable, __file__, "--durable-appends",
-                     os.path.join(tmp, "data", "floor.loaded"), str(2 * updates),
-                     str(rate)],
-                    stdout=subprocess.PIPE, text=True)
             for method in ("UpdateLinks", "UpdateCells"):
                 write = "world" if method == "UpdateLinks" else "update"
                 before = buckets(metrics_port, method)
@@ -255,8 +249,17 @@ def main():
                     quantile(store_before, store_after, 0.5),
                     quantile(store_before, store_after, 0.99))
             if loaded:
-                out, _ = floor_probe.communicate(timeout=GENEROUS_S)
-                floor_loaded = client_quantiles([float(t) for t in out.split()])
+                # The same floor while the load still runs, after the updates
+                # (at the same time, its appends would compete with their
+                # writes for the disk): as many writes as one kind made.
+                floor_probe = subprocess.run(
+                    [sys.executable, __file__, "--durable-appends",
+                     os.path.join(tmp, "data", "floor.loaded"), str(updates),
+                     str(rate)],
+                    stdout=subprocess.PIPE, text=True, check=True,
+                    timeout=GENEROUS_S)
+                floor_loaded = client_quantiles(
+                    [float(t) for t in floor_probe.stdout.split()])
                 stop.set()
                 loader.join()
         # Once the tables follow the maps' last versions again.
