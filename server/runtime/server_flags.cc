@@ -50,7 +50,8 @@ ABSL_FLAG(bool, update_thread_realtime, true,
           "at real-time priority (SCHED_FIFO 1), so that under search load "
           "an update takes a core the moment it arrives and again the moment "
           "its write is durable: on 2 busy cores a one-cell update's p99 fell "
-          "from 4.5-6.8 ms to 1.5-1.8 ms (docs/worlds.md). Needs CAP_SYS_NICE "
+          "from 4.5-6.8 ms to 1.6-2.2 ms, most of it the disk's "
+          "(docs/worlds.md). Needs CAP_SYS_NICE "
           "(root, or "
           "a container given it); without it the server says so at start and "
           "the thread runs at normal priority. false = normal priority");
