@@ -131,6 +131,7 @@ def main():
 
     tiled_seeds()
     image_seeds()
+    world_file_seeds()
 
 
 TSX = """<tileset name="t" tilewidth="16" tileheight="16" tilecount="4" columns="2">
@@ -222,6 +223,15 @@ def image_seeds():
             write("image", "mode%d_type%d.png" % (mode, colour_type), bytes([mode]) + png)
         write("image", "mode%d.pgm" % mode,
               bytes([mode]) + b"P2\n3 2\n255\n0 255 128\n255 255 0\n")
+
+
+def world_file_seeds():
+    """Recipes (odd first byte) of worlds and their edits: world_file_fuzzer
+    writes each step as the store does, replays it, damages a byte."""
+    rng = random.Random(20261208)
+    for i in range(6):
+        recipe = bytes(rng.randrange(256) for _ in range(40 + 40 * i))
+        write("world_file", "recipe%d.bin" % i, bytes([1 + 2 * i]) + recipe)
 
 
 if __name__ == "__main__":
