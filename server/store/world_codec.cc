@@ -112,15 +112,21 @@ bool ApplyEditPayload(absl::string_view in, StoredWorld* world) {
     return false;
   }
   std::vector<StoredLink> links;
+  // The runs copy each link of the version before at most once between them
+  // (the links of a version have distinct ids): a record that copies more is
+  // corrupt, and no record makes more links than it holds plus those.
+  size_t copied = 0;
   for (uint32_t e = 0; e < entries; ++e) {
     uint32_t kind = 0;
     if (!GetU32(&in, &kind)) return false;
     if (kind == kCopyRun) {
       uint32_t begin = 0, count = 0;
       if (!GetU32(&in, &begin) || !GetU32(&in, &count) ||
-          begin > world->links.size() || count > world->links.size() - begin) {
+          begin > world->links.size() || count > world->links.size() - begin ||
+          count > world->links.size() - copied) {
         return false;
       }
+      copied += count;
       links.insert(links.end(), world->links.begin() + begin,
                    world->links.begin() + begin + count);
     } else if (kind == kNewLink) {

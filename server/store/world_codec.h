@@ -26,7 +26,8 @@
 //              in order, each entry either
 //                0 u32 | begin u32 | count u32 (the version before's links
 //                        [begin, begin + count), as they were), or
-//                1 u32 | link (the member maps are the version before's)
+//                1 u32 | link (the member maps are the version before's);
+//              the runs copy each link of the version before at most once
 // All integers little-endian. Ids are at most 128 bytes.
 //
 // Thread-safety: pure functions.

@@ -19,7 +19,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
+#include "store/byte_io.h"
 #include "store/directory_store.h"
+#include "store/map_codec.h"
 #include "store/map_store.h"
 #include "store/redis_store.h"
 #include "store/world_codec.h"
@@ -474,6 +476,31 @@ TEST(WorldCodecTest, AnEditThatDoesNotFollowIsCorruption) {
       codec::ReplayWorldFile(first + edit, &shape);
   ASSERT_OK(back.status());
   EXPECT_EQ(*back, b);
+  // Runs that copy the version before's links more than once between them
+  // (which no writer makes, and which could multiply a world without bound).
+  for (const uint32_t copies : {1u, 2u}) {
+    SCOPED_TRACE(absl::StrCat(copies, " copies"));
+    std::string payload;
+    codec::PutU32(&payload, 0x31455347);  // "GSE1".
+    codec::PutU64(&payload, 2);
+    codec::PutString(&payload, "w");
+    codec::PutU32(&payload, copies);
+    for (uint32_t i = 0; i < copies; ++i) {
+      codec::PutU32(&payload, 0);  // A run: all of the version before's links.
+      codec::PutU32(&payload, 0);
+      codec::PutU32(&payload, static_cast<uint32_t>(a.links.size()));
+    }
+    absl::StatusOr<StoredWorld> replayed =
+        codec::ReplayWorldFile(first + codec::FrameRecord(payload), &shape);
+    if (copies == 1) {
+      ASSERT_OK(replayed.status());
+      EXPECT_EQ(replayed->links, a.links);
+      EXPECT_EQ(replayed->version, 2u);
+    } else {
+      EXPECT_TRUE(StatusIs(replayed.status(), absl::StatusCode::kDataLoss,
+                           "does not follow"));
+    }
+  }
 }
 
 // Through the directory store: toggles of a 96-link world append edit
