@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -171,12 +172,20 @@ void RunContraction(const GridMap& map, const ContractionHierarchy& ch,
     float least[kSubgoalLandmarks];
     std::fill(least, least + kSubgoalLandmarks,
               std::numeric_limits<float>::infinity());
-    for (const uint32_t v : s.seeds[side]) {
-      const float* l = graph.Landmarks(ch.NodeOfRank(v));
-      const double step = s.records[side][v].distance;
-      for (int k = 0; k < landmarks; ++k) {
-        least[k] = std::min(least[k], static_cast<float>(l[k] + step));
+    auto fold = [&](auto count) {
+      for (const uint32_t v : s.seeds[side]) {
+        const float* l = graph.Landmarks(ch.NodeOfRank(v));
+        const double step = s.records[side][v].distance;
+        for (int k = 0; k < count; ++k) {
+          least[k] = std::min(least[k], static_cast<float>(l[k] + step));
+        }
       }
+    };
+    // A fixed count (the usual one) lets the compiler unroll and vectorise.
+    if (landmarks == kSubgoalLandmarks) {
+      fold(std::integral_constant<int, kSubgoalLandmarks>());
+    } else {
+      fold(landmarks);
     }
     for (int k = 0; k < landmarks; ++k) {
       if (std::isfinite(least[k])) {
