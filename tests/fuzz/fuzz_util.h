@@ -4,6 +4,8 @@
 #ifndef GRIDSTAR_TESTS_FUZZ_FUZZ_UTIL_H_
 #define GRIDSTAR_TESTS_FUZZ_FUZZ_UTIL_H_
 
+#include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 
@@ -19,6 +21,18 @@
   } while (0)
 
 namespace gridstar::fuzz {
+
+// The input's bytes in order, then zeros once they run out.
+class Bytes {
+ public:
+  Bytes(const uint8_t* data, size_t size) : data_(data), size_(size) {}
+  uint8_t Next() { return at_ < size_ ? data_[at_++] : 0; }
+
+ private:
+  const uint8_t* data_;
+  size_t size_;
+  size_t at_ = 0;
+};
 
 // Limits for the readers under fuzzing: small enough that no input makes a
 // slow or huge map, large enough to cover every code path.

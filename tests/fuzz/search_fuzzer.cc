@@ -29,17 +29,7 @@
 
 namespace {
 
-// Reads bytes in order, zeros past the end.
-class Input {
- public:
-  Input(const uint8_t* data, size_t size) : data_(data), size_(size) {}
-  uint8_t Byte() { return pos_ < size_ ? data_[pos_++] : 0; }
-
- private:
-  const uint8_t* data_;
-  size_t size_;
-  size_t pos_ = 0;
-};
+using Input = gridstar::fuzz::Bytes;
 
 // An agent class and areas from the rest of the input: the agent map
 // against FootprintCosts, then one change of cost and area repaired
@@ -47,11 +37,11 @@ class Input {
 void CheckAgentMaps(const gridstar::GridMap& map, Input& in) {
   using namespace gridstar;
   std::vector<uint8_t> areas(static_cast<size_t>(map.cell_count()));
-  for (uint8_t& a : areas) a = in.Byte() % 4;
+  for (uint8_t& a : areas) a = in.Next() % 4;
   AgentClass agent;
-  agent.areas = 1 + in.Byte() % 15;
-  agent.size = 1 + in.Byte() % kMaxAgentSize;
-  for (int a = 0; a < 4; ++a) agent.area_costs[a] = 1 + (in.Byte() % 8) / 2.0;
+  agent.areas = 1 + in.Next() % 15;
+  agent.size = 1 + in.Next() % kMaxAgentSize;
+  for (int a = 0; a < 4; ++a) agent.area_costs[a] = 1 + (in.Next() % 8) / 2.0;
   const testing::Footprint footprint{map, areas, agent};
   const bool fits = footprint.Fits();
   absl::StatusOr<GridMap> seen = BuildAgentMap(map, areas, agent);
@@ -62,15 +52,16 @@ void CheckAgentMaps(const gridstar::GridMap& map, Input& in) {
   }
   FUZZ_CHECK(seen->CopyCosts() == footprint.Costs());
   const int32_t w = map.width(), h = map.height();
-  const Cell min{static_cast<int32_t>(in.Byte() % w),
-                 static_cast<int32_t>(in.Byte() % h)};
-  const Cell max{std::min(w, min.x + 1 + in.Byte() % 3),
-                 std::min(h, min.y + 1 + in.Byte() % 3)};
+  const Cell min{static_cast<int32_t>(in.Next() % w),
+                 static_cast<int32_t>(in.Next() % h)};
+  const Cell max{std::min(w, min.x + 1 + in.Next() % 3),
+                 std::min(h, min.y + 1 + in.Next() % 3)};
   ChangeSummary summary;
   absl::StatusOr<GridMap> next =
-      ApplyChanges(map, {CellChange{min, max, in.Byte()}}, &summary);
+      ApplyChanges(map, {CellChange{min, max, in.Next()}}, &summary);
   FUZZ_CHECK(next.ok());
-  ApplyAreaChanges(w, {AreaChange{min, max, static_cast<uint8_t>(in.Byte() % 4)}},
+  ApplyAreaChanges(w,
+                   {AreaChange{min, max, static_cast<uint8_t>(in.Next() % 4)}},
                    absl::MakeSpan(areas));
   const CellRect changed[] = {{min, max}};
   absl::StatusOr<GridMap> repaired =
@@ -88,12 +79,12 @@ void CheckAgentMaps(const gridstar::GridMap& map, Input& in) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace gridstar;
   Input in(data, size);
-  const int w = 1 + in.Byte() % 24, h = 1 + in.Byte() % 24;
-  const uint8_t flags = in.Byte();
+  const int w = 1 + in.Next() % 24, h = 1 + in.Next() % 24;
+  const uint8_t flags = in.Next();
   const int max_cost = (flags & 3) == 0 ? 1 : (flags & 3) == 1 ? 9 : 255;
   std::vector<uint8_t> costs(static_cast<size_t>(w) * h);
   for (uint8_t& c : costs) {
-    const uint8_t b = in.Byte();
+    const uint8_t b = in.Next();
     c = b < 80 ? 0 : static_cast<uint8_t>(1 + b % max_cost);
   }
   absl::StatusOr<GridMap> map = GridMap::FromCosts(w, h, costs);
@@ -101,7 +92,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // Derived data of jps+ and alt, now and then.
   if ((flags & 32) && map->uniform_cost())
     FUZZ_CHECK(BuildJumpTable(&*map).ok());
-  const uint8_t landmarks = in.Byte();
+  const uint8_t landmarks = in.Next();
   if ((flags & 64) && map->passable_count() > 0) {
     FUZZ_CHECK(BuildLandmarks(&*map, 1 + landmarks % 4,
                               kAllDiagonalPolicies[(landmarks / 4) % 3])
@@ -114,15 +105,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   // Ends in [-4, w+3] x [-4, h+3]: off the map now and then.
   auto coord = [&](int n) {
-    return static_cast<int32_t>(in.Byte() % (n + 8)) - 4;
+    return static_cast<int32_t>(in.Next() % (n + 8)) - 4;
   };
   PathQuery q;
   q.start = {coord(w), coord(h)};
   q.goal = {coord(w), coord(h)};
-  q.snap_radius = (flags & 4) ? in.Byte() % 6 : 0;
-  q.budget.max_expansions = (flags & 8) ? in.Byte() % 40 : 0;
+  q.snap_radius = (flags & 4) ? in.Next() % 6 : 0;
+  q.budget.max_expansions = (flags & 8) ? in.Next() % 40 : 0;
   q.smooth = (flags & 16) != 0;
-  q.weight = 1.0 + (in.Byte() % 40) / 8.0;
+  q.weight = 1.0 + (in.Next() % 40) / 8.0;
 
   SearchContext context;
   PathResult r;

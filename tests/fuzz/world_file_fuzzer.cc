@@ -13,6 +13,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "fuzz_util.h"
 #include "store/world_codec.h"
 
 namespace {
@@ -21,27 +22,13 @@ using gridstar::server::StoredLink;
 using gridstar::server::StoredWorld;
 namespace codec = gridstar::server::codec;
 
-// Bytes in order; zeros once they run out.
-class Bytes {
- public:
-  Bytes(const uint8_t* data, size_t size) : data_(data), size_(size) {}
-  uint8_t Next() { return at_ < size_ ? data_[at_++] : 0; }
-
- private:
-  const uint8_t* data_;
-  size_t size_;
-  size_t at_ = 0;
-};
-
-void Check(bool ok) {
-  if (!ok) __builtin_trap();
-}
+using gridstar::fuzz::Bytes;
 
 // What replays must be: a world whose whole record decodes to itself.
 void CheckRoundTrip(const StoredWorld& w) {
   absl::StatusOr<StoredWorld> back =
       codec::DecodeWorldRecord(codec::EncodeWorldRecord(w));
-  Check(back.ok() && *back == w);
+  FUZZ_CHECK(back.ok() && *back == w);
 }
 
 StoredLink MakeLink(Bytes& in, const StoredWorld& w, int serial) {
@@ -66,7 +53,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     absl::string_view file(reinterpret_cast<const char*>(data) + 1, size - 1);
     absl::StatusOr<StoredWorld> w = codec::ReplayWorldFile(file, &shape);
     if (w.ok()) {
-      Check(shape.valid_bytes <= file.size() && shape.records >= 1);
+      FUZZ_CHECK(shape.valid_bytes <= file.size() && shape.records >= 1);
       CheckRoundTrip(*w);
     }
     return 0;
@@ -106,8 +93,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     versions.push_back(next);
   }
   absl::StatusOr<StoredWorld> last = codec::ReplayWorldFile(file, &shape);
-  Check(last.ok() && *last == versions.back() &&
-        shape.valid_bytes == file.size());
+  FUZZ_CHECK(last.ok() && *last == versions.back() &&
+             shape.valid_bytes == file.size());
   // One byte damaged: a version written, or an error; never a crash.
   const size_t at =
       (static_cast<size_t>(in.Next()) << 8 | in.Next()) % file.size();
@@ -116,7 +103,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (damaged.ok()) {
     bool written = false;
     for (const StoredWorld& v : versions) written = written || v == *damaged;
-    Check(written);
+    FUZZ_CHECK(written);
     CheckRoundTrip(*damaged);
   }
   return 0;

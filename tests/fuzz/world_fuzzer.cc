@@ -19,17 +19,7 @@
 
 namespace {
 
-// Bytes in order; zeros once they run out.
-class Bytes {
- public:
-  Bytes(const uint8_t* data, size_t size) : data_(data), size_(size) {}
-  uint8_t Next() { return at_ < size_ ? data_[at_++] : 0; }
-
- private:
-  const uint8_t* data_;
-  size_t size_;
-  size_t at_ = 0;
-};
+using gridstar::fuzz::Bytes;
 
 }  // namespace
 
