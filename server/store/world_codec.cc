@@ -159,13 +159,21 @@ std::string EncodeWorldRecord(const StoredWorld& world) {
   return FrameRecord(payload);
 }
 
+size_t WholeWorldRecordBytes(const StoredWorld& world) {
+  size_t bytes = kRecordHeaderBytes + 4 + 8 + 4 + world.id.size() + 4 + 4;
+  for (const std::string& id : world.maps) bytes += 4 + id.size();
+  for (const StoredLink& link : world.links) {
+    bytes += kMinLinkBytes + link.id.size();
+  }
+  return bytes;
+}
+
 std::string EncodeWorldStep(const StoredWorld* before, const StoredWorld& after,
                             bool* whole) {
   *whole = true;
-  std::string record = EncodeWorldRecord(after);
   if (before == nullptr || before->id != after.id ||
       before->maps != after.maps || after.version != before->version + 1) {
-    return record;
+    return EncodeWorldRecord(after);
   }
   // Each link of `after` is the next of a run of `before`'s (the same id and
   // content at the next index), the start of a new run (found by id), or
@@ -210,7 +218,11 @@ std::string EncodeWorldStep(const StoredWorld* before, const StoredWorld& after,
   PutU32(&payload, count);
   payload += entries;
   std::string edit = FrameRecord(payload);
-  if (edit.size() >= record.size()) return record;
+  // The whole world is encoded only when it is the shorter: a toggle of a
+  // 4096-link world need not encode and checksum 260 KB to find out.
+  if (edit.size() >= WholeWorldRecordBytes(after)) {
+    return EncodeWorldRecord(after);
+  }
   *whole = false;
   return edit;
 }

@@ -64,6 +64,9 @@ absl::StatusOr<StoredWorld> DecodeWorldRecord(absl::string_view record);
 std::string EncodeWorldStep(const StoredWorld* before, const StoredWorld& after,
                             bool* whole);
 
+// EncodeWorldRecord(world).size(), without encoding it.
+size_t WholeWorldRecordBytes(const StoredWorld& world);
+
 // What ReplayWorldFile read.
 struct WorldFileShape {
   size_t valid_bytes = 0;  // Up to the last good record: a torn tail's cut.

@@ -355,6 +355,7 @@ TEST(WorldCodecTest, RandomWorldsRoundTripAndDamageIsRefused) {
     SCOPED_TRACE(seed);
     const StoredWorld w = RandomWorld(absl::StrCat("w", seed), 1 + seed, seed);
     const std::string record = codec::EncodeWorldRecord(w);
+    EXPECT_EQ(codec::WholeWorldRecordBytes(w), record.size());
     absl::StatusOr<StoredWorld> back = codec::DecodeWorldRecord(record);
     ASSERT_OK(back.status());
     EXPECT_EQ(*back, w);
