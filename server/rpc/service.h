@@ -20,6 +20,7 @@
 #define GRIDSTAR_SERVER_SERVICE_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 
 #include "absl/time/time.h"
@@ -72,9 +73,10 @@ struct ServiceOptions {
 
 class PathfindingService final : public v1::Pathfinding::CallbackService {
  public:
-  // `updates` runs UpdateCells and UpdateLinks (one thread, maybe at
-  // real-time priority: only small, bounded work goes there), `admin` the
-  // other writes (registrations, deletions, compactions).
+  // `updates` runs UpdateLinks and UpdateCells of at most
+  // kRealtimeUpdateCells cells (one thread, maybe at real-time priority:
+  // only small, bounded work goes there), `admin` the other writes
+  // (registrations, deletions, compactions, larger updates).
   PathfindingService(MapRegistry* registry, Scheduler* search, Scheduler* admin,
                      Scheduler* updates, Metrics* metrics,
                      FlowFieldCache* flow_fields, ServiceOptions options);
@@ -226,6 +228,10 @@ class PathfindingService final : public v1::Pathfinding::CallbackService {
     (this->*serve)(call, request, response);
     return call;
   }
+  // Cells an UpdateCells call may change (its rects' areas, cost and area
+  // changes together) and still run on the update thread; larger ones run on
+  // the admin thread, so that real-time priority never holds a core long.
+  static constexpr int64_t kRealtimeUpdateCells = 4096;
   // How many levels the background thread runs below the rest of the server
   // (searches run --search_nice, 10 by default).
   static constexpr int kBackgroundNice = 5;

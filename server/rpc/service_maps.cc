@@ -1,8 +1,10 @@
 // Map administration: RegisterMap, UpdateCells, GetMap, ListMaps, DeleteMap.
 // Parsing, building derived data and writing to the store are too slow for a
-// gRPC thread: they run as tasks on the admin scheduler, but for UpdateCells
-// on the updates scheduler, which nothing slow holds up.
+// gRPC thread: they run as tasks on the admin scheduler, but for small
+// UpdateCells calls on the updates scheduler, which nothing slow holds up.
 
+#include <algorithm>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <utility>
@@ -81,7 +83,19 @@ void PathfindingService::ServeUpdateCells(Call* call,
     call->Done(s);
     return;
   }
-  const bool queued = updates_->TrySubmit(
+  // Small updates (the common case: a door, a wall, a few cells) run on the
+  // update thread, at real-time priority when granted; a large one could
+  // hold a core for a long time there, and goes to the admin thread.
+  // (Changes are half-open rectangles, not yet validated: any int32 ends.)
+  int64_t cells = 0;
+  auto add_area = [&](Cell min, Cell max) {
+    cells += std::max<int64_t>(0, int64_t{max.x} - min.x) *
+             std::max<int64_t>(0, int64_t{max.y} - min.y);
+  };
+  for (const CellChange& c : changes) add_area(c.min, c.max);
+  for (const AreaChange& c : area_changes) add_area(c.min, c.max);
+  Scheduler* const runs_on = cells <= kRealtimeUpdateCells ? updates_ : admin_;
+  const bool queued = runs_on->TrySubmit(
       [this, call, request, response, changes = std::move(changes),
        area_changes = std::move(area_changes)](SearchContext&) {
         // The request dies with the call: keep what is needed after Done.
@@ -123,7 +137,7 @@ void PathfindingService::ServeUpdateCells(Call* call,
         }
         replaced.reset();
       });
-  if (!queued) call->Done(Overloaded(*updates_));
+  if (!queued) call->Done(Overloaded(*runs_on));
 }
 
 void PathfindingService::NotifyWatchers(const MapSnapshot& s,

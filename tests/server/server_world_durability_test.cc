@@ -198,10 +198,11 @@ TEST(StoreWriteMetricsTest, EveryDurableWriteIsTimedByKind) {
   }
 }
 
-// UpdateCells and UpdateLinks run on their own thread: at real-time priority
-// when the server may raise it (the gauge says which), at normal priority
-// with --noupdate_thread_realtime; either way both are answered, durably,
-// and the logs they grow are compacted (on the admin thread).
+// UpdateLinks and small UpdateCells calls run on their own thread: at
+// real-time priority when the server may raise it (the gauge says which), at
+// normal priority with --noupdate_thread_realtime; larger updates on the
+// admin thread. Either way, one after the other, each is answered at the
+// next version, and the logs they grow are compacted (on the admin thread).
 TEST(UpdateThreadTest, UpdatesAreAnsweredAtEitherPriorityAndTheGaugeSaysWhich) {
   for (const bool realtime : {true, false}) {
     SCOPED_TRACE(realtime ? "--update_thread_realtime" : "normal priority");
@@ -256,6 +257,28 @@ TEST(UpdateThreadTest, UpdatesAreAnsweredAtEitherPriorityAndTheGaugeSaysWhich) {
       v1::MapInfo info;
       ASSERT_TRUE(server.stub().UpdateCells(&ctx, cells, &info).ok());
       EXPECT_EQ(info.version(), 2u + i);
+    }
+    // Small ones after them (the update thread), then a large one again.
+    for (int i = 0; i < 4; ++i) {
+      v1::UpdateCellsRequest cells;
+      cells.set_id("big");
+      v1::CellUpdate* c = cells.add_cells();
+      c->mutable_cell()->set_x(i);
+      c->mutable_cell()->set_y(511);
+      c->set_cost(i == 3 ? 1 : 0);
+      if (i == 3) {
+        v1::RectUpdate* r = cells.add_rects();
+        r->mutable_rect()->mutable_min()->set_x(0);
+        r->mutable_rect()->mutable_min()->set_y(200);
+        r->mutable_rect()->mutable_max()->set_x(512);
+        r->mutable_rect()->mutable_max()->set_y(300);
+        r->set_cost(2);
+      }
+      grpc::ClientContext ctx;
+      SetDeadline(&ctx);
+      v1::MapInfo info;
+      ASSERT_TRUE(server.stub().UpdateCells(&ctx, cells, &info).ok());
+      EXPECT_EQ(info.version(), 10u + i);
     }
     v1::UpdateLinksRequest u;
     u.set_id("tower");
