@@ -86,11 +86,14 @@ void PathfindingService::ServeUpdateCells(Call* call,
   // Small updates (the common case: a door, a wall, a few cells) run on the
   // update thread, at real-time priority when granted; a large one could
   // hold a core for a long time there, and goes to the admin thread.
-  // (Changes are half-open rectangles, not yet validated: any int32 ends.)
+  // (Changes are half-open rectangles, not yet validated: any int32 ends,
+  // so each side is clamped, and the sum stays far from overflowing.)
   int64_t cells = 0;
+  auto side = [](int32_t from, int32_t to) {
+    return std::clamp<int64_t>(int64_t{to} - from, 0, int64_t{1} << 20);
+  };
   auto add_area = [&](Cell min, Cell max) {
-    cells += std::max<int64_t>(0, int64_t{max.x} - min.x) *
-             std::max<int64_t>(0, int64_t{max.y} - min.y);
+    cells += side(min.x, max.x) * side(min.y, max.y);
   };
   for (const CellChange& c : changes) add_area(c.min, c.max);
   for (const AreaChange& c : area_changes) add_area(c.min, c.max);
