@@ -317,7 +317,7 @@ absl::Status DirectoryStore::PutWorld(const StoredWorld& world) {
     if (auto it = worlds_.find(world.id); it != worlds_.end())
       file = it->second;
   }
-  if (!loaded && file.version == 0 && Exists(path)) {
+  if (!loaded && file.version() == 0 && Exists(path)) {
     // Not loaded by this process: the file says.
     absl::StatusOr<std::string> data = ReadFile(path, int64_t{1} << 31);
     codec::WorldFileShape shape;
@@ -327,10 +327,10 @@ absl::Status DirectoryStore::PutWorld(const StoredWorld& world) {
     if (!w.ok()) return w.status();
     file = WorldFileOf(*w, shape);
   }
-  if (file.version + 1 != world.version) {
+  if (file.version() + 1 != world.version) {
     return absl::AbortedError(
         absl::StrCat("world '", world.id, "' is stored at version ",
-                     file.version, ", not ", world.version - 1));
+                     file.version(), ", not ", world.version - 1));
   }
   // Usually a few links changed: an edit record, a write of a few hundred
   // bytes however large the world.
@@ -347,7 +347,6 @@ absl::Status DirectoryStore::PutWorld(const StoredWorld& world) {
   } else {
     ++file.edits_since_whole;
   }
-  file.version = world.version;
   file.last = std::make_shared<const StoredWorld>(world);
   std::lock_guard<std::mutex> lock(mu_);
   worlds_[world.id] = std::move(file);
@@ -357,7 +356,6 @@ absl::Status DirectoryStore::PutWorld(const StoredWorld& world) {
 DirectoryStore::WorldFile DirectoryStore::WorldFileOf(
     const StoredWorld& world, const codec::WorldFileShape& shape) {
   WorldFile file;
-  file.version = world.version;
   file.bytes = shape.valid_bytes;
   file.whole_record_bytes = shape.whole_record_bytes;
   file.edits_since_whole = shape.edits_since_whole;
@@ -378,7 +376,8 @@ absl::Status DirectoryStore::CompactWorld(const StoredWorld& world) {
   const bool long_replay =
       file.edits_since_whole * std::max<uint64_t>(1, world.links.size()) >
       kMaxEditReplayLinks;
-  if (file.version != world.version || (file.bytes <= bound && !long_replay)) {
+  if (file.version() != world.version ||
+      (file.bytes <= bound && !long_replay)) {
     return absl::OkStatus();
   }
   const std::string record = codec::EncodeWorldRecord(world);

@@ -79,14 +79,15 @@ class DirectoryStore final : public MapStore {
     uint64_t log_bytes = 0;
   };
   struct WorldFile {
-    uint64_t version = 0;
+    // The stored version: last's, 0 when none is known.
+    uint64_t version() const { return last != nullptr ? last->version : 0; }
     uint64_t bytes = 0;
     // The last whole record's bytes and the edit records after it
     // (world_codec.h), which decide when the file is compacted.
     uint64_t whole_record_bytes = 0;
     uint64_t edits_since_whole = 0;
-    // The world at `version`, what the next version's edit record is made
-    // against.
+    // The world at its stored version, what the next version's edit record
+    // is made against.
     std::shared_ptr<const StoredWorld> last;
   };
   static WorldFile WorldFileOf(const StoredWorld& world,
