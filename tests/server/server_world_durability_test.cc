@@ -45,11 +45,7 @@ TEST(WorldLimitsTest, LinkEndsPerMapAreLimitedNamingTheFlag) {
                               Passable(maps.grids[1], rng), 1);
   }
   v1::WorldInfo info;
-  {
-    grpc::ClientContext ctx;
-    SetDeadline(&ctx);
-    ASSERT_TRUE(server.stub().RegisterWorld(&ctx, r, &info).ok());
-  }
+  ASSERT_TRUE(RegisterWorld(server.stub(), r, &info).ok());
   v1::UpdateLinksRequest u;
   u.set_id("tower");
   v1::LinkUpdate* e = u.add_updates();
@@ -64,9 +60,7 @@ TEST(WorldLimitsTest, LinkEndsPerMapAreLimitedNamingTheFlag) {
   EXPECT_NE(s.error_message().find("--max_map_link_ends"), std::string::npos);
   *r.add_links() = e->add();
   r.set_replace(true);
-  grpc::ClientContext ctx;
-  SetDeadline(&ctx);
-  s = server.stub().RegisterWorld(&ctx, r, &info);
+  s = RegisterWorld(server.stub(), r, &info);
   EXPECT_EQ(s.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
   EXPECT_EQ(GetWorld(server.stub(), "tower").version(), 1u);
 }
@@ -83,10 +77,7 @@ TEST(WorldPersistenceTest, AWorldOutlivesKillNineAtItsLastAcknowledgedVersion) {
     for (size_t i = 0; i < maps.ids.size(); ++i) {
       ASSERT_TRUE(RegisterRaw(server.stub(), maps.ids[i], maps.grids[i]).ok());
     }
-    grpc::ClientContext ctx;
-    SetDeadline(&ctx);
-    ASSERT_TRUE(
-        server.stub().RegisterWorld(&ctx, RandomWorld(maps, 8), &last).ok());
+    ASSERT_TRUE(RegisterWorld(server.stub(), RandomWorld(maps, 8), &last).ok());
     for (int i = 0; i < 40; ++i) {
       v1::UpdateLinksRequest u;
       u.set_id("tower");
@@ -162,12 +153,8 @@ TEST(StoreWriteMetricsTest, EveryDurableWriteIsTimedByKind) {
       ASSERT_TRUE(server->stub().UpdateCells(&ctx, cells, &info).ok());
     }
     v1::WorldInfo info;
-    {
-      grpc::ClientContext ctx;
-      SetDeadline(&ctx);
-      ASSERT_TRUE(
-          server->stub().RegisterWorld(&ctx, RandomWorld(maps, 3), &info).ok());
-    }
+    ASSERT_TRUE(
+        RegisterWorld(server->stub(), RandomWorld(maps, 3), &info).ok());
     v1::UpdateLinksRequest u;
     u.set_id("tower");
     v1::LinkUpdate* e = u.add_updates();
@@ -222,12 +209,8 @@ TEST(UpdateThreadTest, UpdatesAreAnsweredAtEitherPriorityAndTheGaugeSaysWhich) {
       ASSERT_TRUE(RegisterRaw(server.stub(), maps.ids[i], maps.grids[i]).ok());
     }
     v1::WorldInfo world;
-    {
-      grpc::ClientContext ctx;
-      SetDeadline(&ctx);
-      ASSERT_TRUE(
-          server.stub().RegisterWorld(&ctx, RandomWorld(maps, 3), &world).ok());
-    }
+    ASSERT_TRUE(
+        RegisterWorld(server.stub(), RandomWorld(maps, 3), &world).ok());
     // Updates of many cells on a 512 x 512 map, enough to grow its log past
     // a compaction's threshold (1 MiB and half the map).
     {
@@ -310,11 +293,7 @@ TEST(WorldRedisTest, WorldWritesThroughOneReplicaReachTheOther) {
     ASSERT_TRUE(RegisterRaw(a.stub(), maps.ids[i], maps.grids[i]).ok());
   }
   v1::WorldInfo info;
-  {
-    grpc::ClientContext ctx;
-    SetDeadline(&ctx);
-    ASSERT_TRUE(a.stub().RegisterWorld(&ctx, RandomWorld(maps, 3), &info).ok());
-  }
+  ASSERT_TRUE(RegisterWorld(a.stub(), RandomWorld(maps, 3), &info).ok());
   ASSERT_TRUE(
       WaitFor([&] { return GetWorld(b.stub(), "tower").version() == 1; }));
   // A door closed through b reaches a; b answers on its own maps (loaded

@@ -169,6 +169,14 @@ inline grpc::Status FindWorld(v1::Pathfinding::Stub& stub,
   return stub.FindWorldPath(&ctx, r, out);
 }
 
+inline grpc::Status RegisterWorld(v1::Pathfinding::Stub& stub,
+                                  const v1::RegisterWorldRequest& r,
+                                  v1::WorldInfo* out) {
+  grpc::ClientContext ctx;
+  SetDeadline(&ctx);
+  return stub.RegisterWorld(&ctx, r, out);
+}
+
 inline grpc::Status UpdateLinks(v1::Pathfinding::Stub& stub,
                                 const v1::UpdateLinksRequest& r,
                                 v1::WorldInfo* out) {
