@@ -5,20 +5,21 @@
 // WEA 2008).
 //
 // Build, from the map's subgoal graph (subgoal_graph.h):
-//   1. Redundant edges dropped: an edge (u, w) for which a path of two or
-//      more edges through other subgoals is as short (a bounded Dijkstra
-//      from u finds it) carries nothing a search needs. Every dropped edge
-//      is strictly longer than each edge of the path that replaces it, so
-//      dropping them all at once keeps every distance (by induction on
-//      length); a path not found within the bound keeps its edge.
+//   1. Redundant edges dropped: an edge (u, w) for which a path of two
+//      edges through another subgoal is as short carries nothing a search
+//      needs. Every dropped edge is strictly longer than each edge of the
+//      path that replaces it, so dropping them all at once keeps every
+//      distance (by induction on length).
 //   2. Contraction, least important node first (edge difference plus
 //      contracted neighbours, and on graphs of up to 32768 nodes its depth,
 //      lazily re-evaluated): a node's neighbours
 //      still in the graph are joined by a shortcut through it unless a
 //      path avoiding it is as short: a straight octile line between them
 //      shorter than the way through it (the graph keeps grid distances), or
-//      a witness path (bounded Dijkstra; not found means a shortcut, never
-//      a wrong distance).
+//      a witness path: one of the neighbour's own arcs, or found by an A*
+//      search towards the node (every other neighbour lies within its
+//      longest arc of it), bounded by length and by nodes settled; not found
+//      means a shortcut, never a wrong distance.
 //   3. The upward graph kept: each node's arcs to neighbours contracted
 //      after it (its rank is its contraction order), with length and, for a
 //      shortcut, the node it bypasses, and whether an octile-shaped move

@@ -45,24 +45,34 @@ struct Neighbour {
   uint32_t via;
 };
 
-// Dijkstra from one node over the nodes not yet contracted, bounded by
-// distance and by settled nodes; reused across searches (stamps).
+// A* from one node over the nodes not yet contracted, towards the node
+// being contracted (every target lies within `radius` of it, so
+// max(0, octile to it - radius) is a consistent lower bound on what is left
+// to any target), bounded by distance and by settled nodes; reused across
+// searches (stamps).
 class WitnessSearch {
  public:
   explicit WitnessSearch(size_t n)
       : dist_(n), stamp_(n, 0), target_mark_(n, 0) {}
 
   // Distances from `from` up to `bound`, avoiding `avoid` and contracted
-  // nodes, until every node of `targets` is settled; afterwards Distance(v)
-  // is the distance found (or +infinity).
-  void Run(const std::vector<std::vector<Neighbour>>& adj,
+  // nodes, until every node of `targets` is settled (targets lie within
+  // `radius` octile cells of `avoid`); afterwards Distance(v) is the
+  // distance found (or +infinity).
+  void Run(const SubgoalGraph& graph,
+           const std::vector<std::vector<Neighbour>>& adj,
            const std::vector<uint8_t>& contracted, uint32_t from,
-           uint32_t avoid, double bound, const Neighbour* targets,
-           size_t target_count, int max_settled) {
+           uint32_t avoid, double radius, double bound,
+           const Neighbour* targets, size_t target_count, int max_settled) {
     ++current_;
     heap_.clear();
+    const int32_t cx = graph.XOf(avoid), cy = graph.YOf(avoid);
+    auto left_at_least = [&](uint32_t v) {
+      const double h = OctileSteps(graph.XOf(v), graph.YOf(v), cx, cy) - radius;
+      return h > 0 ? h : 0.0;
+    };
     Set(from, 0);
-    heap_.push_back({0, from});
+    heap_.push_back({left_at_least(from), 0, from});
     for (size_t i = 0; i < target_count; ++i) {
       target_mark_[targets[i].to] = current_;
     }
@@ -70,10 +80,12 @@ class WitnessSearch {
     int settled = 0;
     while (!heap_.empty() && settled < max_settled && left > 0) {
       std::pop_heap(heap_.begin(), heap_.end(), std::greater<>());
-      const auto [d, u] = heap_.back();
+      const Entry top = heap_.back();
       heap_.pop_back();
+      const uint32_t u = top.node;
+      const double d = top.distance;
       if (d > dist_[u]) continue;  // Stale.
-      if (d > bound) break;
+      if (top.key > bound + kTie) break;
       ++settled;
       if (target_mark_[u] == current_) {
         target_mark_[u] = 0;
@@ -84,8 +96,10 @@ class WitnessSearch {
         const double nd = d + e.length;
         if (nd > bound + kTie) continue;
         if (stamp_[e.to] != current_ || nd < dist_[e.to]) {
+          const double key = nd + left_at_least(e.to);
+          if (key > bound + kTie) continue;
           Set(e.to, nd);
-          heap_.push_back({nd, e.to});
+          heap_.push_back({key, nd, e.to});
           std::push_heap(heap_.begin(), heap_.end(), std::greater<>());
         }
       }
@@ -97,6 +111,12 @@ class WitnessSearch {
   }
 
  private:
+  struct Entry {
+    double key;  // Distance plus the bound on what is left.
+    double distance;
+    uint32_t node;
+    bool operator>(const Entry& o) const { return key > o.key; }
+  };
   void Set(uint32_t v, double d) {
     dist_[v] = d;
     stamp_[v] = current_;
@@ -105,14 +125,33 @@ class WitnessSearch {
   std::vector<uint32_t> stamp_;
   std::vector<uint32_t> target_mark_;
   uint32_t current_ = 0;
-  std::vector<std::pair<double, uint32_t>> heap_;
+  std::vector<Entry> heap_;
 };
 
 // What one thread's witness searches work in.
 struct WitnessScratch {
-  explicit WitnessScratch(size_t n) : witness(n) {}
+  explicit WitnessScratch(size_t n)
+      : witness(n), arc_stamp(n, 0), arc_length(n, 0) {}
   WitnessSearch witness;
   std::vector<Neighbour> targets;
+  // The arcs of one node: arc_length[w] is its arc's to w where
+  // arc_stamp[w] is the stamp NextStamp gave out last.
+  std::vector<uint32_t> arc_stamp;
+  std::vector<double> arc_length;
+  uint32_t NextStamp() {
+    if (++arc_stamp_now == 0) {
+      std::fill(arc_stamp.begin(), arc_stamp.end(), 0);
+      arc_stamp_now = 1;
+    }
+    return arc_stamp_now;
+  }
+  uint32_t arc_stamp_now = 0;
+  // The shortcuts the last Shortcuts call found needed: u, w, length.
+  struct Needed {
+    uint32_t u, w;
+    double length;
+  };
+  std::vector<Needed> needed;
 };
 
 class Contractor {
@@ -223,7 +262,7 @@ class Contractor {
       heap.pop_back();
       if (contracted_[v]) continue;
       if (Abandoned(abandon)) return false;
-      const int64_t now = Priority(v, scratch_);
+      const int64_t now = Priority(v, kEstimateSettles, scratch_);
       if (!heap.empty() && now > heap.front().first) {
         heap.push_back({now, v});
         std::push_heap(heap.begin(), heap.end(), std::greater<>());
@@ -233,7 +272,12 @@ class Contractor {
       for (const Neighbour& e : adj_[v]) {
         up[v].push_back({e.length, e.to, e.via});
       }
-      Shortcuts(v, /*add=*/true, shortcuts, scratch_);
+      // Joined once all are known (the searches read the graph only).
+      Shortcuts(v, kWitnessSettles, scratch_);
+      for (const WitnessScratch::Needed& s : scratch_.needed) {
+        Join(s.u, s.w, s.length, v);
+      }
+      *shortcuts += scratch_.needed.size();
       contracted_[v] = 1;
       node_of_rank->push_back(v);
       for (const Neighbour& e : adj_[v]) {
@@ -314,7 +358,7 @@ class Contractor {
           }
         }
         for (uint32_t v = begin; v < std::min(n_, begin + kBatch); ++v) {
-          (*heap)[v] = {Priority(v, scratch), v};
+          (*heap)[v] = {Priority(v, kEstimateSettles, scratch), v};
         }
       }
     };
@@ -375,44 +419,55 @@ class Contractor {
                             Cell{graph_.XOf(b), graph_.YOf(b)});
   }
 
-  // The shortcuts contracting v needs: counted, and added when `add`. A
+  // The shortcuts contracting v needs, into scratch.needed (witness
+  // searches settling at most `max_settled` nodes each); their count. A
   // pair whose octile distance is shorter than the way through v, and who
   // reach each other in a straight octile line, needs none (that line is a
   // shorter path, not through v): no witness search is run for it, and
-  // none can miss it.
-  int64_t Shortcuts(uint32_t v, bool add, size_t* added,
-                    WitnessScratch& scratch) {
+  // none can miss it. Reads the graph only.
+  int64_t Shortcuts(uint32_t v, int max_settled, WitnessScratch& scratch) {
     std::vector<Neighbour>& targets = scratch.targets;
-    const std::vector<Neighbour> around = adj_[v];  // Join may grow lists.
-    int64_t count = 0;
+    const std::vector<Neighbour>& around = adj_[v];
+    scratch.needed.clear();
+    // Every neighbour (and so every target) within this of v: arcs are no
+    // shorter than the octile distance between their ends.
+    double radius = 0;
+    for (const Neighbour& e : around) radius = std::max(radius, e.length);
     for (size_t i = 0; i < around.size(); ++i) {
       const Neighbour& uv = around[i];
       targets.clear();
       double bound = 0;
+      // u's own arcs are witnesses at once (the witness search would
+      // label them first): no search for a pair they witness.
+      const uint32_t stamp = scratch.NextStamp();
+      for (const Neighbour& e : adj_[uv.to]) {
+        scratch.arc_stamp[e.to] = stamp;
+        scratch.arc_length[e.to] = e.length;
+      }
       for (size_t j = i + 1; j < around.size(); ++j) {
+        const uint32_t w = around[j].to;
         const double through = uv.length + around[j].length;
-        if (EdgeLength(graph_, uv.to, around[j].to) < through - kTie &&
-            StraightReach(uv.to, around[j].to)) {
+        if (scratch.arc_stamp[w] == stamp &&
+            scratch.arc_length[w] <= through + kTie) {
+          continue;
+        }
+        if (EdgeLength(graph_, uv.to, w) < through - kTie &&
+            StraightReach(uv.to, w)) {
           continue;
         }
         targets.push_back(around[j]);
         bound = std::max(bound, through);
       }
       if (targets.empty()) continue;
-      scratch.witness.Run(adj_, contracted_, uv.to, v, bound, targets.data(),
-                          targets.size(),
-                          add ? kWitnessSettles : kEstimateSettles);
+      scratch.witness.Run(graph_, adj_, contracted_, uv.to, v, radius, bound,
+                          targets.data(), targets.size(), max_settled);
       for (const Neighbour& vw : targets) {
         const double through = uv.length + vw.length;
         if (scratch.witness.Distance(vw.to) <= through + kTie) continue;
-        ++count;
-        if (add) {
-          Join(uv.to, vw.to, through, v);
-          ++*added;
-        }
+        scratch.needed.push_back({uv.to, vw.to, through});
       }
     }
-    return count;
+    return static_cast<int64_t>(scratch.needed.size());
   }
 
   // Edge difference (shortcuts minus edges removed) and contracted
@@ -420,8 +475,8 @@ class Contractor {
   // on small graphs its depth (kDepthWeight).
   // Reads the graph only: any number of threads at once, each with its own
   // scratch, while nothing is contracted.
-  int64_t Priority(uint32_t v, WitnessScratch& scratch) {
-    const int64_t shortcuts = Shortcuts(v, /*add=*/false, nullptr, scratch);
+  int64_t Priority(uint32_t v, int max_settled, WitnessScratch& scratch) {
+    const int64_t shortcuts = Shortcuts(v, max_settled, scratch);
     return 2 * (shortcuts - static_cast<int64_t>(adj_[v].size())) +
            contracted_neighbours_[v] + depth_weight_ * int64_t{depth_[v]};
   }
