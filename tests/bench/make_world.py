@@ -8,7 +8,10 @@ blocked). Also writes a scenario of cross-world queries between road cells
 of tiles far apart (so every pair is connected), optimal length 0 (unknown):
 for `gridstar load`, which does not check lengths.
 
-  make_world.py SOURCE.map OUT.pgm OUT.scen [QUERIES] [SEED]
+  make_world.py SOURCE.map OUT.pgm OUT.scen [QUERIES] [SEED] [TILES]
+
+TILES (default 8) tiles a side: 2 or 4 make the smaller worlds of a scaling
+measurement; their queries join tiles at least 5/8 of the way across.
 """
 import random
 import sys
@@ -29,7 +32,9 @@ def main():
     queries = int(sys.argv[4]) if len(sys.argv) > 4 else 1000
     rng = random.Random(int(sys.argv[5]) if len(sys.argv) > 5 else 7)
     w, h, rows = read_movingai(source)
-    tiles, road = 8, 4
+    tiles = int(sys.argv[6]) if len(sys.argv) > 6 else 8
+    road = 4
+    apart = max(1, tiles * 5 // 8)
     width, height = w * tiles, h * tiles
     road_row = b"\x01" * width
     with open(out_pgm, "wb") as f:
@@ -54,11 +59,11 @@ def main():
     with open(out_scen, "w") as f:
         f.write("version 1\n")
         for _ in range(queries):
-            # Tiles at least 5 apart in x or y: across most of the world.
+            # Tiles at least `apart` apart in x or y: across most of the world.
             while True:
                 a = (rng.randrange(tiles), rng.randrange(tiles))
                 b = (rng.randrange(tiles), rng.randrange(tiles))
-                if max(abs(a[0] - b[0]), abs(a[1] - b[1])) >= 5:
+                if max(abs(a[0] - b[0]), abs(a[1] - b[1])) >= apart:
                     break
             sx, sy = road_cell(*a)
             gx, gy = road_cell(*b)
