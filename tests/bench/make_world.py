@@ -33,6 +33,8 @@ def main():
     rng = random.Random(int(sys.argv[5]) if len(sys.argv) > 5 else 7)
     w, h, rows = read_movingai(source)
     tiles = int(sys.argv[6]) if len(sys.argv) > 6 else 8
+    if tiles < 2:
+        sys.exit("make_world.py: TILES must be at least 2 (queries join tiles apart)")
     road = 4
     apart = max(1, tiles * 5 // 8)
     width, height = w * tiles, h * tiles
